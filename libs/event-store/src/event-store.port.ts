@@ -1,0 +1,98 @@
+/**
+ * The event store port: everything the rest of the system needs from an event store, and nothing
+ * more. Two adapters implement it: SQLite (embedded, the default) and EventStoreDB (distributed).
+ * Both must pass the same contract suite (`event-store.contract.ts`).
+ */
+
+/** JSON-serialisable payload of an event. */
+export type EventData = Record<string, unknown>;
+
+/** An event about to be appended. `id` is a UUID; appending the same id twice stores it once. */
+export interface NewEvent<Type extends string = string, Data extends EventData = EventData> {
+  id: string;
+  type: Type;
+  data: Data;
+  metadata?: EventData;
+}
+
+/** An event as stored. `revision` counts from 0 within its stream; `position` orders the whole log. */
+export interface RecordedEvent<Type extends string = string, Data extends EventData = EventData> {
+  id: string;
+  streamName: string;
+  revision: number;
+  position: number;
+  type: Type;
+  data: Data;
+  metadata: EventData;
+  recordedAt: Date;
+}
+
+/**
+ * What the writer believes about the stream before appending:
+ * a revision number (the last event's revision), `no_stream`, `stream_exists` or `any`.
+ */
+export type ExpectedRevision = number | 'no_stream' | 'stream_exists' | 'any';
+
+export interface AppendResult {
+  /** Revision of the last event of the stream after the append. */
+  nextExpectedRevision: number;
+  /** Log position of the last appended event (or of the existing one, for an idempotent repeat). */
+  position: number;
+}
+
+export interface ReadStreamOptions {
+  direction?: 'forwards' | 'backwards';
+  /** Inclusive starting revision; forwards default 0, backwards default the end. */
+  fromRevision?: number;
+  maxCount?: number;
+}
+
+export interface ReadAllOptions {
+  /** Exclusive: events strictly after this log position. Default: from the start. */
+  afterPosition?: number;
+  maxCount?: number;
+}
+
+export interface SubscribeToAllOptions {
+  /** Exclusive checkpoint: deliver events strictly after this position. Default: from the start. */
+  afterPosition?: number;
+  /** Called for each event in log order; the next event waits until the promise settles. */
+  onEvent: (event: RecordedEvent) => Promise<void> | void;
+  /** Called if the subscription dies (the handler threw, or the store failed). */
+  onError?: (error: unknown) => void;
+}
+
+export interface Subscription {
+  /** Stops delivering; resolves when the in-flight handler call (if any) has finished. */
+  stop(): Promise<void>;
+}
+
+export interface EventStore {
+  /**
+   * Appends atomically, checking `expectedRevision` first (a mismatch throws
+   * `WrongExpectedRevisionError`). Events whose id is already in the stream are not stored again:
+   * a batch that is wholly a repeat succeeds without writing.
+   */
+  appendToStream(streamName: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
+  /** Reads a stream; an absent or deleted stream reads as an empty list. */
+  readStream(streamName: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /** Reads the whole log in order of position (system events excluded). */
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** Catches up from the checkpoint, then keeps delivering new events as they are appended. */
+  subscribeToAll(options: SubscribeToAllOptions): Subscription;
+  /** Deletes a stream so that reads (stream and log) no longer return its events. */
+  deleteStream(streamName: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The stream's actual revision differs from what the writer expected. */
+export class WrongExpectedRevisionError extends Error {
+  constructor(
+    readonly streamName: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: number | 'no_stream',
+  ) {
+    super(`Stream ${streamName}: expected revision ${String(expected)}, actual ${String(actual)}`);
+    this.name = 'WrongExpectedRevisionError';
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * The read store port: ClickHouse, embedded (chDB) or a server, through one adapter written against
+ * `@clickhouse/client`. SQL is ClickHouse SQL; values are always bound as parameters
+ * (`{name:Type}` placeholders), never spliced into the text.
+ */
+export type QueryParams = Record<string, unknown>;
+
+export interface ReadStore {
+  /** The ClickHouse database this store reads and writes; tables are unqualified in SQL. */
+  readonly database: string;
+  /** Runs a statement that returns no rows (DDL, ALTER ... DELETE, OPTIMIZE). */
+  command(sql: string, params?: QueryParams): Promise<void>;
+  /** Runs a query and returns its rows as plain objects (64-bit integers come back as strings, as from a server). */
+  query<Row = Record<string, unknown>>(sql: string, params?: QueryParams): Promise<Row[]>;
+  /** Inserts rows (JSON objects whose keys are column names). */
+  insert(table: string, rows: readonly Record<string, unknown>[]): Promise<void>;
+  /** Applies the numbered migration files not yet applied, in order, each once. */
+  migrate(migrations: readonly Migration[]): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+/** One numbered migration: `001_create_keyword_updates.sql` and its statements. */
+export interface Migration {
+  /** Unique, sortable name, e.g. `001_accounts`. */
+  name: string;
+  /** Statements, run in order. */
+  statements: string[];
+}
