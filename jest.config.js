@@ -1,7 +1,10 @@
 /** One jest config for the whole monorepo: unit tests sit beside the code, end-to-end tests in test/. */
 module.exports = {
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': ['@swc/jest'] },
+  transform: { '^.+\\.(ts|js)$': ['@swc/jest'] },
+  // @fastify/static (Swagger UI) requires the ESM-only content-disposition 3; Node 20 loads it with
+  // require(esm), jest's module loader does not, so jest compiles that one package to CommonJS.
+  transformIgnorePatterns: ['^(?!.*/node_modules/content-disposition/).*/node_modules/'],
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/projections', '<rootDir>/scraper', '<rootDir>/test'],
   testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
   moduleFileExtensions: ['ts', 'js', 'json'],

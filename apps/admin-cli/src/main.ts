@@ -1,0 +1,104 @@
+import 'reflect-metadata';
+import { Global, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DEFAULT_PLAN_ID } from '../../../libs/domain/src/accounts/plans';
+import { DomainError } from '../../../libs/domain/src/shared/domain-error';
+import { createEventStore } from '../../../libs/event-store/src/create-event-store';
+import { AccountsModule } from '../../api/src/accounts/accounts.module';
+import { ChangeAccountCommand } from '../../api/src/accounts/change-account/change-account.command';
+import { GetAccountQuery } from '../../api/src/accounts/get-account/get-account.query';
+import { OpenAccountCommand } from '../../api/src/accounts/open-account/open-account.command';
+import { loadConfig } from '../../api/src/config/app-config';
+import { loadPlans } from '../../api/src/platform/plans/load-plans';
+import { APP_CONFIG, CLOCK, EVENT_STORE, PLAN_CATALOGUE, systemClock } from '../../api/src/platform/tokens';
+
+const USAGE = `Operator commands (the same rules as the /admin API):
+  npm run admin -- create-account [--name NAME] [--plan PLAN] [--trial] [--balance N]
+  npm run admin -- get-account ID
+  npm run admin -- update-account ID [--plan PLAN] [--trial true|false] [--status active|suspended|blocked] [--balance N]
+  npm run admin -- plans
+It uses the same configuration (DATA_DIR, EVENTSTORE_CONNECTION_STRING, PLANS_FILE) as the service,
+and may run while the service runs: it touches only the event store.`;
+
+/**
+ * The operator's command-line tool. It runs the accounts module's own command handlers against the
+ * event store only: the embedded ClickHouse allows one process per data path, and the server has it.
+ */
+async function main(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' }, plan: { type: 'string' }, trial: { type: 'string' }, status: { type: 'string' },
+      balance: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [command, id] = positionals;
+  if (values.help || !command) {
+    console.log(USAGE);
+    return command ? 0 : 2;
+  }
+  const config = loadConfig();
+  const plans = loadPlans(config.plansFile);
+  if (command === 'plans') {
+    console.log(JSON.stringify(plans.ids().map((planId) => plans.find(planId)), null, 2));
+    return 0;
+  }
+
+  mkdirSync(config.dataDir, { recursive: true });
+  const eventStore = await createEventStore({ eventStoreConnectionString: config.eventStoreConnectionString, sqlitePath: join(config.dataDir, 'events.sqlite') });
+
+  @Global()
+  @Module({
+    providers: [
+      { provide: APP_CONFIG, useValue: config }, { provide: EVENT_STORE, useValue: eventStore },
+      { provide: PLAN_CATALOGUE, useValue: plans }, { provide: CLOCK, useValue: systemClock },
+    ],
+    exports: [APP_CONFIG, EVENT_STORE, PLAN_CATALOGUE, CLOCK],
+  })
+  class CliPlatformModule {}
+
+  @Module({ imports: [CliPlatformModule, AccountsModule] })
+  class CliModule {}
+
+  const app = await NestFactory.createApplicationContext(CliModule, { logger: ['error'] });
+  try {
+    const commands = app.get(CommandBus);
+    const queries = app.get(QueryBus);
+    const balance = values.balance === undefined ? undefined : Number(values.balance);
+    const trial = values.trial === undefined ? undefined : values.trial === 'true' || values.trial === '';
+    switch (command) {
+      case 'create-account':
+        print(await commands.execute(new OpenAccountCommand({ name: values.name, plan: values.plan, trial: trial ?? (values.trial !== undefined), balance }, DEFAULT_PLAN_ID)));
+        return 0;
+      case 'get-account':
+        print({ account: await queries.execute(new GetAccountQuery(id ?? '')) });
+        return 0;
+      case 'update-account':
+        print({ account: await commands.execute(new ChangeAccountCommand(id ?? '', { plan: values.plan, trial, status: values.status, balance })) });
+        return 0;
+      default:
+        console.error(`Unknown command "${command}".\n\n${USAGE}`);
+        return 2;
+    }
+  } finally {
+    await app.close();
+    await eventStore.close();
+  }
+}
+
+function print(value: unknown): void {
+  console.log(JSON.stringify(value, null, 2));
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof DomainError || error instanceof Error ? `Error: ${error.message}` : error);
+    process.exit(1);
+  },
+);

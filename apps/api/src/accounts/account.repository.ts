@@ -1,0 +1,24 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { accountDecider, AccountCommand, AccountState } from '../../../../libs/domain/src/accounts/account';
+import { AccountEvent, accountStreamName } from '../../../../libs/domain/src/accounts/account.events';
+import { AggregateRepository } from '../../../../libs/event-store/src/aggregate-repository';
+import type { EventStore } from '../../../../libs/event-store/src/event-store.port';
+import { EVENT_STORE } from '../platform/tokens';
+
+/** Accounts live in one small stream each; this runs their commands and loads their state. */
+@Injectable()
+export class AccountRepository {
+  private readonly repository: AggregateRepository<AccountCommand, AccountEvent, AccountState>;
+
+  constructor(@Inject(EVENT_STORE) store: EventStore) {
+    this.repository = new AggregateRepository(store, accountDecider);
+  }
+
+  async load(accountId: string): Promise<AccountState> {
+    return (await this.repository.load(accountStreamName(accountId))).state;
+  }
+
+  async handle(accountId: string, command: AccountCommand, now: Date): Promise<{ events: AccountEvent[]; state: AccountState }> {
+    return this.repository.handle(accountStreamName(accountId), command, { now: () => now });
+  }
+}

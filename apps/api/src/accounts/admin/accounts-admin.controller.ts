@@ -1,0 +1,40 @@
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { DEFAULT_PLAN_ID } from '../../../../../libs/domain/src/accounts/plans';
+import { AdminOnly } from '../../platform/auth/access.decorators';
+import { AccountView } from '../account.view';
+import { ChangeAccountCommand } from '../change-account/change-account.command';
+import { GetAccountQuery } from '../get-account/get-account.query';
+import { OpenAccountCommand } from '../open-account/open-account.command';
+import { OpenedAccount } from '../open-account/open-account.handler';
+import { AdminTokenGuard } from './admin-token.guard';
+
+/**
+ * The operator API (clarifications: Accounts, plans and the operator API). Not part of the public
+ * OpenAPI document. Bodies are checked by the commands themselves, which the CLI shares.
+ */
+@ApiExcludeController()
+@AdminOnly()
+@UseGuards(AdminTokenGuard)
+@Controller('admin/accounts')
+export class AccountsAdminController {
+  constructor(private readonly commands: CommandBus, private readonly queries: QueryBus) {}
+
+  @Post()
+  @HttpCode(201)
+  async open(@Body() body: Record<string, unknown> = {}) {
+    const opened = await this.commands.execute<OpenAccountCommand, OpenedAccount>(new OpenAccountCommand(body ?? {}, DEFAULT_PLAN_ID));
+    return { success: true, account: opened.account, apiKey: opened.apiKey };
+  }
+
+  @Get(':id')
+  async get(@Param('id') id: string) {
+    return { success: true, account: await this.queries.execute<GetAccountQuery, AccountView>(new GetAccountQuery(id)) };
+  }
+
+  @Patch(':id')
+  async change(@Param('id') id: string, @Body() body: Record<string, unknown> = {}) {
+    return { success: true, account: await this.commands.execute<ChangeAccountCommand, AccountView>(new ChangeAccountCommand(id, body ?? {})) };
+  }
+}

@@ -1,0 +1,33 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { activeApiKeys } from '../../../../../libs/domain/src/accounts/account';
+import { AccountCaller, CurrentAccount } from '../../platform/auth/caller';
+import { KeyUsageTracker } from '../../platform/auth/key-usage.tracker';
+import { ApiKeyView } from '../api-key.view';
+import { KeyUsageStore } from '../key-usage.store';
+
+class ListApiKeysResponse {
+  @ApiProperty() success!: boolean;
+  @ApiProperty({ type: [ApiKeyView] }) apiKeys!: ApiKeyView[];
+}
+
+@ApiTags('API keys')
+@ApiBearerAuth()
+@Controller('api/user/api-keys')
+export class ListApiKeysRoute {
+  constructor(private readonly usageStore: KeyUsageStore, private readonly tracker: KeyUsageTracker) {}
+
+  /** Active keys only: revoked keys are not listed, and secrets never are. */
+  @Get()
+  @ApiOkResponse({ type: ListApiKeysResponse })
+  async list(@CurrentAccount() caller: AccountCaller): Promise<ListApiKeysResponse> {
+    const stored = await this.usageStore.lastUsed(caller.accountId);
+    return {
+      success: true,
+      apiKeys: activeApiKeys(caller.account).map((k) => {
+        const lastUsed = this.tracker.lastUsedAt(k.keyId) ?? stored.get(k.keyId);
+        return { _id: k.keyId, name: k.name, keyPrefix: k.keyPrefix, lastUsedAt: lastUsed ? lastUsed.toISOString() : null, createdAt: k.createdAt };
+      }),
+    };
+  }
+}

@@ -1,0 +1,22 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { AccountsModule } from './accounts/accounts.module';
+import { ApiKeysModule } from './api-keys/api-keys.module';
+import { ApiKeyGuard } from './platform/auth/api-key.guard';
+import { AllExceptionsFilter } from './platform/http/exception.filter';
+import { PlatformModule, PlatformOptions } from './platform/platform.module';
+
+/** The whole API: one module per bounded context, wired together here and nowhere else. */
+@Module({})
+export class AppModule {
+  static forRoot(options: PlatformOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [PlatformModule.forRoot(options), AccountsModule, ApiKeysModule],
+      providers: [
+        { provide: APP_GUARD, useClass: ApiKeyGuard },
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+      ],
+    };
+  }
+}

@@ -1,0 +1,63 @@
+import 'reflect-metadata';
+import { LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppModule } from './app.module';
+import type { AppConfig } from './config/app-config';
+import { createValidationPipe } from './platform/http/validation';
+import { RouteRegistry } from './platform/http/route-registry';
+import { setupOpenApi } from './platform/openapi';
+import { loadPlans } from './platform/plans/load-plans';
+import { openStores, Stores } from './platform/stores/open-stores';
+import { Clock, systemClock } from './platform/tokens';
+
+export interface RunningApp {
+  app: NestFastifyApplication;
+  /** Base URL the server listens on, e.g. http://127.0.0.1:3000 */
+  url: string;
+  stores: Stores;
+  /** Stops the server, lets background work finish, then closes the stores. */
+  close(): Promise<void>;
+}
+
+const LOG_LEVELS: Record<AppConfig['logLevel'], LogLevel[]> = {
+  error: ['fatal', 'error'],
+  warn: ['fatal', 'error', 'warn'],
+  log: ['fatal', 'error', 'warn', 'log'],
+  debug: ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'],
+};
+
+/** Builds and starts the whole service for a configuration; used by `npm start` and by the tests. */
+export async function createApp(config: AppConfig, overrides: { clock?: Clock } = {}): Promise<RunningApp> {
+  const plans = loadPlans(config.plansFile);
+  const stores = await openStores(config);
+  try {
+    const routes = new RouteRegistry();
+    const adapter = new FastifyAdapter({ bodyLimit: 5 * 1024 * 1024 });
+    adapter.getInstance().addHook('onRoute', (route) => routes.add(route.method as string | string[], route.url));
+
+    const app = await NestFactory.create<NestFastifyApplication>(
+      AppModule.forRoot({ config, stores, plans, clock: overrides.clock ?? systemClock, routes }),
+      adapter,
+      { logger: LOG_LEVELS[config.logLevel] },
+    );
+    app.useGlobalPipes(createValidationPipe());
+    setupOpenApi(app);
+    await app.listen(config.port, config.host);
+    const address = app.getHttpServer().address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+
+    let closing: Promise<void> | undefined;
+    const close = () => (closing ??= (async () => {
+      await app.close();
+      await stores.readStore.close();
+      await stores.eventStore.close();
+    })());
+    return { app, url, stores, close };
+  } catch (error) {
+    await stores.readStore.close().catch(() => undefined);
+    await stores.eventStore.close().catch(() => undefined);
+    throw error;
+  }
+}

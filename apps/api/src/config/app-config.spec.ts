@@ -1,0 +1,26 @@
+import { ConfigError, loadConfig } from './app-config';
+
+describe('loadConfig', () => {
+  it('gives the documented defaults for an empty environment', () => {
+    const config = loadConfig({}, '/srv/app');
+    expect(config).toMatchObject({ port: 3000, host: '127.0.0.1', dataDir: '/srv/app/data', adminToken: undefined, googleBaseUrl: 'https://www.google.com' });
+    expect(config.clickhouse.database).toBe('rank_tracker');
+    expect([...config.roles].sort()).toEqual(['api', 'projections', 'scheduler', 'scraper']);
+  });
+
+  it('names every bad variable at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', CLICKHOUSE_URL: 'ftp://x', ADMIN_TOKEN: 'short', ROLES: 'api,cook', EVENTSTORE_CONNECTION_STRING: 'http://x' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join('\n');
+    for (const name of ['PORT', 'CLICKHOUSE_URL', 'ADMIN_TOKEN', 'ROLES', 'EVENTSTORE_CONNECTION_STRING']) expect(problems).toContain(name);
+  });
+
+  it('treats empty values as unset', () => {
+    expect(loadConfig({ PORT: '', ADMIN_TOKEN: '  ' }).port).toBe(3000);
+  });
+});

@@ -1,0 +1,31 @@
+import { accountIdOfApiKey, hashApiKey, issueApiKey, sameHash } from './api-key-secret';
+
+describe('API key secrets', () => {
+  const accountId = '0123456789abcdef01234567';
+
+  it('issues a key that names its account, with a hash and a 4-character prefix', () => {
+    const issued = issueApiKey(accountId);
+    expect(issued.key).toMatch(/^[0-9A-Za-z]{40}_0123456789abcdef01234567$/);
+    expect(accountIdOfApiKey(issued.key)).toBe(accountId);
+    expect(issued.keyHash).toBe(hashApiKey(issued.key));
+    expect(issued.keyHash).not.toContain(issued.key.slice(0, 40));
+    expect(issued.keyPrefix).toBe(`${issued.key.slice(0, 4)}••••••••`);
+  });
+
+  it('never issues the same key twice', () => {
+    const keys = new Set(Array.from({ length: 200 }, () => issueApiKey(accountId).key));
+    expect(keys.size).toBe(200);
+  });
+
+  it('rejects keys not of our form', () => {
+    expect(accountIdOfApiKey('')).toBeNull();
+    expect(accountIdOfApiKey(`${'a'.repeat(40)}_XYZ`)).toBeNull();
+    expect(accountIdOfApiKey(`${'a'.repeat(39)}_${accountId}`)).toBeNull();
+  });
+
+  it('compares hashes exactly', () => {
+    expect(sameHash(hashApiKey('a'), hashApiKey('a'))).toBe(true);
+    expect(sameHash(hashApiKey('a'), hashApiKey('b'))).toBe(false);
+    expect(sameHash(hashApiKey('a'), 'abcd')).toBe(false);
+  });
+});

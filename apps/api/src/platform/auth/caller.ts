@@ -1,0 +1,22 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import type { OpenAccountState } from '../../../../../libs/domain/src/accounts/account';
+
+/** Who is calling: an account through one of its keys, or nobody (a public read of a shared project). */
+export type Caller =
+  | { kind: 'account'; accountId: string; keyId: string; account: OpenAccountState }
+  | { kind: 'anonymous' };
+
+export const CALLER = 'caller';
+
+export const CurrentCaller = createParamDecorator((_: unknown, context: ExecutionContext): Caller => {
+  const request = context.switchToHttp().getRequest<Record<string, unknown>>();
+  return (request[CALLER] as Caller | undefined) ?? { kind: 'anonymous' };
+});
+
+/** The caller of a route that needs a key: the guard has already refused anonymous requests. */
+export const CurrentAccount = createParamDecorator((_: unknown, context: ExecutionContext) => {
+  const caller = context.switchToHttp().getRequest<Record<string, unknown>>()[CALLER] as Caller | undefined;
+  if (!caller || caller.kind !== 'account') throw new Error('CurrentAccount used on a route that does not require a key');
+  return caller;
+});
+export type AccountCaller = Extract<Caller, { kind: 'account' }>;

@@ -1,0 +1,74 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, DomainErrorKind } from '../../../../../libs/domain/src/shared/domain-error';
+import { RouteRegistry } from './route-registry';
+
+const STATUS_OF_KIND: Record<DomainErrorKind, number> = { invalid: 400, 'not-found': 404, conflict: 409, forbidden: 403 };
+
+/**
+ * The one place where errors become responses: every error body is JSON with a `message`
+ * (plus `success: false` and any fields the spec adds, such as `planRequired`). A 500 says nothing
+ * about internals; the details go to the log.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  constructor(private readonly routes: RouteRegistry) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const request = host.switchToHttp().getRequest<FastifyRequest>();
+    const { status, body, headers } = this.toResponse(exception, request);
+    if (status >= 500) {
+      this.logger.error(`${request.method} ${request.url.split('?')[0]} failed`, exception instanceof Error ? exception.stack : String(exception));
+    }
+    for (const [name, value] of Object.entries(headers)) void reply.header(name, value);
+    void reply.status(status).send(body);
+  }
+
+  private toResponse(exception: unknown, request: FastifyRequest): { status: number; body: Record<string, unknown>; headers: Record<string, string> } {
+    if (exception instanceof DomainError) {
+      return { status: STATUS_OF_KIND[exception.kind], body: { success: false, message: exception.message, ...exception.details }, headers: {} };
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const path = request.url.split('?')[0] ?? '/';
+      if (status === HttpStatus.NOT_FOUND && this.isRouteMiss(exception)) {
+        const allowed = this.routes.methodsFor(path);
+        if (allowed.length > 0) {
+          return {
+            status: 405,
+            body: { success: false, message: `Method ${request.method} is not supported on ${path}; use ${allowed.join(', ')}` },
+            headers: { allow: allowed.join(', ') },
+          };
+        }
+        return { status: 404, body: { success: false, message: `No route ${request.method} ${path}` }, headers: {} };
+      }
+      const response = exception.getResponse();
+      const body: Record<string, unknown> = typeof response === 'string' ? { message: response } : { ...(response as Record<string, unknown>) };
+      if (Array.isArray(body.message)) body.message = body.message.join('; ');
+      if (typeof body.message !== 'string') body.message = exception.message;
+      // Nest adds `statusCode` and `error: "Bad Request"`; the spec's bodies carry the text in `message` only.
+      delete body.statusCode;
+      if (typeof body.error === 'string' && !/^[A-Z_]+$/.test(body.error)) delete body.error;
+      if (status === HttpStatus.UNSUPPORTED_MEDIA_TYPE) {
+        body.message = `Unsupported Content-Type "${request.headers['content-type'] ?? ''}": send application/json`;
+      }
+      const headers: Record<string, string> = {};
+      if (typeof body.retryAfter === 'number') headers['retry-after'] = String(body.retryAfter);
+      return { status, body: { success: false, ...body }, headers };
+    }
+    const fastifyError = exception as { code?: string; statusCode?: number; message?: string };
+    if (typeof fastifyError?.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
+      // Fastify's own client errors (body too large, bad content type) carry a readable message.
+      return { status: fastifyError.statusCode, body: { success: false, message: fastifyError.message ?? 'Bad request' }, headers: {} };
+    }
+    return { status: 500, body: { success: false, message: 'Internal server error' }, headers: {} };
+  }
+
+  /** Nest's router answers an unmatched route with a NotFoundException saying "Cannot GET /x". */
+  private isRouteMiss(exception: HttpException): boolean {
+    return /^Cannot [A-Z]+ /.test(exception.message);
+  }
+}

@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { EventData, EventStore, RecordedEvent, WrongExpectedRevisionError } from './event-store.port';
+
+/** The minimal decider shape this repository drives (see libs/domain/src/shared/decider.ts). */
+export interface StreamDecider<Command, Event extends DomainEvent, State> {
+  decide(command: Command, state: State, now: Date): Event[];
+  evolve(state: State, event: Event): State;
+  initialState(): State;
+}
+
+export interface DomainEvent {
+  type: string;
+  data: object;
+}
+
+export interface LoadedStream<State> {
+  state: State;
+  /** Revision of the last event folded into `state`; -1 when the stream is empty or absent. */
+  revision: number;
+}
+
+export interface HandleOptions<Event> {
+  now?: () => Date;
+  /** Event ids; pass deterministic ones to make a retried delivery idempotent. Default: random UUIDs. */
+  eventIds?: (events: Event[]) => string[];
+  metadata?: EventData;
+}
+
+const MAX_CONFLICT_RETRIES = 20;
+const MAX_CACHED_STREAMS = 20_000;
+
+/**
+ * Runs commands against one kind of aggregate: load its stream, fold it, decide, append with the
+ * expected revision; a concurrent writer makes the append fail, and we re-load and decide again.
+ *
+ * States are cached, but every load asks the store for the stream's last revision first, so a write
+ * by another process or replica (a revoked API key, say) is seen on the very next load.
+ */
+export class AggregateRepository<Command, Event extends DomainEvent, State> {
+  private readonly cache = new Map<string, LoadedStream<State>>();
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly decider: StreamDecider<Command, Event, State>,
+  ) {}
+
+  async load(streamName: string): Promise<LoadedStream<State>> {
+    const [last] = await this.store.readStream(streamName, { direction: 'backwards', maxCount: 1 });
+    if (!last) {
+      this.cache.delete(streamName);
+      return { state: this.decider.initialState(), revision: -1 };
+    }
+    const cached = this.cache.get(streamName);
+    if (cached && cached.revision === last.revision) return cached;
+
+    const base = cached && cached.revision < last.revision ? cached : { state: this.decider.initialState(), revision: -1 };
+    const newer = await this.store.readStream(streamName, { fromRevision: base.revision + 1 });
+    const loaded = this.fold(base, newer);
+    this.remember(streamName, loaded);
+    return loaded;
+  }
+
+  /** Decides and appends; returns the new events (none when the command changes nothing). */
+  async handle(streamName: string, command: Command, options: HandleOptions<Event> = {}): Promise<{ events: Event[]; state: State; revision: number }> {
+    const now = options.now ?? (() => new Date());
+    for (let attempt = 0; ; attempt++) {
+      const current = await this.load(streamName);
+      const events = this.decider.decide(command, current.state, now());
+      if (events.length === 0) return { events, ...current };
+      const ids = options.eventIds?.(events) ?? events.map(() => randomUUID());
+      try {
+        const result = await this.store.appendToStream(
+          streamName,
+          events.map((e, i) => ({ id: ids[i]!, type: e.type, data: e.data as EventData, metadata: options.metadata })),
+          { expectedRevision: current.revision === -1 ? 'no_stream' : current.revision },
+        );
+        const state = events.reduce(this.decider.evolve, current.state);
+        const revision = result.nextExpectedRevision;
+        if (revision === current.revision + events.length) this.remember(streamName, { state, revision });
+        return { events, state, revision };
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_CONFLICT_RETRIES) throw error;
+      }
+    }
+  }
+
+  /** Forget a stream's cached state (after deleting it). */
+  forget(streamName: string): void {
+    this.cache.delete(streamName);
+  }
+
+  private fold(base: LoadedStream<State>, recorded: RecordedEvent[]): LoadedStream<State> {
+    let { state, revision } = base;
+    for (const event of recorded) {
+      state = this.decider.evolve(state, { type: event.type, data: event.data } as unknown as Event);
+      revision = event.revision;
+    }
+    return { state, revision };
+  }
+
+  private remember(streamName: string, loaded: LoadedStream<State>): void {
+    // Map keeps insertion order: re-inserting makes this the newest, and the oldest goes first.
+    this.cache.delete(streamName);
+    this.cache.set(streamName, loaded);
+    if (this.cache.size > MAX_CACHED_STREAMS) this.cache.delete(this.cache.keys().next().value as string);
+  }
+}

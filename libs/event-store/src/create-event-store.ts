@@ -1,0 +1,29 @@
+import type { EventStore } from './event-store.port';
+import { EventStoreDbEventStore } from './eventstoredb/eventstoredb-event-store';
+import { SqliteEventStore } from './sqlite/sqlite-event-store';
+
+export interface EventStoreConfig {
+  /** EventStoreDB connection string (`EVENTSTORE_CONNECTION_STRING`); when set, the distributed store is used. */
+  eventStoreConnectionString?: string;
+  /** The embedded store's file, used when no connection string is set. Its directory must exist. */
+  sqlitePath: string;
+}
+
+/** Opens the event store the configuration names: EventStoreDB when a connection string is set, else SQLite. */
+export async function createEventStore(config: EventStoreConfig): Promise<EventStore> {
+  const connectionString = config.eventStoreConnectionString?.trim();
+  if (connectionString) {
+    try {
+      return EventStoreDbEventStore.fromConnectionString(connectionString);
+    } catch (error) {
+      throw new Error(`EVENTSTORE_CONNECTION_STRING is not a valid EventStoreDB connection string: ${errorMessage(error)}`, {
+        cause: error,
+      });
+    }
+  }
+  return new SqliteEventStore(config.sqlitePath);
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,272 @@
+import {
+  type AllStreamResolvedEvent,
+  type AllStreamSubscription,
+  BACKWARDS,
+  END,
+  EventStoreDBClient,
+  FORWARDS,
+  jsonEvent,
+  type ResolvedEvent,
+  START,
+  StreamDeletedError,
+  StreamNotFoundError,
+  WrongExpectedVersionError,
+  eventTypeFilter,
+} from '@eventstore/db-client';
+import {
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  type SubscribeToAllOptions,
+  type Subscription,
+  WrongExpectedRevisionError,
+} from '../event-store.port';
+import { checkedMaxCount, checkedNonNegativeInteger } from '../read-options';
+import { reportSubscriptionDeath } from '../subscription-errors';
+import { prepareAppend } from '../validate-append';
+import { DeletedStreamsFilter } from './deleted-streams-filter';
+import {
+  fromDbCurrentRevision,
+  isSystemEvent,
+  metadataTarget,
+  toDbExpectedRevision,
+  toDbPosition,
+  toRecordedEvent,
+} from './eventstoredb-mapping';
+
+/**
+ * Subscriptions let through our own events and `$metadata` ones: the latter tell the deleted-stream
+ * filter that a stream was deleted or re-created. Everything else starting with `$` stays on the server.
+ */
+const USER_AND_METADATA_EVENT_TYPES = eventTypeFilter({ regex: '^(?:[^$].*|\\$metadata)$' });
+
+interface StreamIds {
+  lastRevision: number | null;
+  positionById: Map<string, number>;
+}
+
+/**
+ * The event store over EventStoreDB (or KurrentDB). Mostly a translation of the client's calls, with
+ * three additions the port needs and the server does not give:
+ * - Idempotency by event id anywhere in the stream. EventStoreDB only recognises a retry that uses
+ *   the same expected revision, so a worker that re-reads and re-appends would store its result
+ *   twice. Each append therefore reads the stream's ids first (streams are small by design).
+ * - `readAll` and subscriptions hide deleted streams' events, which `$all` keeps until a scavenge.
+ * - `AppendResult.position` is read back from the last appended event, so it is exactly the
+ *   position `readAll` reports for it.
+ */
+export class EventStoreDbEventStore implements EventStore {
+  constructor(private readonly client: EventStoreDBClient) {}
+
+  static fromConnectionString(connectionString: string): EventStoreDbEventStore {
+    return new EventStoreDbEventStore(EventStoreDBClient.connectionString(connectionString));
+  }
+
+  async appendToStream(
+    streamName: string,
+    events: NewEvent[],
+    options: { expectedRevision: ExpectedRevision },
+  ): Promise<AppendResult> {
+    const expectedRevision = options.expectedRevision;
+    const prepared = prepareAppend(streamName, events, expectedRevision);
+    const before = await this.readStreamIds(streamName);
+    const repeat = wholeRepeat(before, prepared);
+    if (repeat) return repeat;
+
+    const fresh = prepared.filter((event) => !before.positionById.has(event.id));
+    try {
+      const written = await this.client.appendToStream(
+        streamName,
+        fresh.map((event) => jsonEvent({ id: event.id, type: event.type, data: event.data, metadata: event.metadata ?? {} })),
+        { expectedRevision: toDbExpectedRevision(expectedRevision) },
+      );
+      const nextExpectedRevision = Number(written.nextExpectedRevision);
+      const position = (await this.positionOf(streamName, nextExpectedRevision)) ?? Number(written.position?.commit ?? -1);
+      return { nextExpectedRevision, position };
+    } catch (error) {
+      if (!(error instanceof WrongExpectedVersionError)) throw error;
+      // Another delivery of the same work may have stored this very batch in the meantime.
+      const retryRepeat = wholeRepeat(await this.readStreamIds(streamName), prepared);
+      if (retryRepeat) return retryRepeat;
+      throw new WrongExpectedRevisionError(streamName, expectedRevision, fromDbCurrentRevision(error.actualVersion));
+    }
+  }
+
+  async readStream(streamName: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const maxCount = checkedMaxCount(options.maxCount);
+    const fromRevision = checkedNonNegativeInteger('fromRevision', options.fromRevision);
+    if (maxCount === 0) return [];
+    const backwards = options.direction === 'backwards';
+    const reading = this.client.readStream(streamName, {
+      direction: backwards ? BACKWARDS : FORWARDS,
+      fromRevision: fromRevision !== undefined ? BigInt(fromRevision) : backwards ? END : START,
+      maxCount: maxCount ?? Number.MAX_SAFE_INTEGER,
+    });
+    const events: RecordedEvent[] = [];
+    try {
+      for await (const resolved of reading) {
+        if (resolved.event) events.push(toRecordedEvent(resolved.event));
+      }
+    } catch (error) {
+      if (error instanceof StreamNotFoundError || error instanceof StreamDeletedError) return [];
+      throw error;
+    }
+    return events;
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    const maxCount = checkedMaxCount(options.maxCount) ?? Number.POSITIVE_INFINITY;
+    const afterPosition = checkedNonNegativeInteger('afterPosition', options.afterPosition);
+    if (maxCount === 0) return [];
+    const reading = this.client.readAll({
+      direction: FORWARDS,
+      fromPosition: afterPosition === undefined ? START : toDbPosition(afterPosition),
+    });
+    const visible = new VisibleEvents(this.deletedStreamsFilter(), afterPosition);
+    const events: RecordedEvent[] = [];
+    let readToTheEnd = false;
+    try {
+      for await (const resolved of reading) {
+        const event = await visible.select(resolved);
+        if (!event) continue;
+        events.push(event);
+        // System events are filtered here, not on the server, so the read is open-ended: stop it.
+        if (events.length >= maxCount) return events;
+      }
+      readToTheEnd = true;
+      return events;
+    } finally {
+      if (!readToTheEnd) await reading.cancel();
+    }
+  }
+
+  subscribeToAll(options: SubscribeToAllOptions): Subscription {
+    const afterPosition = checkedNonNegativeInteger('afterPosition', options.afterPosition);
+    const dbSubscription = this.client.subscribeToAll({
+      fromPosition: afterPosition === undefined ? START : toDbPosition(afterPosition),
+      filter: USER_AND_METADATA_EVENT_TYPES,
+    });
+    return new EventStoreDbSubscription(dbSubscription, new VisibleEvents(this.deletedStreamsFilter(), afterPosition), options);
+  }
+
+  /**
+   * A soft delete: the name can be used again, and revisions then continue after the deleted ones.
+   * Deleting a stream that does not exist is not an error.
+   */
+  async deleteStream(streamName: string): Promise<void> {
+    try {
+      await this.client.deleteStream(streamName);
+    } catch (error) {
+      if (error instanceof StreamNotFoundError || error instanceof StreamDeletedError) return;
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.client.dispose();
+  }
+
+  private async readStreamIds(streamName: string): Promise<StreamIds> {
+    const events = await this.readStream(streamName);
+    return {
+      lastRevision: events.length === 0 ? null : events[events.length - 1]!.revision,
+      positionById: new Map(events.map((event) => [event.id, event.position])),
+    };
+  }
+
+  private async positionOf(streamName: string, revision: number): Promise<number | undefined> {
+    const [event] = await this.readStream(streamName, { fromRevision: revision, maxCount: 1 });
+    return event?.revision === revision ? event.position : undefined;
+  }
+
+  private deletedStreamsFilter(): DeletedStreamsFilter {
+    return new DeletedStreamsFilter(async (streamName) => {
+      const { metadata } = await this.client.getStreamMetadata(streamName);
+      const truncateBefore = metadata?.truncateBefore;
+      if (typeof truncateBefore === 'number') return truncateBefore;
+      return truncateBefore === END ? Number.POSITIVE_INFINITY : 0;
+    });
+  }
+}
+
+/** The port's answer when every event of the batch is already in the stream, else undefined. */
+function wholeRepeat(stream: StreamIds, events: NewEvent[]): AppendResult | undefined {
+  if (stream.lastRevision === null || !events.every((event) => stream.positionById.has(event.id))) return undefined;
+  const position = Math.max(...events.map((event) => stream.positionById.get(event.id)!));
+  return { nextExpectedRevision: stream.lastRevision, position };
+}
+
+/** Turns `$all` entries into the port's events: no system events, no deleted ones, nothing at or before the checkpoint. */
+class VisibleEvents {
+  constructor(
+    private readonly deletedStreams: DeletedStreamsFilter,
+    private readonly afterPosition: number | undefined,
+  ) {}
+
+  async select(resolved: AllStreamResolvedEvent | ResolvedEvent): Promise<RecordedEvent | undefined> {
+    const event = resolved.event;
+    if (!event) return undefined;
+    const changedStream = metadataTarget(event);
+    if (changedStream !== undefined) {
+      this.deletedStreams.forget(changedStream);
+      return undefined;
+    }
+    if (isSystemEvent(event)) return undefined;
+    const recorded = toRecordedEvent(event);
+    // The server's start position may be inclusive; the port's checkpoint is exclusive.
+    if (this.afterPosition !== undefined && recorded.position <= this.afterPosition) return undefined;
+    if (!(await this.deletedStreams.isVisible(recorded.streamName, recorded.revision))) return undefined;
+    return recorded;
+  }
+}
+
+class EventStoreDbSubscription implements Subscription {
+  private stopRequested = false;
+  private readonly finished: Promise<void>;
+
+  constructor(
+    private readonly dbSubscription: AllStreamSubscription,
+    private readonly visible: VisibleEvents,
+    private readonly options: SubscribeToAllOptions,
+  ) {
+    this.finished = this.follow();
+  }
+
+  async stop(): Promise<void> {
+    this.stopRequested = true;
+    await this.end();
+    await this.finished;
+  }
+
+  private async follow(): Promise<void> {
+    try {
+      // for-await pulls the next event only after the handler settled: one call at a time, in order.
+      for await (const resolved of this.dbSubscription) {
+        if (this.stopRequested) break;
+        const event = await this.visible.select(resolved);
+        if (event && !this.stopRequested) await this.options.onEvent(event);
+      }
+      if (!this.stopRequested) throw new Error('EventStoreDB ended the subscription');
+    } catch (error) {
+      if (this.stopRequested) return;
+      this.stopRequested = true;
+      await this.end();
+      reportSubscriptionDeath(this.options, error);
+    }
+  }
+
+  private async end(): Promise<void> {
+    try {
+      await this.dbSubscription.unsubscribe();
+    } catch {
+      // The call may already be dead (that may be why we are ending); it is over either way.
+    } finally {
+      // Cancelling the call does not always end the readable; destroying it does, so follow() returns.
+      this.dbSubscription.destroy();
+    }
+  }
+}

@@ -1,0 +1,267 @@
+import Database from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
+import {
+  type AppendResult,
+  type EventData,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  type SubscribeToAllOptions,
+  type Subscription,
+  WrongExpectedRevisionError,
+} from '../event-store.port';
+import { type ActualRevision, isExpectedRevisionMet } from '../expected-revision';
+import { checkedMaxCount, checkedNonNegativeInteger } from '../read-options';
+import { prepareAppend } from '../validate-append';
+import { PollingSubscription } from './polling-subscription';
+import { prepareDatabase } from './sqlite-schema';
+
+export interface SqliteEventStoreOptions {
+  /** How often subscriptions look for events appended by other processes. Default 250 ms. */
+  pollIntervalMs?: number;
+  /** How long an append waits for another process's write lock before failing. Default 5,000 ms. */
+  busyTimeoutMs?: number;
+  /** Events a subscription reads per query while catching up. Default 500. */
+  subscriptionBatchSize?: number;
+  /** Source of `recordedAt`; injectable for tests. */
+  clock?: () => Date;
+}
+
+interface EventRow {
+  position: number;
+  stream_name: string;
+  revision: number;
+  event_id: string;
+  type: string;
+  data: string;
+  metadata: string;
+  recorded_at: string;
+}
+
+interface SerialisedEvent {
+  id: string;
+  type: string;
+  data: string;
+  metadata: string;
+}
+
+/** Reading "no limit" in SQLite's LIMIT clause. */
+const NO_LIMIT = -1;
+
+/**
+ * The embedded event store: one SQLite file, shared safely by several processes (the server and an
+ * operator's CLI, say).
+ *
+ * better-sqlite3 is synchronous, so every call blocks the event loop while SQLite works. That is
+ * acceptable here because every query is an index range scan over small streams: reading a
+ * 1,000-event stream takes a few milliseconds and an append well under one (see
+ * `bench/event-store-append.bench.ts`), cheaper than the promise and thread-pool hop an
+ * asynchronous driver would add. The exception, reading the whole log, is paged: subscriptions read
+ * in batches and yield to the event loop between them. And because no transaction ever spans an
+ * `await`, one process can never hold the write lock while waiting for itself.
+ *
+ * Deleting a stream removes its events for good. Appending to the name again (`no_stream` or
+ * `any`) starts a new stream whose revisions continue after the deleted ones, as in EventStoreDB.
+ */
+export class SqliteEventStore implements EventStore {
+  private readonly db: Database.Database;
+  private readonly clock: () => Date;
+  private readonly pollIntervalMs: number;
+  private readonly subscriptionBatchSize: number;
+  private readonly subscriptions = new Set<PollingSubscription>();
+  private closed = false;
+
+  private readonly selectLastRevision: Statement<[string], { last: number | null }>;
+  private readonly selectDeletedLastRevision: Statement<[string], { last_revision: number }>;
+  private readonly selectExistingIds: Statement<[string, string], { event_id: string; position: number }>;
+  private readonly insertEvent: Statement<[string, number, string, string, string, string, string]>;
+  private readonly selectStreamForwards: Statement<[string, number, number], EventRow>;
+  private readonly selectStreamBackwards: Statement<[string, number, number], EventRow>;
+  private readonly selectAllAfter: Statement<[number, number], EventRow>;
+  private readonly rememberDeletedStream: Statement<[string, number]>;
+  private readonly deleteStreamEvents: Statement<[string]>;
+
+  /** @param filePath the database file (its directory must exist), or ':memory:' for a private in-memory store. */
+  constructor(filePath: string, options: SqliteEventStoreOptions = {}) {
+    this.clock = options.clock ?? (() => new Date());
+    this.pollIntervalMs = options.pollIntervalMs ?? 250;
+    this.subscriptionBatchSize = options.subscriptionBatchSize ?? 500;
+    this.db = new Database(filePath);
+    try {
+      prepareDatabase(this.db, { busyTimeoutMs: options.busyTimeoutMs ?? 5000 });
+    } catch (error) {
+      this.db.close();
+      throw error;
+    }
+
+    this.selectLastRevision = this.db.prepare('SELECT max(revision) AS last FROM events WHERE stream_name = ?');
+    this.selectDeletedLastRevision = this.db.prepare('SELECT last_revision FROM deleted_streams WHERE stream_name = ?');
+    this.selectExistingIds = this.db.prepare(
+      'SELECT event_id, position FROM events WHERE stream_name = ? AND event_id IN (SELECT value FROM json_each(?))',
+    );
+    this.insertEvent = this.db.prepare(
+      `INSERT INTO events (stream_name, revision, event_id, type, data, metadata, recorded_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.selectStreamForwards = this.db.prepare(
+      'SELECT * FROM events WHERE stream_name = ? AND revision >= ? ORDER BY revision ASC LIMIT ?',
+    );
+    this.selectStreamBackwards = this.db.prepare(
+      'SELECT * FROM events WHERE stream_name = ? AND revision <= ? ORDER BY revision DESC LIMIT ?',
+    );
+    this.selectAllAfter = this.db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position ASC LIMIT ?');
+    this.rememberDeletedStream = this.db.prepare(
+      `INSERT INTO deleted_streams (stream_name, last_revision) VALUES (?, ?)
+       ON CONFLICT (stream_name) DO UPDATE SET last_revision = excluded.last_revision`,
+    );
+    this.deleteStreamEvents = this.db.prepare('DELETE FROM events WHERE stream_name = ?');
+  }
+
+  async appendToStream(
+    streamName: string,
+    events: NewEvent[],
+    options: { expectedRevision: ExpectedRevision },
+  ): Promise<AppendResult> {
+    this.assertOpen();
+    const expectedRevision = options.expectedRevision;
+    const prepared = prepareAppend(streamName, events, expectedRevision);
+    // Serialise before taking the write lock, so a payload JSON cannot represent fails without it.
+    const serialised = prepared.map(serialise);
+    const recordedAt = this.clock().toISOString();
+
+    // IMMEDIATE takes the write lock before the revision is read, so no other process can append
+    // between the check and the insert.
+    const outcome = this.db
+      .transaction(() => this.appendInTransaction(streamName, serialised, expectedRevision, recordedAt))
+      .immediate();
+    if (outcome.wroteEvents) this.wakeSubscriptions();
+    return outcome.result;
+  }
+
+  async readStream(streamName: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    const limit = checkedMaxCount(options.maxCount) ?? NO_LIMIT;
+    const fromRevision = checkedNonNegativeInteger('fromRevision', options.fromRevision);
+    const rows =
+      options.direction === 'backwards'
+        ? this.selectStreamBackwards.all(streamName, fromRevision ?? Number.MAX_SAFE_INTEGER, limit)
+        : this.selectStreamForwards.all(streamName, fromRevision ?? 0, limit);
+    return rows.map(toRecordedEvent);
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    const afterPosition = checkedNonNegativeInteger('afterPosition', options.afterPosition) ?? 0;
+    return this.readAllAfter(afterPosition, checkedMaxCount(options.maxCount) ?? NO_LIMIT);
+  }
+
+  subscribeToAll(options: SubscribeToAllOptions): Subscription {
+    this.assertOpen();
+    checkedNonNegativeInteger('afterPosition', options.afterPosition);
+    const subscription = new PollingSubscription(options, {
+      readBatch: (afterPosition, maxCount) => this.readAllAfter(afterPosition, maxCount),
+      batchSize: this.subscriptionBatchSize,
+      pollIntervalMs: this.pollIntervalMs,
+      onEnded: (ended) => this.subscriptions.delete(ended),
+    });
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async deleteStream(streamName: string): Promise<void> {
+    this.assertOpen();
+    this.db
+      .transaction(() => {
+        const last = this.selectLastRevision.get(streamName)?.last ?? null;
+        if (last === null) return;
+        this.rememberDeletedStream.run(streamName, last);
+        this.deleteStreamEvents.run(streamName);
+      })
+      .immediate();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
+    this.db.close();
+  }
+
+  private appendInTransaction(
+    streamName: string,
+    events: SerialisedEvent[],
+    expectedRevision: ExpectedRevision,
+    recordedAt: string,
+  ): { result: AppendResult; wroteEvents: boolean } {
+    const lastRevision = this.selectLastRevision.get(streamName)?.last ?? null;
+    const alreadyStored = this.selectExistingIds.all(streamName, JSON.stringify(events.map((event) => event.id)));
+
+    // A whole repeat succeeds whatever the expected revision: an at-least-once worker re-appending
+    // its result after a crash must not see a conflict for work that is already done.
+    if (lastRevision !== null && alreadyStored.length === events.length) {
+      const position = Math.max(...alreadyStored.map((row) => row.position));
+      return { result: { nextExpectedRevision: lastRevision, position }, wroteEvents: false };
+    }
+
+    const actual: ActualRevision = lastRevision ?? 'no_stream';
+    if (!isExpectedRevisionMet(expectedRevision, actual)) {
+      throw new WrongExpectedRevisionError(streamName, expectedRevision, actual);
+    }
+
+    const storedIds = new Set(alreadyStored.map((row) => row.event_id));
+    let revision = lastRevision ?? this.selectDeletedLastRevision.get(streamName)?.last_revision ?? -1;
+    let position = 0;
+    for (const event of events) {
+      if (storedIds.has(event.id)) continue;
+      revision += 1;
+      const inserted = this.insertEvent.run(
+        streamName,
+        revision,
+        event.id,
+        event.type,
+        event.data,
+        event.metadata,
+        recordedAt,
+      );
+      position = Number(inserted.lastInsertRowid);
+    }
+    return { result: { nextExpectedRevision: revision, position }, wroteEvents: true };
+  }
+
+  private readAllAfter(afterPosition: number, limit: number): RecordedEvent[] {
+    return this.selectAllAfter.all(afterPosition, limit).map(toRecordedEvent);
+  }
+
+  private wakeSubscriptions(): void {
+    for (const subscription of this.subscriptions) subscription.wake();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('The event store is closed');
+  }
+}
+
+function serialise(event: NewEvent): SerialisedEvent {
+  return {
+    id: event.id,
+    type: event.type,
+    data: JSON.stringify(event.data),
+    metadata: JSON.stringify(event.metadata ?? {}),
+  };
+}
+
+function toRecordedEvent(row: EventRow): RecordedEvent {
+  return {
+    id: row.event_id,
+    streamName: row.stream_name,
+    revision: row.revision,
+    position: row.position,
+    type: row.type,
+    data: JSON.parse(row.data) as EventData,
+    metadata: JSON.parse(row.metadata) as EventData,
+    recordedAt: new Date(row.recorded_at),
+  };
+}

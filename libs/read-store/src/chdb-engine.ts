@@ -1,0 +1,74 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import { createChdbConnection } from 'chdb/connection';
+import { ChdbDatabaseConnection } from './chdb-database-connection';
+import { SERVER_ALIGNED_SETTINGS } from './clickhouse-settings';
+
+/**
+ * chDB runs one ClickHouse engine per process, bound to one data directory: connections to the
+ * same directory share it, a connection to another directory is refused while any is open. This
+ * module keeps the process's record of that directory so the refusal says why, and so the engine
+ * is considered free again only when the last store using it has closed.
+ */
+interface LiveEngine {
+  path: string;
+  leases: number;
+}
+
+let liveEngine: LiveEngine | undefined;
+
+export interface ChdbEngineLease {
+  readonly path: string;
+  /** Opens a client (its own chDB connection) whose statements run in `database`. */
+  openClient(database: string): ClickHouseClient;
+  /** Idempotent. */
+  release(): void;
+}
+
+export function acquireChdbEngine(requestedPath: string): ChdbEngineLease {
+  const path = resolve(requestedPath);
+  if (liveEngine !== undefined && liveEngine.path !== path) {
+    throw new Error(oneEnginePerProcessMessage(liveEngine.path, path));
+  }
+  mkdirSync(path, { recursive: true });
+  const engine: LiveEngine = liveEngine ?? { path, leases: 0 };
+  liveEngine = engine;
+  engine.leases += 1;
+
+  let released = false;
+  return {
+    path,
+    openClient(database: string): ClickHouseClient {
+      if (released) throw new Error(`The chDB engine lease for ${path} was released`);
+      let connection;
+      try {
+        connection = createChdbConnection({ path });
+      } catch (error) {
+        // Another copy of this module (e.g. another jest test file in the same worker) may hold
+        // the engine at a different path; the native refusal alone does not say what to do.
+        throw new Error(`${oneEnginePerProcessMessage(undefined, path)} (chDB: ${(error as Error).message})`, { cause: error });
+      }
+      return createClient({
+        connection: new ChdbDatabaseConnection(connection, database),
+        clickhouse_settings: SERVER_ALIGNED_SETTINGS,
+      });
+    },
+    release(): void {
+      if (released) return;
+      released = true;
+      engine.leases -= 1;
+      if (engine.leases === 0 && liveEngine === engine) liveEngine = undefined;
+    },
+  };
+}
+
+function oneEnginePerProcessMessage(livePath: string | undefined, requestedPath: string): string {
+  const holder = livePath === undefined ? 'another data directory' : livePath;
+  return (
+    `Cannot open chDB at ${requestedPath}: this process already runs chDB on ${holder}. ` +
+    'chDB runs one ClickHouse engine per process, bound to one data directory, so every read store ' +
+    'in a process must use the same chdbPath (separate them by database instead), or close the ' +
+    'stores on the other path first.'
+  );
+}

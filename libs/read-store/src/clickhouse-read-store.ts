@@ -1,0 +1,85 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import { toPortableParams, toPortableRow } from './clickhouse-values';
+import { applyMigrations } from './migrations';
+import type { Migration, QueryParams, ReadStore } from './read-store.port';
+import { assertSqlIdentifier } from './sql-identifier';
+
+export interface ClickHouseReadStoreOptions {
+  /** The database this store owns; created if missing. */
+  database: string;
+  /**
+   * Opens a client whose statements run in the given database: `createClient({ database })` for a
+   * server, a chDB connection bound to it for the embedded engine. Called once with `default`
+   * (a client cannot be bound to a database that does not exist yet), then once with `database`.
+   */
+  connect(database: string): ClickHouseClient;
+  /** Runs after the client has closed, e.g. to release the shared chDB engine. */
+  onClose?(): void | Promise<void>;
+}
+
+/**
+ * The read store over `@clickhouse/client`, for a ClickHouse server and for chDB alike: the only
+ * difference between the two is the connection behind the client.
+ */
+export class ClickHouseReadStore implements ReadStore {
+  readonly database: string;
+  readonly #client: ClickHouseClient;
+  readonly #onClose: (() => void | Promise<void>) | undefined;
+  #closing: Promise<void> | undefined;
+  // Two migrate() calls on one store must not interleave and apply a migration twice.
+  #migrations: Promise<unknown> = Promise.resolve();
+
+  private constructor(database: string, client: ClickHouseClient, onClose: (() => void | Promise<void>) | undefined) {
+    this.database = database;
+    this.#client = client;
+    this.#onClose = onClose;
+  }
+
+  static async open(options: ClickHouseReadStoreOptions): Promise<ClickHouseReadStore> {
+    try {
+      const database = assertSqlIdentifier(options.database, 'database');
+      const admin = options.connect('default');
+      try {
+        await admin.command({ query: 'CREATE DATABASE IF NOT EXISTS {database:Identifier}', query_params: { database } });
+      } finally {
+        await admin.close();
+      }
+      return new ClickHouseReadStore(database, options.connect(database), options.onClose);
+    } catch (error) {
+      await options.onClose?.();
+      throw error;
+    }
+  }
+
+  async command(sql: string, params?: QueryParams): Promise<void> {
+    await this.#client.command({ query: sql, query_params: toPortableParams(params) });
+  }
+
+  async query<Row = Record<string, unknown>>(sql: string, params?: QueryParams): Promise<Row[]> {
+    const result = await this.#client.query({ query: sql, query_params: toPortableParams(params), format: 'JSONEachRow' });
+    return result.json<Row>();
+  }
+
+  async insert(table: string, rows: readonly Record<string, unknown>[]): Promise<void> {
+    assertSqlIdentifier(table, 'table');
+    if (rows.length === 0) return;
+    await this.#client.insert({ table, values: rows.map(toPortableRow), format: 'JSONEachRow' });
+  }
+
+  migrate(migrations: readonly Migration[]): Promise<string[]> {
+    const run = this.#migrations.then(() => applyMigrations(this, migrations));
+    this.#migrations = run.catch(() => undefined);
+    return run;
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      try {
+        await this.#client.close();
+      } finally {
+        await this.#onClose?.();
+      }
+    })();
+    return this.#closing;
+  }
+}

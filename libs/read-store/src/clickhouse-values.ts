@@ -1,0 +1,42 @@
+import type { QueryParams } from './read-store.port';
+
+/**
+ * JavaScript values that the two transports would otherwise encode differently, rewritten into one
+ * text both engines parse the same way.
+ *
+ * - Date: @clickhouse/client sends a Date parameter as a unix timestamp with milliseconds, while
+ *   chDB's binder sends 'YYYY-MM-DD hh:mm:ss' and drops the milliseconds. In a JSON row a Date
+ *   becomes ISO 8601 text, which a server (date_time_input_format=basic) rejects. A unix timestamp
+ *   in text is zone-independent and accepted by DateTime and DateTime64 columns and parameters.
+ * - bigint: JSON.stringify throws on it; 64-bit columns accept the decimal digits as a string.
+ */
+export function toUnixTimestampText(date: Date): string {
+  const millis = date.getTime();
+  if (Number.isNaN(millis)) throw new Error('Cannot send an invalid Date to ClickHouse');
+  const seconds = Math.floor(millis / 1000);
+  const fraction = millis - seconds * 1000;
+  return fraction === 0 ? String(seconds) : `${seconds}.${String(fraction).padStart(3, '0')}`;
+}
+
+function toPortableValue(value: unknown): unknown {
+  if (value instanceof Date) return toUnixTimestampText(value);
+  if (typeof value === 'bigint') return value.toString();
+  if (Array.isArray(value)) return value.map(toPortableValue);
+  return value;
+}
+
+export function toPortableParams(params: QueryParams | undefined): QueryParams | undefined {
+  if (params === undefined) return undefined;
+  const portable: QueryParams = {};
+  for (const [name, value] of Object.entries(params)) {
+    // bigint parameters are already encoded exactly by both transports.
+    portable[name] = typeof value === 'bigint' ? value : toPortableValue(value);
+  }
+  return portable;
+}
+
+export function toPortableRow(row: Record<string, unknown>): Record<string, unknown> {
+  const portable: Record<string, unknown> = {};
+  for (const [column, value] of Object.entries(row)) portable[column] = toPortableValue(value);
+  return portable;
+}

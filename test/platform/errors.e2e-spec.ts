@@ -1,0 +1,63 @@
+import { startTestApp, TestApp } from '../support/test-app';
+
+describe('Errors on every route', () => {
+  let app: TestApp;
+  let apiKey: string;
+  beforeAll(async () => {
+    app = await startTestApp();
+    ({ apiKey } = await app.createAccount());
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('answers an unknown route with 404 and a JSON message', async () => {
+    const response = await app.request('GET', '/api/no-such-thing', { key: apiKey });
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toMatch(/application\/json/);
+    expect(response.body).toEqual({ success: false, message: 'No route GET /api/no-such-thing' });
+  });
+
+  it('answers a known path with an unsupported method with 405 and Allow', async () => {
+    const response = await app.request('PUT', '/api/user/api-keys', { key: apiKey, body: {} });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('DELETE, GET, POST');
+    expect(response.body.message).toMatch(/Method PUT is not supported on \/api\/user\/api-keys/);
+    expect((await app.request('DELETE', '/health')).status).toBe(405);
+  });
+
+  it('answers malformed JSON with 400 and a message, before anything is written', async () => {
+    const response = await app.request('POST', '/api/user/api-keys', { key: apiKey, rawBody: '{"name": "x",' });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ success: false, message: expect.stringMatching(/not valid JSON/) });
+    const listed = await app.request('GET', '/api/user/api-keys', { key: apiKey });
+    expect(listed.body.apiKeys).toHaveLength(1);
+  });
+
+  it('answers a JSON content type with an empty body with 400', async () => {
+    const response = await app.request('POST', '/api/user/api-keys', { key: apiKey, rawBody: '' });
+    expect(response.status).toBe(400);
+    expect(typeof response.body.message).toBe('string');
+  });
+
+  it('answers an unsupported content type with a 4xx JSON message', async () => {
+    const response = await app.request('POST', '/api/user/api-keys', { key: apiKey, rawBody: 'name=x', headers: { 'content-type': 'text/csv' } });
+    expect(response.status).toBe(415);
+    expect(response.body).toEqual({ success: false, message: expect.stringMatching(/content-type/i) });
+  });
+
+  it('shows no internals in a 500', async () => {
+    const broken = await startTestApp();
+    try {
+      const { apiKey: key } = await broken.createAccount();
+      // The read store goes away under the running app: listing keys needs it.
+      await broken.running.stores.readStore.close();
+      const response = await broken.request('GET', '/api/user/api-keys', { key });
+      expect(response.status).toBe(500);
+      expect(response.body).toEqual({ success: false, message: 'Internal server error' });
+    } finally {
+      await broken.running.app.close();
+      await broken.running.stores.eventStore.close();
+    }
+  });
+});

@@ -1,0 +1,98 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { createApp, RunningApp } from '../../apps/api/src/bootstrap';
+import { loadConfig } from '../../apps/api/src/config/app-config';
+import type { Clock } from '../../apps/api/src/platform/tokens';
+import { processChdbPath } from './chdb-path';
+
+export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
+
+export interface HttpResponse<Body = any> {
+  status: number;
+  body: Body;
+  text: string;
+  headers: Headers;
+}
+
+export interface RequestOptions {
+  key?: string | null;
+  body?: unknown;
+  /** A raw body, sent as is (for malformed JSON). */
+  rawBody?: string;
+  query?: Record<string, string | string[] | number | undefined>;
+  headers?: Record<string, string>;
+}
+
+export interface TestApp {
+  url: string;
+  running: RunningApp;
+  dataDir: string;
+  request<Body = any>(method: string, path: string, options?: RequestOptions): Promise<HttpResponse<Body>>;
+  /** Opens an account through the operator API; returns its id and first key. */
+  createAccount(body?: Record<string, unknown>): Promise<{ accountId: string; apiKey: string }>;
+  admin<Body = any>(method: string, path: string, body?: unknown): Promise<HttpResponse<Body>>;
+  /** Stops the app (and, unless kept, removes its data). */
+  close(options?: { keepData?: boolean }): Promise<void>;
+}
+
+/**
+ * The real service, on an ephemeral loopback port, with the real embedded stores: its own SQLite
+ * file, and its own ClickHouse database inside this process's one chDB engine.
+ */
+export async function startTestApp(options: { env?: Record<string, string>; clock?: Clock; dataDir?: string; database?: string } = {}): Promise<TestApp> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'rank-tracker-test-'));
+  const database = options.database ?? `t_${randomBytes(6).toString('hex')}`;
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    CHDB_PATH: processChdbPath(),
+    CLICKHOUSE_DATABASE: database,
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    LOG_LEVEL: 'error',
+    GOOGLE_BASE_URL: 'http://127.0.0.1:9',
+    ...options.env,
+  });
+  const running = await createApp(config, { clock: options.clock });
+
+  const request = async (method: string, path: string, opts: RequestOptions = {}): Promise<HttpResponse> => {
+    const url = new URL(path, running.url);
+    for (const [name, value] of Object.entries(opts.query ?? {})) {
+      if (value === undefined) continue;
+      for (const v of Array.isArray(value) ? value : [value]) url.searchParams.append(name, String(v));
+    }
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+    let payload: string | undefined;
+    if (opts.rawBody !== undefined) payload = opts.rawBody;
+    else if (opts.body !== undefined) payload = JSON.stringify(opts.body);
+    if (payload !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
+    const response = await fetch(url, { method, headers, body: payload, signal: AbortSignal.timeout(30_000) });
+    const text = await response.text();
+    let body: unknown = text;
+    if ((response.headers.get('content-type') ?? '').includes('json') && text !== '') body = JSON.parse(text);
+    return { status: response.status, body, text, headers: response.headers };
+  };
+
+  const admin = (method: string, path: string, body?: unknown) => request(method, path, { key: TEST_ADMIN_TOKEN, body });
+
+  return {
+    url: running.url,
+    running,
+    dataDir,
+    request,
+    admin,
+    async createAccount(body = {}) {
+      const response = await admin('POST', '/admin/accounts', body);
+      if (response.status !== 201) throw new Error(`could not open an account: ${response.status} ${response.text}`);
+      return { accountId: response.body.account._id, apiKey: response.body.apiKey };
+    },
+    async close({ keepData = false } = {}) {
+      if (!keepData) await running.stores.readStore.command(`DROP DATABASE IF EXISTS ${database}`).catch(() => undefined);
+      await running.close();
+      if (!keepData && !options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
