@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { AccountsModule } from './accounts/accounts.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
+import { ProjectsModule } from './projects/projects.module';
 import { ApiKeyGuard } from './platform/auth/api-key.guard';
 import { AllExceptionsFilter } from './platform/http/exception.filter';
 import { PlatformModule, PlatformOptions } from './platform/platform.module';
@@ -12,7 +13,7 @@ export class AppModule {
   static forRoot(options: PlatformOptions): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(options), AccountsModule, ApiKeysModule],
+      imports: [PlatformModule.forRoot(options), AccountsModule, ApiKeysModule, ProjectsModule],
       providers: [
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

@@ -1,0 +1,36 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsNotEmpty, IsString, Matches, MaxLength, ValidateBy, ValidationOptions } from 'class-validator';
+import { isCalendarDate } from '../../../../../libs/domain/src/shared/calendar-date';
+
+/** A 24-character lowercase hex id (clarifications: Identifiers). */
+export const IsObjectIdString = (options: ValidationOptions = {}) =>
+  applyDecorators(
+    IsString(options),
+    Matches(/^[0-9a-f]{24}$/, { ...options, message: '$property must be a 24-character hex id' }),
+  );
+
+/** A required id, documented. */
+export const ObjectIdField = (description?: string) =>
+  applyDecorators(ApiProperty({ example: '6740a1b2c3d4e5f601234567', description }), IsObjectIdString());
+
+/** A required, trimmed, non-empty string of bounded length. */
+export const RequiredText = (maxLength: number, api: ApiPropertyOptions = {}) =>
+  applyDecorators(
+    ApiProperty({ maxLength, ...api }),
+    Transform(({ value }) => (typeof value === 'string' ? value.trim() : value)),
+    IsString(),
+    IsNotEmpty(),
+    MaxLength(maxLength),
+  );
+
+/** `YYYY-MM-DD` naming a real calendar day (2026-02-30 is refused). */
+export const IsCalendarDate = (options: ValidationOptions = {}) =>
+  ValidateBy({
+    name: 'isCalendarDate',
+    validator: {
+      validate: (value: unknown) => isCalendarDate(value),
+      defaultMessage: () => '$property must be a real calendar date as YYYY-MM-DD',
+    },
+  }, options);

@@ -1,0 +1,137 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { DEFAULT_SETTINGS, ProjectSettings, SERP_DEPTHS, SerpDepth, UPDATE_FREQUENCIES, UpdateFrequency } from '../../../../libs/domain/src/projects/project-settings';
+import { invalid } from '../../../../libs/domain/src/shared/domain-error';
+import { normaliseDomain } from '../../../../libs/domain/src/shared/domain-name';
+import { isObjectId } from '../../../../libs/domain/src/shared/object-id';
+import { RequiredText } from '../platform/http/validators';
+
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+
+/** The settings fields that create and update share (spec: Project table). */
+export class ProjectSettingsBody {
+  @RequiredText(200, { example: 'My shop' })
+  name!: string;
+
+  @RequiredText(253, { example: 'example.com', description: 'Lowercased and normalised server-side' })
+  domain!: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Folder id; on update an empty string takes the project out of its folder' })
+  @IsOptional()
+  @Transform(trim)
+  @IsString()
+  folder?: string | null;
+
+  @ApiPropertyOptional({ maxLength: 2048 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  icon?: string;
+
+  @ApiPropertyOptional({ description: 'Comma- or newline-separated domains (an array is accepted too)', example: 'example.org, example.net' })
+  @IsOptional()
+  aliases?: string | string[];
+
+  @ApiPropertyOptional({ default: false })
+  @IsOptional()
+  @IsBoolean()
+  shared?: boolean;
+
+  @ApiPropertyOptional({ enum: UPDATE_FREQUENCIES, default: 'daily' })
+  @IsOptional()
+  @IsIn(UPDATE_FREQUENCIES)
+  updateFrequency?: UpdateFrequency;
+
+  @ApiPropertyOptional({ type: [Number], description: 'Weekdays 0-6 (0 = Sunday); required when updateFrequency is custom' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(7)
+  @IsInt({ each: true })
+  @Min(0, { each: true })
+  @Max(6, { each: true })
+  customUpdateDays?: number[];
+
+  @ApiPropertyOptional({ minimum: 0, maximum: 23, default: 12 })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(23)
+  updateTime?: number;
+
+  @ApiPropertyOptional({ default: 'UTC', example: 'Europe/Berlin' })
+  @IsOptional()
+  @IsString()
+  updateTimezone?: string;
+
+  @ApiPropertyOptional({ enum: SERP_DEPTHS, default: 50 })
+  @IsOptional()
+  @IsIn(SERP_DEPTHS)
+  serpTop?: SerpDepth;
+}
+
+export function isIanaTimeZone(name: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(name)) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function domainOrThrow(field: string, raw: string): string {
+  const domain = normaliseDomain(raw);
+  if (domain === null || !domain.includes('.')) throw invalid(`${field} must be a domain name such as example.com (got "${raw}")`);
+  return domain;
+}
+
+/** Domains from "a.com, b.com\nc.com" or an array: normalised, without duplicates or the main domain. */
+export function parseDomainList(field: string, input: string | string[] | undefined, exclude: string): string[] | undefined {
+  if (input === undefined) return undefined;
+  const parts = Array.isArray(input) ? input : typeof input === 'string' ? input.split(/[,\n\r]+/) : null;
+  if (parts === null || parts.some((p) => typeof p !== 'string')) throw invalid(`${field} must be a string of comma- or newline-separated domains`);
+  const domains = parts.map((p) => p.trim()).filter((p) => p !== '').map((p) => domainOrThrow(field, p));
+  return [...new Set(domains)].filter((d) => d !== exclude);
+}
+
+/**
+ * Settings from a create or update body, on top of `base` (the defaults, or the project's current
+ * settings): fields that are absent keep their base value.
+ */
+export function resolveSettings(body: ProjectSettingsBody, base: Omit<ProjectSettings, 'name' | 'domain'> = DEFAULT_SETTINGS): ProjectSettings {
+  const domain = domainOrThrow('domain', body.domain);
+  const updateFrequency = body.updateFrequency ?? base.updateFrequency;
+  let customUpdateDays = body.customUpdateDays !== undefined ? [...new Set(body.customUpdateDays)].sort((a, b) => a - b) : base.customUpdateDays;
+  if (updateFrequency === 'custom' && customUpdateDays.length === 0) {
+    throw invalid('customUpdateDays is required when updateFrequency is custom: weekday numbers 0-6 (0 = Sunday)');
+  }
+  if (updateFrequency !== 'custom') customUpdateDays = [];
+  const updateTimezone = body.updateTimezone ?? base.updateTimezone;
+  if (!isIanaTimeZone(updateTimezone)) throw invalid(`updateTimezone must be an IANA time zone name such as Europe/Berlin (got "${updateTimezone}")`);
+  return {
+    name: body.name,
+    domain,
+    aliases: parseDomainList('aliases', body.aliases, domain) ?? base.aliases,
+    icon: body.icon ?? base.icon,
+    shared: body.shared ?? base.shared,
+    updateFrequency,
+    customUpdateDays,
+    updateTime: body.updateTime ?? base.updateTime,
+    updateTimezone,
+    serpTop: body.serpTop ?? base.serpTop,
+  };
+}
+
+/** A folder reference: undefined (not given), null (none) or an id. "" means none. */
+export function parseFolder(raw: string | null | undefined): string | null | undefined {
+  if (raw === undefined) return undefined;
+  if (raw === null || raw === '') return null;
+  if (!isObjectId(raw)) throw invalid('folder must be a 24-character hex id, or an empty string for no folder');
+  return raw;
+}
+
+export class CompetitorsField {
+  @ApiProperty({ type: [String], required: false })
+  competitors?: string[];
+}

@@ -1,0 +1,70 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { ProjectContentState } from '../../../../libs/domain/src/projects/project-content';
+import { SERP_DEPTHS, UPDATE_FREQUENCIES } from '../../../../libs/domain/src/projects/project-settings';
+import type { Folder, ProjectRecord } from '../../../../libs/domain/src/projects/workspace';
+
+export class ProjectView {
+  @ApiProperty({ example: '6740a1b2c3d4e5f601234567' }) _id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ example: 'example.com' }) domain!: string;
+  @ApiProperty({ type: [String] }) aliases!: string[];
+  @ApiProperty({ type: [String] }) competitors!: string[];
+  @ApiProperty({ type: String, nullable: true }) folder!: string | null;
+  @ApiProperty() icon!: string;
+  @ApiProperty() shared!: boolean;
+  @ApiProperty({ enum: UPDATE_FREQUENCIES }) updateFrequency!: string;
+  @ApiProperty({ type: [Number] }) customUpdateDays!: number[];
+  @ApiProperty({ minimum: 0, maximum: 23 }) updateTime!: number;
+  @ApiProperty({ example: 'UTC' }) updateTimezone!: string;
+  @ApiProperty({ enum: SERP_DEPTHS }) serpTop!: number;
+  @ApiProperty({ format: 'date-time' }) createdDate!: string;
+}
+
+export class ProjectKeywordView {
+  @ApiProperty() _id!: string;
+  @ApiProperty() keyword!: string;
+  @ApiProperty({ example: 'US' }) geoCode!: string;
+  @ApiProperty({ example: 'en' }) langCode!: string;
+}
+
+export class ProjectDetailView extends ProjectView {
+  @ApiProperty({ type: [ProjectKeywordView] }) keywords!: ProjectKeywordView[];
+}
+
+export class FolderView {
+  @ApiProperty() _id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty() position!: number;
+}
+
+export function toProjectView(project: ProjectRecord): ProjectView {
+  const s = project.settings;
+  return {
+    _id: project.projectId,
+    name: s.name,
+    domain: s.domain,
+    aliases: s.aliases,
+    competitors: project.competitors,
+    folder: project.folder,
+    icon: s.icon,
+    shared: s.shared,
+    updateFrequency: s.updateFrequency,
+    customUpdateDays: s.customUpdateDays,
+    updateTime: s.updateTime,
+    updateTimezone: s.updateTimezone,
+    serpTop: s.serpTop,
+    createdDate: project.createdAt,
+  };
+}
+
+export function toProjectDetail(project: ProjectRecord, content: ProjectContentState): ProjectDetailView {
+  return {
+    ...toProjectView(project),
+    keywords: content.keywords.map((k) => ({ _id: k.keywordId, keyword: k.value, geoCode: k.geoCode, langCode: k.langCode })),
+  };
+}
+
+export const toFolderView = (folder: Folder): FolderView => ({ _id: folder.folderId, name: folder.name, position: folder.position });
+
+/** Folders ordered by position, as lists show them. */
+export const toFolderViews = (folders: readonly Folder[]) => [...folders].sort((a, b) => a.position - b.position).map(toFolderView);
