@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Inject, Post } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsString, Matches } from 'class-validator';
@@ -77,6 +77,7 @@ export class KeywordsRoutes {
    * would pass 3,500 keywords adds nothing and answers KEYWORDS_LIMIT_EXCEEDED with the counts.
    */
   @Post()
+  @HttpCode(200)
   @RefusedWhenSuspended()
   @ApiOkResponse({ type: AddKeywordsResponse })
   async add(@CurrentAccount() caller: AccountCaller, @Body() body: AddKeywordsBody): Promise<AddKeywordsResponse> {
