@@ -1,10 +1,7 @@
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { testChdbPath } from '../../libs/read-store/src/testing/test-read-store';
 
 /**
  * chDB runs one engine per process, on one data path. Every test in a jest worker process shares this
- * path, and tests keep apart by ClickHouse database instead.
+ * path (the read store's own tests too), and tests keep apart by ClickHouse database instead.
  */
-export function processChdbPath(): string {
-  return process.env.CHDB_TEST_PATH ?? join(tmpdir(), `rank-tracker-chdb-${process.pid}`);
-}
+export const processChdbPath = testChdbPath;

@@ -90,8 +90,11 @@ export async function startTestApp(options: { env?: Record<string, string>; cloc
       return { accountId: response.body.account._id, apiKey: response.body.apiKey };
     },
     async close({ keepData = false } = {}) {
-      if (!keepData) await running.stores.readStore.command(`DROP DATABASE IF EXISTS ${database}`).catch(() => undefined);
-      await running.close();
+      await running.close({
+        beforeStoresClose: async (stores) => {
+          if (!keepData) await stores.readStore.command(`DROP DATABASE IF EXISTS ${database}`);
+        },
+      });
       if (!keepData && !options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { AccountsModule } from './accounts/accounts.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { ProjectsModule } from './projects/projects.module';
+import { ProjectionsModule } from '../../../projections/src/projections.module';
 import { ApiKeyGuard } from './platform/auth/api-key.guard';
 import { AllExceptionsFilter } from './platform/http/exception.filter';
 import { PlatformModule, PlatformOptions } from './platform/platform.module';
@@ -13,7 +14,7 @@ export class AppModule {
   static forRoot(options: PlatformOptions): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(options), AccountsModule, ApiKeysModule, ProjectsModule],
+      imports: [PlatformModule.forRoot(options), AccountsModule, ApiKeysModule, ProjectsModule, ProjectionsModule],
       providers: [
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

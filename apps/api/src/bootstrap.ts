@@ -16,8 +16,11 @@ export interface RunningApp {
   /** Base URL the server listens on, e.g. http://127.0.0.1:3000 */
   url: string;
   stores: Stores;
-  /** Stops the server, lets background work finish, then closes the stores. */
-  close(): Promise<void>;
+  /**
+   * Stops the server and lets background work finish (flushes included), then runs `beforeStoresClose`
+   * (tests drop their database there) and closes the stores.
+   */
+  close(options?: { beforeStoresClose?: (stores: Stores) => Promise<void> }): Promise<void>;
 }
 
 const LOG_LEVELS: Record<AppConfig['logLevel'], LogLevel[]> = {
@@ -49,8 +52,9 @@ export async function createApp(config: AppConfig, overrides: { clock?: Clock } 
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
 
     let closing: Promise<void> | undefined;
-    const close = () => (closing ??= (async () => {
+    const close = (options: { beforeStoresClose?: (stores: Stores) => Promise<void> } = {}) => (closing ??= (async () => {
       await app.close();
+      await options.beforeStoresClose?.(stores);
       await stores.readStore.close();
       await stores.eventStore.close();
     })());

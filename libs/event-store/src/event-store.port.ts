@@ -72,6 +72,8 @@ export interface EventStore {
    * Appends atomically, checking `expectedRevision` first (a mismatch throws
    * `WrongExpectedRevisionError`). Events whose id is already in the stream are not stored again:
    * a batch that is wholly a repeat succeeds without writing.
+   * The batch must not be empty, ids must be UUIDs, and stream names and event types must not start
+   * with `$` (EventStoreDB's system namespace); both adapters reject such appends the same way.
    */
   appendToStream(streamName: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
   /** Reads a stream; an absent or deleted stream reads as an empty list. */
@@ -80,7 +82,11 @@ export interface EventStore {
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Catches up from the checkpoint, then keeps delivering new events as they are appended. */
   subscribeToAll(options: SubscribeToAllOptions): Subscription;
-  /** Deletes a stream so that reads (stream and log) no longer return its events. */
+  /**
+   * Deletes a stream so that reads (stream and log) no longer return its events. The name can be
+   * used again (`no_stream` or `any`); the new stream's revisions continue after the deleted ones,
+   * as with EventStoreDB's soft delete. Deleting an absent stream does nothing.
+   */
   deleteStream(streamName: string): Promise<void>;
   close(): Promise<void>;
 }

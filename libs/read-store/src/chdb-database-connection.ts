@@ -1,18 +1,14 @@
-import type { Readable } from 'node:stream';
-import type {
-  ChdbConnection,
-  ConnBaseQueryParams,
-  ConnCommandResult,
-  ConnExecParams,
-  ConnExecResult,
-  ConnInsertParams,
-  ConnInsertResult,
-  ConnPingParams,
-  ConnPingResult,
-  ConnQueryResult,
-  Connection,
-} from 'chdb/connection';
+import type { ClickHouseClientConfigOptions } from '@clickhouse/client';
+import type { ChdbConnection } from 'chdb/connection';
 import { assertSqlIdentifier } from './sql-identifier';
+
+/** The connection contract of the installed @clickhouse/client (it ships its own copy of the common types). */
+type ClientConnection = NonNullable<ClickHouseClientConfigOptions['connection']>;
+type ClientParams<Method extends keyof ClientConnection> = Parameters<ClientConnection[Method]>[0];
+type ClientResult<Method extends keyof ClientConnection> = ReturnType<ClientConnection[Method]>;
+// chDB types its connection against @clickhouse/client-common, whose settings type is a separate
+// (structurally slightly different) declaration of the same wire parameters.
+type ChdbParams<Method extends keyof ChdbConnection> = ChdbConnection[Method] extends (params: infer P) => unknown ? P : never;
 
 /**
  * Makes a chDB connection honour a database the way `createClient({ database })` does over HTTP.
@@ -21,7 +17,7 @@ import { assertSqlIdentifier } from './sql-identifier';
  * connection would run everything in `default`. Each chDB connection keeps its own session state,
  * so one `USE` before the first statement binds this connection (and no other) to the database.
  */
-export class ChdbDatabaseConnection implements Connection<Readable> {
+export class ChdbDatabaseConnection implements ClientConnection {
   readonly #inner: ChdbConnection;
   readonly #database: string;
   #databaseSelected: Promise<void> | undefined;
@@ -31,28 +27,28 @@ export class ChdbDatabaseConnection implements Connection<Readable> {
     this.#database = assertSqlIdentifier(database, 'database');
   }
 
-  async query(params: ConnBaseQueryParams): Promise<ConnQueryResult<Readable>> {
+  async query(params: ClientParams<'query'>): ClientResult<'query'> {
     await this.#selectDatabase();
-    return this.#inner.query(params);
+    return this.#inner.query(params as ChdbParams<'query'>);
   }
 
-  async exec(params: ConnExecParams<Readable>): Promise<ConnExecResult<Readable>> {
+  async exec(params: ClientParams<'exec'>): ClientResult<'exec'> {
     await this.#selectDatabase();
-    return this.#inner.exec(params);
+    return this.#inner.exec(params as ChdbParams<'exec'>);
   }
 
-  async command(params: ConnBaseQueryParams): Promise<ConnCommandResult> {
+  async command(params: ClientParams<'command'>): ClientResult<'command'> {
     await this.#selectDatabase();
-    return this.#inner.command(params);
+    return this.#inner.command(params as ChdbParams<'command'>);
   }
 
-  async insert(params: ConnInsertParams<Readable>): Promise<ConnInsertResult> {
+  async insert(params: ClientParams<'insert'>): ClientResult<'insert'> {
     await this.#selectDatabase();
-    return this.#inner.insert(params);
+    return this.#inner.insert(params as ChdbParams<'insert'>);
   }
 
-  ping(params: ConnPingParams): Promise<ConnPingResult> {
-    return this.#inner.ping(params);
+  ping(params: ClientParams<'ping'>): ClientResult<'ping'> {
+    return this.#inner.ping(params as ChdbParams<'ping'>);
   }
 
   close(): Promise<void> {
@@ -62,7 +58,7 @@ export class ChdbDatabaseConnection implements Connection<Readable> {
   #selectDatabase(): Promise<void> {
     // A missing database fails the statement that needed it, as on a server; the next statement
     // tries again, so creating the database later is enough to recover.
-    this.#databaseSelected ??= this.#inner
+    return (this.#databaseSelected ??= this.#inner
       .command({ query: 'USE {database:Identifier}', query_params: { database: this.#database } })
       .then(
         () => undefined,
@@ -70,7 +66,6 @@ export class ChdbDatabaseConnection implements Connection<Readable> {
           this.#databaseSelected = undefined;
           throw error;
         },
-      );
-    return this.#databaseSelected;
+      ));
   }
 }

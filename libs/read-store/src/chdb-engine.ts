@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
 import { createChdbConnection } from 'chdb/connection';
 import { ChdbDatabaseConnection } from './chdb-database-connection';
-import { SERVER_ALIGNED_SETTINGS } from './clickhouse-settings';
+import { CLIENT_LOG, SERVER_ALIGNED_SETTINGS } from './clickhouse-settings';
 
 /**
  * chDB runs one ClickHouse engine per process, bound to one data directory: connections to the
@@ -52,6 +52,7 @@ export function acquireChdbEngine(requestedPath: string): ChdbEngineLease {
       return createClient({
         connection: new ChdbDatabaseConnection(connection, database),
         clickhouse_settings: SERVER_ALIGNED_SETTINGS,
+        log: CLIENT_LOG,
       });
     },
     release(): void {

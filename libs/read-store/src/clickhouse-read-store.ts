@@ -52,15 +52,18 @@ export class ClickHouseReadStore implements ReadStore {
   }
 
   async command(sql: string, params?: QueryParams): Promise<void> {
+    this.#assertOpen();
     await this.#client.command({ query: sql, query_params: toPortableParams(params) });
   }
 
   async query<Row = Record<string, unknown>>(sql: string, params?: QueryParams): Promise<Row[]> {
+    this.#assertOpen();
     const result = await this.#client.query({ query: sql, query_params: toPortableParams(params), format: 'JSONEachRow' });
     return result.json<Row>();
   }
 
   async insert(table: string, rows: readonly Record<string, unknown>[]): Promise<void> {
+    this.#assertOpen();
     assertSqlIdentifier(table, 'table');
     if (rows.length === 0) return;
     await this.#client.insert({ table, values: rows.map(toPortableRow), format: 'JSONEachRow' });
@@ -81,5 +84,11 @@ export class ClickHouseReadStore implements ReadStore {
       }
     })();
     return this.#closing;
+  }
+
+  #assertOpen(): void {
+    // Without this a late write (a timer firing after shutdown) gets whatever the closed
+    // connection says, which on chDB and over HTTP are two different, unhelpful messages.
+    if (this.#closing !== undefined) throw new Error(`The read store for database ${this.database} is closed`);
   }
 }

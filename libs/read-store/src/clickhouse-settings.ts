@@ -1,4 +1,4 @@
-import type { ClickHouseSettings } from '@clickhouse/client';
+import { ClickHouseLogLevel, type ClickHouseSettings } from '@clickhouse/client';
 
 /**
  * Settings sent with every statement, to the embedded engine and to a server alike.
@@ -25,3 +25,9 @@ export const SERVER_ALIGNED_SETTINGS: ClickHouseSettings = {
   // without an explicit zone must give the same answer on both.
   session_timezone: 'UTC',
 };
+
+/**
+ * The client's own logging is off: every failure is thrown to the caller with ClickHouse's code and
+ * message, and logging it as well would print each expected failure twice.
+ */
+export const CLIENT_LOG = { level: ClickHouseLogLevel.OFF };

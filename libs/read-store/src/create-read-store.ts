@@ -1,7 +1,7 @@
 import { createClient } from '@clickhouse/client';
 import { acquireChdbEngine } from './chdb-engine';
 import { ClickHouseReadStore } from './clickhouse-read-store';
-import { SERVER_ALIGNED_SETTINGS } from './clickhouse-settings';
+import { CLIENT_LOG, SERVER_ALIGNED_SETTINGS } from './clickhouse-settings';
 import type { ReadStore } from './read-store.port';
 
 export interface ReadStoreConfig {
@@ -15,7 +15,7 @@ export interface ReadStoreConfig {
   chdbPath: string;
 }
 
-export function createReadStore(config: ReadStoreConfig): Promise<ReadStore> {
+export async function createReadStore(config: ReadStoreConfig): Promise<ReadStore> {
   const { clickhouseUrl } = config;
   if (clickhouseUrl !== undefined && clickhouseUrl !== '') {
     return ClickHouseReadStore.open({
@@ -27,6 +27,7 @@ export function createReadStore(config: ReadStoreConfig): Promise<ReadStore> {
           password: config.clickhousePassword,
           database,
           clickhouse_settings: SERVER_ALIGNED_SETTINGS,
+          log: CLIENT_LOG,
         }),
     });
   }

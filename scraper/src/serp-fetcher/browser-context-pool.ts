@@ -58,26 +58,27 @@ export class BrowserContextPool {
   }
 
   private open(egress: Egress): PoolEntry {
-    const entry: PoolEntry = { context: Promise.resolve(undefined as never), leases: 0 };
+    // `forget` runs later (after a crash or a failed open), when `entry` exists.
     const forget = () => {
       if (this.entries.get(egress.id) === entry) this.entries.delete(egress.id);
     };
-    entry.context = this.browser
-      .newContext({
-        // Service workers would fetch outside the page's request routing.
-        serviceWorkers: 'block',
-        ...(egress.proxy
-          ? { proxy: { server: egress.proxy.server, username: egress.proxy.username, password: egress.proxy.password } }
-          : {}),
-      })
-      .then((context) => {
-        // A context that dies (browser crash, external close) is opened afresh next time.
-        context.on('close', forget);
-        return context;
-      });
+    const entry: PoolEntry = { context: this.newContext(egress, forget), leases: 0 };
     // A failed open is not cached: the next load tries again.
     entry.context.catch(forget);
     return entry;
+  }
+
+  private async newContext(egress: Egress, onClose: () => void): Promise<BrowserContext> {
+    const context = await this.browser.newContext({
+      // Service workers would fetch outside the page's request routing.
+      serviceWorkers: 'block',
+      ...(egress.proxy
+        ? { proxy: { server: egress.proxy.server, username: egress.proxy.username, password: egress.proxy.password } }
+        : {}),
+    });
+    // A context that dies (browser crash, external close) is opened afresh next time.
+    context.on('close', onClose);
+    return context;
   }
 
   private closeIdleUntilRoomFor(newContexts: number): void {

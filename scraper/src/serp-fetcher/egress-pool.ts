@@ -51,6 +51,11 @@ export class EgressPool {
     return undefined;
   }
 
+  /** Egresses not resting right now. */
+  availableCount(): number {
+    return this.egresses.filter((egress) => !this.isResting(egress)).length;
+  }
+
   /** Benches an egress after a block; returns when it may be used again (epoch ms). */
   rest(egress: Egress): number {
     const until = this.now() + this.restMs;

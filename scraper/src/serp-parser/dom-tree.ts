@@ -27,8 +27,3 @@ export function isSameOrInside(descendant: Element, ancestor: Element): boolean 
   for (const node of ancestorsOf(descendant)) if (node === ancestor) return true;
   return false;
 }
-
-export function hasClass(element: Element, className: string): boolean {
-  const classes = element.attribs['class'];
-  return classes !== undefined && ` ${classes} `.replace(/\s+/g, ' ').includes(` ${className} `);
-}

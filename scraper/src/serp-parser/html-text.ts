@@ -1,11 +1,4 @@
-import type { Cheerio } from 'cheerio';
-import type { AnyNode } from 'domhandler';
-
-/** The visible text of a selection on one line: whitespace (incl. non-breaking spaces) collapsed. */
-export function textOf(selection: Cheerio<AnyNode>): string {
-  return collapseWhitespace(selection.text());
-}
-
+/** Visible text on one line: whitespace (incl. non-breaking and zero-width spaces) collapsed. */
 export function collapseWhitespace(text: string): string {
   return text.replace(/[\s\u00a0\u200b]+/g, ' ').trim();
 }

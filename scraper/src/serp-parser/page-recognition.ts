@@ -12,13 +12,13 @@ export function hasResultsArea($: CheerioAPI): boolean {
 }
 
 /**
- * Whether the page is a Google Search page at all: every layout has the search box (`q`) in a
- * form that submits to `/search`, besides the results area. A page of another site, an error page
- * or an empty document has neither.
+ * Whether the page is a Google Search page at all: every layout has the search box (`q`, in a form
+ * that submits to `/search`) besides the results area. A page of another site, an error page or an
+ * empty document has neither. `resultsArea` is {@link hasResultsArea}, when the caller has it.
  */
-export function isGoogleSearchPage($: CheerioAPI): boolean {
-  const hasSearchBox = $('input[name="q"], textarea[name="q"]').length > 0 || $('form[action$="/search"]').length > 0;
-  return hasSearchBox && hasResultsArea($);
+export function isGoogleSearchPage($: CheerioAPI, resultsArea: boolean = hasResultsArea($)): boolean {
+  if (!resultsArea) return false;
+  return $('input[name="q"], textarea[name="q"], form[action$="/search"]').length > 0;
 }
 
 /**

@@ -25,7 +25,7 @@ export function parseSerpPage(html: string): SerpPage {
   const blockReason = detectBlockPage($, resultsArea);
   if (blockReason !== null) return { kind: 'blocked', reason: blockReason };
 
-  if (!isGoogleSearchPage($)) {
+  if (!isGoogleSearchPage($, resultsArea)) {
     return {
       kind: 'unrecognised',
       detail: resultsArea

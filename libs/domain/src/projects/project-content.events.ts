@@ -30,7 +30,7 @@ export type ProjectContentEvent =
   | { type: 'KeywordsAdded'; data: { keywords: TrackedKeyword[]; addedAt: string } }
   | { type: 'KeywordsRemoved'; data: { keywordIds: string[]; removedAt: string } }
   | { type: 'NoteSaved'; data: Note & { savedAt: string } }
-  | { type: 'NoteUpdated'; data: { noteId: string; text: string; updatedAt: string } }
+  | { type: 'NoteUpdated'; data: Note & { updatedAt: string } }
   | { type: 'NoteDeleted'; data: { noteId: string; deletedAt: string } };
 
 export const projectStreamName = (projectId: string) => `project-${projectId}`;

@@ -55,7 +55,7 @@ describe('Project content: notes', () => {
     ]);
     const saved: ProjectContentEvent = { type: 'NoteSaved', data: { noteId: id(7), date: '2026-02-01', text: 'launch', color: 'warning', savedAt: at } };
     spec.given([owner, saved]).when({ type: 'SaveNote', noteId: id(8), date: '2026-02-01', text: 'relaunch', color: 'danger' }).then([
-      { type: 'NoteUpdated', data: { noteId: id(7), text: 'relaunch', updatedAt: at } },
+      { type: 'NoteUpdated', data: { noteId: id(7), date: '2026-02-01', text: 'relaunch', color: 'warning', updatedAt: at } },
     ]);
   });
   it('deletes a note, and says not found for an unknown one', () => {

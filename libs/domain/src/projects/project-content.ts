@@ -60,7 +60,7 @@ export function decideProjectContent(command: ProjectContentCommand, state: Proj
       if (state.projectId === null) throw notFound('Project not found');
       const existing = state.notes.find((n) => n.date === command.date);
       if (existing) {
-        return [{ type: 'NoteUpdated', data: { noteId: existing.noteId, text: command.text, updatedAt: at } }];
+        return [{ type: 'NoteUpdated', data: { ...existing, text: command.text, updatedAt: at } }];
       }
       const { noteId, date, text } = command;
       return [{ type: 'NoteSaved', data: { noteId, date, text, color: command.color ?? 'info', savedAt: at } }];

@@ -24,7 +24,7 @@ describe('Workspace: folders', () => {
   });
   it('lets a folder be renamed to another case of its own name', () => {
     spec.given([folderCreated(1, 'Clients')]).when({ type: 'RenameFolder', folderId: id(1), name: 'CLIENTS' }).then([
-      { type: 'FolderRenamed', data: { folderId: id(1), name: 'CLIENTS', renamedAt: at } },
+      { type: 'FolderRenamed', data: { folderId: id(1), name: 'CLIENTS', position: 0, renamedAt: at } },
     ]);
   });
   it('deletes a folder and unassigns its projects, which remain', () => {
@@ -50,10 +50,10 @@ describe('Workspace: projects', () => {
     const past = [folderCreated(1, 'Clients'), projectCreated(1, id(1))];
     const renamed = { ...settings, name: 'Shop 2' };
     spec.given(past).when({ type: 'UpdateProject', projectId: id(101), settings: renamed, folder: undefined, competitors: undefined }).then([
-      { type: 'ProjectUpdated', data: { projectId: id(101), settings: renamed, folder: id(1), competitors: [], updatedAt: at } },
+      { type: 'ProjectUpdated', data: { projectId: id(101), settings: renamed, folder: id(1), competitors: [], createdAt: at, updatedAt: at } },
     ]);
     spec.given(past).when({ type: 'UpdateProject', projectId: id(101), settings, folder: null, competitors: ['rival.example'] }).then([
-      { type: 'ProjectUpdated', data: { projectId: id(101), settings, folder: null, competitors: ['rival.example'], updatedAt: at } },
+      { type: 'ProjectUpdated', data: { projectId: id(101), settings, folder: null, competitors: ['rival.example'], createdAt: at, updatedAt: at } },
     ]);
   });
   it('deletes a project; a deleted project is not found any more', () => {

@@ -65,7 +65,7 @@ export function decideWorkspace(command: WorkspaceCommand, state: WorkspaceState
       const folder = requireFolder(state, command.folderId);
       if (state.folders.some((f) => f.folderId !== folder.folderId && sameName(f.name, command.name))) throw conflict(FOLDER_NAME_TAKEN);
       if (folder.name === command.name) return [];
-      return [{ type: 'FolderRenamed', data: { folderId: folder.folderId, name: command.name, renamedAt: at } }];
+      return [{ type: 'FolderRenamed', data: { folderId: folder.folderId, name: command.name, position: folder.position, renamedAt: at } }];
     }
     case 'DeleteFolder': {
       const folder = requireFolder(state, command.folderId);
@@ -83,7 +83,7 @@ export function decideWorkspace(command: WorkspaceCommand, state: WorkspaceState
       const folder = command.folder === undefined ? project.folder : command.folder;
       if (folder !== null && folder !== project.folder) requireFolder(state, folder);
       const competitors = command.competitors ?? project.competitors;
-      return [{ type: 'ProjectUpdated', data: { projectId: project.projectId, settings: command.settings, folder, competitors, updatedAt: at } }];
+      return [{ type: 'ProjectUpdated', data: { projectId: project.projectId, settings: command.settings, folder, competitors, createdAt: project.createdAt, updatedAt: at } }];
     }
     case 'DeleteProject': {
       const project = requireProject(state, command.projectId);

@@ -1,5 +1,6 @@
 import {
   type AllStreamResolvedEvent,
+  type AppendResult as DbAppendResult,
   type AllStreamSubscription,
   BACKWARDS,
   END,
@@ -60,6 +61,8 @@ interface StreamIds {
  *   position `readAll` reports for it.
  */
 export class EventStoreDbEventStore implements EventStore {
+  private readonly subscriptions = new Set<EventStoreDbSubscription>();
+
   constructor(private readonly client: EventStoreDBClient) {}
 
   static fromConnectionString(connectionString: string): EventStoreDbEventStore {
@@ -85,7 +88,7 @@ export class EventStoreDbEventStore implements EventStore {
         { expectedRevision: toDbExpectedRevision(expectedRevision) },
       );
       const nextExpectedRevision = Number(written.nextExpectedRevision);
-      const position = (await this.positionOf(streamName, nextExpectedRevision)) ?? Number(written.position?.commit ?? -1);
+      const position = (await this.positionOf(streamName, nextExpectedRevision)) ?? commitPositionOf(written);
       return { nextExpectedRevision, position };
     } catch (error) {
       if (!(error instanceof WrongExpectedVersionError)) throw error;
@@ -150,7 +153,14 @@ export class EventStoreDbEventStore implements EventStore {
       fromPosition: afterPosition === undefined ? START : toDbPosition(afterPosition),
       filter: USER_AND_METADATA_EVENT_TYPES,
     });
-    return new EventStoreDbSubscription(dbSubscription, new VisibleEvents(this.deletedStreamsFilter(), afterPosition), options);
+    const subscription = new EventStoreDbSubscription(
+      dbSubscription,
+      new VisibleEvents(this.deletedStreamsFilter(), afterPosition),
+      options,
+      (ended) => this.subscriptions.delete(ended),
+    );
+    this.subscriptions.add(subscription);
+    return subscription;
   }
 
   /**
@@ -167,6 +177,7 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
     await this.client.dispose();
   }
 
@@ -191,6 +202,12 @@ export class EventStoreDbEventStore implements EventStore {
       return truncateBefore === END ? Number.POSITIVE_INFINITY : 0;
     });
   }
+}
+
+/** Only used when the appended event cannot be read back (the stream was deleted at once). */
+function commitPositionOf(written: DbAppendResult): number {
+  if (!written.position) throw new Error('EventStoreDB confirmed the append but gave no position');
+  return Number(written.position.commit);
 }
 
 /** The port's answer when every event of the batch is already in the stream, else undefined. */
@@ -232,8 +249,9 @@ class EventStoreDbSubscription implements Subscription {
     private readonly dbSubscription: AllStreamSubscription,
     private readonly visible: VisibleEvents,
     private readonly options: SubscribeToAllOptions,
+    private readonly onEnded: (subscription: EventStoreDbSubscription) => void,
   ) {
-    this.finished = this.follow();
+    this.finished = this.follow().finally(() => this.onEnded(this));
   }
 
   async stop(): Promise<void> {

@@ -57,7 +57,7 @@ export class PollingSubscription implements Subscription {
           await this.options.onEvent(event);
           checkpoint = event.position;
         }
-        if (batch.length === this.settings.batchSize || this.wakeRequested) {
+        if (batch.length === this.settings.batchSize) {
           // Still catching up: let timers and I/O run between batches even if the handler is synchronous.
           await yieldToEventLoop();
         } else {
@@ -81,7 +81,7 @@ export class PollingSubscription implements Subscription {
       };
       const timer = setTimeout(done, ms);
       this.endSleep = done;
-      // A wake that arrived between the read and this sleep must not be lost.
+      // A wake that arrived after the read (while the handler ran, say) must not wait a poll interval.
       if (this.wakeRequested || this.stopRequested) done();
     });
   }

@@ -159,8 +159,11 @@ async function withSession<T>(path: string, work: (session: Session) => Promise<
 }
 
 async function execute(session: Session, request: ParsedRequest) {
-  for (const [name, value] of request.settings) {
-    await session.queryBindAsync(`SET ${name} = {value:String}`, { value });
+  if (request.settings.length > 0) {
+    // Names were checked against SETTING_NAME; values are bound, never spliced in.
+    const assignments = request.settings.map(([name], index) => `${name} = {setting_${index}:String}`);
+    const values = Object.fromEntries(request.settings.map(([, value], index) => [`setting_${index}`, value]));
+    await session.queryBindAsync(`SET ${assignments.join(', ')}`, values);
   }
   if (request.database !== 'default') {
     await session.queryBindAsync('USE {database:Identifier}', { database: request.database });

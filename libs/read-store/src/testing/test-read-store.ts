@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createReadStore } from '../create-read-store';
-import type { ReadStore } from '../read-store.port';
+import type { QueryParams, ReadStore } from '../read-store.port';
 
 /**
  * The chDB data directory for tests in this process. chDB runs one engine per process bound to
@@ -11,7 +11,9 @@ import type { ReadStore } from '../read-store.port';
  * (derived from the pid, which all test files in a worker share). Tests are kept apart by database.
  */
 export function testChdbPath(): string {
-  return process.env.CHDB_TEST_PATH || join(tmpdir(), `rank-tracker-chdb-test-${process.pid}`);
+  // Same default as test/support/chdb-path.ts: a different one would clash when end-to-end tests
+  // and these run in the same worker.
+  return process.env.CHDB_TEST_PATH ?? join(tmpdir(), `rank-tracker-chdb-${process.pid}`);
 }
 
 export function uniqueTestDatabase(prefix = 'test'): string {
@@ -29,7 +31,9 @@ export function withDatabaseDroppedOnClose(store: ReadStore): ReadStore {
   return {
     database: store.database,
     command: (sql, params) => store.command(sql, params),
-    query: (sql, params) => store.query(sql, params),
+    query<Row = Record<string, unknown>>(sql: string, params?: QueryParams): Promise<Row[]> {
+      return store.query<Row>(sql, params);
+    },
     insert: (table, rows) => store.insert(table, rows),
     migrate: (migrations) => store.migrate(migrations),
     close(): Promise<void> {

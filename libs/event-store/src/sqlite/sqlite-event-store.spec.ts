@@ -1,0 +1,233 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describeEventStoreContract, newEvent, sleep, streamName, waitFor } from '../event-store.contract';
+import { type RecordedEvent, type Subscription, WrongExpectedRevisionError } from '../event-store.port';
+import { SqliteEventStore, type SqliteEventStoreOptions } from './sqlite-event-store';
+import { runTypeScriptChild } from './testing/run-typescript-child';
+
+function temporaryDirectory(): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'event-store-'));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+describeEventStoreContract('SQLite (temporary file)', async () => {
+  const { dir, remove } = temporaryDirectory();
+  const store = new SqliteEventStore(join(dir, 'events.sqlite'));
+  return {
+    store,
+    dispose: async () => {
+      await store.close();
+      remove();
+    },
+  };
+});
+
+describe('SqliteEventStore', () => {
+  let dir: string;
+  let remove: () => void;
+  const opened: SqliteEventStore[] = [];
+  const subscriptions: Subscription[] = [];
+
+  function open(options?: SqliteEventStoreOptions): SqliteEventStore {
+    const store = new SqliteEventStore(join(dir, 'events.sqlite'), options);
+    opened.push(store);
+    return store;
+  }
+
+  beforeEach(() => {
+    ({ dir, remove } = temporaryDirectory());
+  });
+
+  afterEach(async () => {
+    await Promise.all(subscriptions.splice(0).map((subscription) => subscription.stop()));
+    await Promise.all(opened.splice(0).map((store) => store.close()));
+    remove();
+  });
+
+  it('works in memory, for unit tests of other modules', async () => {
+    const store = new SqliteEventStore(':memory:');
+    try {
+      await store.appendToStream('memory-stream', [newEvent()], { expectedRevision: 'no_stream' });
+      expect(await store.readStream('memory-stream')).toHaveLength(1);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('stamps recordedAt with the injected clock at append time', async () => {
+    const now = new Date('2024-03-01T12:34:56.789Z');
+    const store = open({ clock: () => now });
+
+    await store.appendToStream('clocked', [newEvent(), newEvent()], { expectedRevision: 'no_stream' });
+
+    expect((await store.readStream('clocked')).map((event) => event.recordedAt)).toEqual([now, now]);
+  });
+
+  it('keeps every event, the revision counters of deleted streams and the position counter across a restart', async () => {
+    const first = open();
+    await first.appendToStream('kept', [newEvent(), newEvent()], { expectedRevision: 'no_stream' });
+    await first.appendToStream('deleted', [newEvent(), newEvent()], { expectedRevision: 'no_stream' });
+    const before = await first.readAll();
+    await first.deleteStream('deleted');
+    await first.close();
+
+    const reopened = open();
+    const kept = await reopened.readAll();
+    const reborn = await reopened.appendToStream('deleted', [newEvent()], { expectedRevision: 'no_stream' });
+
+    expect(kept).toEqual(before.filter((event) => event.streamName === 'kept'));
+    expect(reborn.nextExpectedRevision).toBe(2);
+    expect(reborn.position).toBeGreaterThan(Math.max(...before.map((event) => event.position)));
+  });
+
+  it('never reuses a position, even after the newest events were deleted', async () => {
+    const store = open();
+    const doomed = await store.appendToStream('doomed', [newEvent()], { expectedRevision: 'no_stream' });
+    await store.deleteStream('doomed');
+
+    const next = await store.appendToStream('other', [newEvent()], { expectedRevision: 'no_stream' });
+
+    expect(next.position).toBeGreaterThan(doomed.position);
+  });
+
+  it('subscribes from the start of the log by default and catches up across several batches', async () => {
+    const store = open({ subscriptionBatchSize: 7 });
+    for (let i = 0; i < 30; i++) await store.appendToStream(`stream-${i % 4}`, [newEvent()], { expectedRevision: 'any' });
+    const delivered: RecordedEvent[] = [];
+
+    subscriptions.push(store.subscribeToAll({ onEvent: (event) => void delivered.push(event) }));
+    await waitFor(() => delivered.length === 30);
+    await store.appendToStream('stream-live', [newEvent()], { expectedRevision: 'no_stream' });
+    await waitFor(() => delivered.length === 31);
+
+    expect(delivered).toEqual(await store.readAll());
+  });
+
+  it('delivers this process’s appends at once, without waiting for the poll interval, even mid-handler', async () => {
+    const store = open({ pollIntervalMs: 60_000 });
+    const delivered: RecordedEvent[] = [];
+    subscriptions.push(
+      store.subscribeToAll({
+        onEvent: async (event) => {
+          delivered.push(event);
+          // The second append lands while this handler is still running.
+          if (delivered.length === 1) await store.appendToStream('prompt', [newEvent()], { expectedRevision: 0 });
+        },
+      }),
+    );
+    await sleep(20);
+
+    await store.appendToStream('prompt', [newEvent()], { expectedRevision: 'no_stream' });
+
+    await waitFor(() => delivered.length === 2, 1000);
+  });
+
+  it('delivers another instance’s appends to a subscription by polling the shared file', async () => {
+    const subscriber = open({ pollIntervalMs: 50 });
+    const writer = open();
+    const delivered: RecordedEvent[] = [];
+    subscriptions.push(subscriber.subscribeToAll({ onEvent: (event) => void delivered.push(event) }));
+    await sleep(20);
+
+    const written = newEvent();
+    await writer.appendToStream('from-elsewhere', [written], { expectedRevision: 'no_stream' });
+
+    await waitFor(() => delivered.length === 1, 2000);
+    expect(delivered[0]!.id).toBe(written.id);
+  });
+
+  it('keeps the revision guarantee for callers spread over two instances on one file', async () => {
+    const instances = [open(), open()];
+    const callers = Array.from({ length: 40 }, (_, i) => ({ store: instances[i % 2]!, event: newEvent() }));
+
+    await Promise.all(
+      callers.map(async ({ store, event }) => {
+        for (;;) {
+          const [last] = await store.readStream('shared', { direction: 'backwards', maxCount: 1 });
+          try {
+            return await store.appendToStream('shared', [event], { expectedRevision: last ? last.revision : 'no_stream' });
+          } catch (error) {
+            if (!(error instanceof WrongExpectedRevisionError)) throw error;
+          }
+        }
+      }),
+    );
+
+    const stored = await instances[0]!.readStream('shared');
+    expect(stored.map((event) => event.revision)).toEqual(Array.from({ length: 40 }, (_, i) => i));
+    expect(new Set(stored.map((event) => event.id))).toEqual(new Set(callers.map(({ event }) => event.id)));
+  });
+
+  it('keeps revisions unique and batches whole when several processes append to one stream', async () => {
+    const file = join(dir, 'events.sqlite');
+    const reader = open();
+    const stream = streamName('multi-process');
+    const [writers, batches, batchSize] = [3, 200, 5];
+    const script = join(__dirname, 'testing', 'append-from-another-process.ts');
+    const partialReads: number[] = [];
+    let running = true;
+
+    // While the writers run, no read may ever see part of a batch.
+    const watching = (async () => {
+      while (running) {
+        const length = (await reader.readStream(stream)).length;
+        const inLog = (await reader.readAll()).filter((event) => event.streamName === stream).length;
+        if (length % batchSize !== 0) partialReads.push(length);
+        if (inLog % batchSize !== 0) partialReads.push(inLog);
+        await sleep(2);
+      }
+    })();
+    await Promise.all(
+      Array.from({ length: writers }, (_, writer) =>
+        runTypeScriptChild(
+          script,
+          [file, stream, `writer-${writer}`, String(batches), String(batchSize), String(writers)],
+          process.cwd(),
+        ),
+      ),
+    ).finally(() => (running = false));
+    await watching;
+
+    const stored = await reader.readStream(stream);
+    expect(partialReads).toEqual([]);
+    expect(stored.map((event) => event.revision)).toEqual(Array.from({ length: writers * batches * batchSize }, (_, i) => i));
+    expect(new Set(stored.map((event) => event.id)).size).toBe(stored.length);
+    for (let start = 0; start < stored.length; start += batchSize) {
+      const batch = stored.slice(start, start + batchSize).map((event) => event.data);
+      expect(batch.map((data) => data['index'])).toEqual([0, 1, 2, 3, 4]);
+      expect(new Set(batch.map((data) => `${String(data['writer'])}/${String(data['batch'])}`)).size).toBe(1);
+    }
+    // The writers really overlapped: one after another would hand over only writers - 1 times.
+    const writerOfEachBatch = stored.filter((_, i) => i % batchSize === 0).map((event) => event.data['writer']);
+    const handovers = writerOfEachBatch.filter((writer, i) => i > 0 && writer !== writerOfEachBatch[i - 1]).length;
+    expect(handovers).toBeGreaterThanOrEqual(writers);
+  }, 60_000);
+
+  it('stops its subscriptions on close and refuses further calls', async () => {
+    const store = new SqliteEventStore(join(dir, 'closing.sqlite'));
+    const delivered: RecordedEvent[] = [];
+    const errors: unknown[] = [];
+    store.subscribeToAll({ onEvent: (event) => void delivered.push(event), onError: (error) => errors.push(error) });
+    await store.appendToStream('closing', [newEvent()], { expectedRevision: 'no_stream' });
+    await waitFor(() => delivered.length === 1);
+
+    await store.close();
+
+    await expect(store.readStream('closing')).rejects.toThrow('closed');
+    await expect(store.appendToStream('closing', [newEvent()], { expectedRevision: 0 })).rejects.toThrow('closed');
+    await sleep(300);
+    expect(errors).toEqual([]);
+  });
+
+  it('rejects a payload JSON cannot represent without writing anything', async () => {
+    const store = open();
+    const circular: Record<string, unknown> = {};
+    circular['self'] = circular;
+
+    await expect(
+      store.appendToStream('bad-payload', [newEvent(), { ...newEvent(), data: circular }], { expectedRevision: 'no_stream' }),
+    ).rejects.toThrow(TypeError);
+    expect(await store.readStream('bad-payload')).toEqual([]);
+  });
+});

@@ -1,0 +1,128 @@
+import { BatchedWriter, type BatchSink } from './batched-writer';
+import { createTestReadStore } from './testing/test-read-store';
+
+type Row = Record<string, unknown>;
+
+/** Records every insert; `failNext` makes the next inserts reject. */
+class RecordingSink implements BatchSink {
+  readonly inserts: { table: string; rows: Row[] }[] = [];
+  failuresLeft = 0;
+
+  async insert(table: string, rows: readonly Row[]): Promise<void> {
+    if (this.failuresLeft > 0) {
+      this.failuresLeft -= 1;
+      throw new Error('ClickHouse is down');
+    }
+    this.inserts.push({ table, rows: [...rows] });
+  }
+
+  rowsOf(table: string): Row[] {
+    return this.inserts.filter((insert) => insert.table === table).flatMap((insert) => insert.rows);
+  }
+}
+
+const rows = (count: number, from = 0): Row[] => Array.from({ length: count }, (_, index) => ({ n: from + index }));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('BatchedWriter', () => {
+  const writers: BatchedWriter[] = [];
+  const makeWriter = (sink: BatchSink, options: ConstructorParameters<typeof BatchedWriter>[1]) => {
+    const writer = new BatchedWriter(sink, options);
+    writers.push(writer);
+    return writer;
+  };
+  afterEach(async () => {
+    await Promise.allSettled(writers.splice(0).map((writer) => writer.close()));
+  });
+
+  it('flushes a table as soon as it holds a full batch, without waiting for the timer', async () => {
+    const sink = new RecordingSink();
+    const writer = makeWriter(sink, { maxBatchRows: 3, flushIntervalMs: 60_000 });
+
+    writer.add('positions', rows(2));
+    await sleep(5);
+    expect(sink.inserts).toEqual([]);
+
+    writer.add('positions', rows(2, 2));
+    writer.add('pages', rows(1));
+    await sleep(5);
+
+    expect(sink.inserts).toEqual([{ table: 'positions', rows: rows(3) }]);
+    expect(writer.bufferedRows).toBe(2);
+  });
+
+  it('flushes whatever is buffered once the interval has passed', async () => {
+    const sink = new RecordingSink();
+    const writer = makeWriter(sink, { maxBatchRows: 1000, flushIntervalMs: 150 });
+
+    writer.add('positions', rows(2));
+    writer.add('pages', { n: 'p' });
+    await sleep(20);
+    expect(sink.inserts).toEqual([]);
+    await sleep(400);
+
+    expect(sink.rowsOf('positions')).toEqual(rows(2));
+    expect(sink.rowsOf('pages')).toEqual([{ n: 'p' }]);
+    expect(writer.bufferedRows).toBe(0);
+  });
+
+  it('flushes everything on close, in batches of at most maxBatchRows, and refuses rows afterwards', async () => {
+    const sink = new RecordingSink();
+    const writer = makeWriter(sink, { maxBatchRows: 4, flushIntervalMs: 60_000 });
+    // Added in one call, so no size flush has had a chance to run before close().
+    writer.add('positions', rows(10));
+
+    await writer.close();
+
+    expect(sink.inserts.map((insert) => insert.rows.length)).toEqual([4, 4, 2]);
+    expect(sink.rowsOf('positions')).toEqual(rows(10));
+    expect(() => writer.add('positions', rows(1))).toThrow(/closed/);
+  });
+
+  it('keeps the rows of a failed flush, reports the error, and retries them in order', async () => {
+    const sink = new RecordingSink();
+    const failures: unknown[] = [];
+    const writer = makeWriter(sink, {
+      maxBatchRows: 2,
+      flushIntervalMs: 30,
+      onFlushError: (error, failure) => failures.push({ message: (error as Error).message, ...failure }),
+    });
+    sink.failuresLeft = 1;
+
+    writer.add('positions', rows(2));
+    await sleep(5);
+    expect(failures).toEqual([{ message: 'ClickHouse is down', table: 'positions', bufferedRows: 2 }]);
+    writer.add('positions', rows(1, 2));
+    await sleep(300);
+
+    expect(sink.rowsOf('positions')).toEqual(rows(3));
+    expect(writer.bufferedRows).toBe(0);
+  });
+
+  it('rejects flush() while the store fails, and loses nothing when it is retried', async () => {
+    const sink = new RecordingSink();
+    const writer = makeWriter(sink, { maxBatchRows: 100, flushIntervalMs: 60_000 });
+    writer.add('positions', rows(3));
+    sink.failuresLeft = 1;
+
+    await expect(writer.flush()).rejects.toThrow('ClickHouse is down');
+    expect(writer.bufferedRows).toBe(3);
+    await writer.flush();
+
+    expect(sink.rowsOf('positions')).toEqual(rows(3));
+  });
+
+  it('writes to a real read store', async () => {
+    const store = await createTestReadStore();
+    try {
+      await store.command('CREATE TABLE batched (n UInt32) ENGINE = MergeTree ORDER BY n');
+      const writer = makeWriter(store, { maxBatchRows: 500, flushIntervalMs: 60_000 });
+      writer.add('batched', rows(1_250));
+      await writer.flush();
+
+      expect(await store.query('SELECT count() AS rows, sum(n) AS total FROM batched')).toEqual([{ rows: '1250', total: '780625' }]);
+    } finally {
+      await store.close();
+    }
+  });
+});

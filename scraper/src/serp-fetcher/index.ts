@@ -1,0 +1,41 @@
+import type { Browser } from 'playwright-core';
+import { ChromiumPageLoader, desktopUserAgent } from './page-loader';
+import { SerpFetcher, type ParseSerpPage } from './serp-fetcher';
+import type { SerpFetcherConfig } from './serp-fetcher-config';
+
+export { SerpFetcher, type ParseSerpPage, type SerpFetchOutcome, type SerpRequest, type SerpFetcherDependencies } from './serp-fetcher';
+export {
+  DEFAULT_SERP_FETCHER_CONFIG,
+  SerpFetcherConfigError,
+  parseProxyUrl,
+  serpFetcherConfig,
+  serpFetcherConfigFromEnv,
+  type ProxyConfig,
+  type SerpFetcherConfig,
+} from './serp-fetcher-config';
+export { ChromiumPageLoader, desktopUserAgent, type PageLoader, type PageLoadRequest, type PageLoadResult } from './page-loader';
+export { buildSearchUrl } from './search-url';
+export type { Egress } from './egress-pool';
+
+export interface CreateSerpFetcherOptions {
+  /** A browser from `launchChromium`; the fetcher does not close it. */
+  browser: Browser;
+  config: SerpFetcherConfig;
+  /** `parseSerpPage` from scraper/src/serp-parser. */
+  parse: ParseSerpPage;
+  /** For tests: the clock that decides when a blocked proxy is back. */
+  now?: () => number;
+}
+
+/** Wires a `SerpFetcher` to a Chromium page loader built from the config. */
+export function createSerpFetcher(options: CreateSerpFetcherOptions): SerpFetcher {
+  const { browser, config, parse } = options;
+  const loader = new ChromiumPageLoader(browser, {
+    navigationTimeoutMs: config.navigationTimeoutMs,
+    maxConcurrentPages: config.maxConcurrentPages,
+    maxContexts: config.maxContexts,
+    subresourceHosts: config.subresourceHosts,
+  });
+  const userAgents = config.userAgents.length > 0 ? config.userAgents : [desktopUserAgent(browser.version())];
+  return new SerpFetcher(config, { loader, parse, userAgents, now: options.now });
+}

@@ -1,0 +1,269 @@
+import { errors, type Browser, type Page, type Request, type Response, type Route } from 'playwright-core';
+import { BrowserContextPool } from './browser-context-pool';
+import type { Egress } from './egress-pool';
+import { Semaphore } from './semaphore';
+
+export interface PageLoadRequest {
+  url: string;
+  egress: Egress;
+  userAgent: string;
+  /** BCP 47 locale the page's JavaScript sees (`Intl`, `navigator.language`), e.g. `de-AT`. */
+  locale: string;
+  /** Accept-Language list without q-values, e.g. `de-AT,de`. */
+  acceptLanguage: string;
+}
+
+export type PageLoadResult =
+  /** The server answered and the document became readable; `status` may still be an error. */
+  | { kind: 'loaded'; status: number; html: string; finalUrl: string }
+  /** Nothing readable within the navigation timeout. Worth retrying. */
+  | { kind: 'timeout'; detail: string }
+  /** Connection refused or reset, DNS, proxy failure, page crash… Worth retrying. */
+  | { kind: 'load-error'; detail: string }
+  /** The browser is gone; retrying on it is pointless. */
+  | { kind: 'browser-closed'; detail: string };
+
+/** Loads one URL and returns the document as the browser rendered it. */
+export interface PageLoader {
+  load(request: PageLoadRequest): Promise<PageLoadResult>;
+  close(): Promise<void>;
+}
+
+export interface ChromiumPageLoaderOptions {
+  navigationTimeoutMs: number;
+  maxConcurrentPages: number;
+  maxContexts: number;
+  /** Hosts (with subdomains) subresources may come from, besides the page's own host. */
+  subresourceHosts: readonly string[];
+  /** Resource types never fetched; they carry nothing a parser reads. */
+  blockedResourceTypes?: readonly string[];
+  /**
+   * Main-frame documents one load may fetch: the first plus script redirects (Google's JavaScript
+   * challenge reloads the page). A page that keeps reloading itself stops here instead of
+   * hammering the server until the timeout.
+   */
+  maxDocumentsPerLoad?: number;
+  /** After the DOM is parsed, how long to wait for `load` (late scripts, e.g. AI Overview). */
+  loadGraceMs?: number;
+}
+
+const DEFAULT_BLOCKED_RESOURCE_TYPES = ['image', 'media', 'font'];
+const DEFAULT_MAX_DOCUMENTS_PER_LOAD = 4;
+const DEFAULT_LOAD_GRACE_MS = 3_000;
+const WATCHDOG_SLACK_MS = 5_000;
+
+/**
+ * Page loader on a shared Chromium: a bounded pool of contexts (one per egress), a limit on pages
+ * in flight, and a deadline per load. Returns the rendered DOM, not the raw response, because
+ * Google fills parts of the page (AI Overview) with JavaScript.
+ */
+export class ChromiumPageLoader implements PageLoader {
+  private readonly contexts: BrowserContextPool;
+  private readonly slots: Semaphore;
+  private readonly blockedResourceTypes: ReadonlySet<string>;
+  private readonly maxDocumentsPerLoad: number;
+  private readonly loadGraceMs: number;
+
+  constructor(
+    private readonly browser: Browser,
+    private readonly options: ChromiumPageLoaderOptions,
+  ) {
+    // Every page in flight holds a context, so fewer contexts than slots would thrash the pool.
+    this.contexts = new BrowserContextPool(browser, Math.max(options.maxContexts, options.maxConcurrentPages));
+    this.slots = new Semaphore(options.maxConcurrentPages);
+    this.blockedResourceTypes = new Set(options.blockedResourceTypes ?? DEFAULT_BLOCKED_RESOURCE_TYPES);
+    this.maxDocumentsPerLoad = options.maxDocumentsPerLoad ?? DEFAULT_MAX_DOCUMENTS_PER_LOAD;
+    this.loadGraceMs = options.loadGraceMs ?? DEFAULT_LOAD_GRACE_MS;
+  }
+
+  /** Browser contexts currently open (for tests and metrics). */
+  get openContexts(): number {
+    return this.contexts.size;
+  }
+
+  load(request: PageLoadRequest): Promise<PageLoadResult> {
+    return this.slots.run(async () => {
+      if (!this.browser.isConnected()) return { kind: 'browser-closed', detail: 'the browser is not running' };
+      // The navigation deadline covers the page; this one also covers opening a context and page,
+      // and closing it, so no browser stall can hold a slot (and the worker) forever.
+      const watchdog = Date.now() + this.options.navigationTimeoutMs + WATCHDOG_SLACK_MS;
+      try {
+        const work = this.contexts.withContext(request.egress, async (context) => {
+          const page = await context.newPage();
+          try {
+            return await this.loadInPage(page, request);
+          } finally {
+            await withDeadline(page.close(), Date.now() + WATCHDOG_SLACK_MS).catch(() => undefined);
+          }
+        });
+        return await withDeadline(work, watchdog);
+      } catch (error) {
+        return this.classify(error);
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.contexts.close();
+  }
+
+  private async loadInPage(page: Page, request: PageLoadRequest): Promise<PageLoadResult> {
+    const deadline = Date.now() + this.options.navigationTimeoutMs;
+    await applyIdentity(page, request);
+
+    const pageHost = new URL(request.url).hostname;
+    let documentsRequested = 0;
+    await page.route('**/*', (route) =>
+      this.route(route, page, pageHost, () => ++documentsRequested <= this.maxDocumentsPerLoad),
+    );
+    // The status that counts is the one of the document finally shown (after HTTP or script redirects).
+    let lastDocument: Response | undefined;
+    page.on('response', (response) => {
+      if (isMainDocument(response.request(), page)) lastDocument = response;
+    });
+
+    const firstDocument = await page.goto(request.url, { waitUntil: 'commit', timeout: remainingMs(deadline) });
+    const html = await readSettledDocument(page, deadline, this.loadGraceMs);
+    const document = lastDocument ?? firstDocument;
+    if (!document) return { kind: 'load-error', detail: `no response for ${request.url}` };
+    return { kind: 'loaded', status: document.status(), html, finalUrl: page.url() };
+  }
+
+  private async route(route: Route, page: Page, pageHost: string, mayLoadDocument: () => boolean): Promise<void> {
+    const request = route.request();
+    try {
+      if (isMainDocument(request, page)) {
+        // 'aborted' cancels a navigation without committing an error page: the current document stays.
+        if (!mayLoadDocument()) return await route.abort('aborted');
+      } else if (this.blockedResourceTypes.has(request.resourceType())) {
+        return await route.abort('blockedbyclient');
+      }
+      if (!this.isAllowedHost(request.url(), pageHost)) return await route.abort('blockedbyclient');
+      await route.continue();
+    } catch {
+      // The page closed while the request was in flight: nothing left to route.
+    }
+  }
+
+  private isAllowedHost(url: string, pageHost: string): boolean {
+    let host: string;
+    try {
+      host = new URL(url).hostname;
+    } catch {
+      return false;
+    }
+    if (host === pageHost) return true;
+    return this.options.subresourceHosts.some((allowed) => host === allowed || host.endsWith(`.${allowed}`));
+  }
+
+  private classify(error: unknown): PageLoadResult {
+    const detail = firstLine(error);
+    if (!this.browser.isConnected()) return { kind: 'browser-closed', detail };
+    if (error instanceof errors.TimeoutError || error instanceof DeadlineExceeded) {
+      return { kind: 'timeout', detail: `no readable page within ${this.options.navigationTimeoutMs} ms` };
+    }
+    const networkError = /net::ERR_[A-Z_]+/.exec(detail);
+    return { kind: 'load-error', detail: networkError ? networkError[0] : detail };
+  }
+}
+
+/**
+ * Per-page user agent and language through the DevTools protocol: Playwright only sets them per
+ * context, and contexts are per egress. Covers the headers and what scripts see alike.
+ */
+async function applyIdentity(page: Page, request: PageLoadRequest): Promise<void> {
+  const session = await page.context().newCDPSession(page);
+  await session.send('Emulation.setUserAgentOverride', {
+    userAgent: request.userAgent,
+    acceptLanguage: request.acceptLanguage,
+    platform: navigatorPlatform(request.userAgent),
+  });
+  await session.send('Emulation.setLocaleOverride', { locale: request.locale });
+}
+
+/** `navigator.platform` consistent with the user agent; a mismatch is an easy bot signal. */
+export function navigatorPlatform(userAgent: string): string {
+  if (/Windows/.test(userAgent)) return 'Win32';
+  if (/Macintosh|Mac OS X/.test(userAgent)) return 'MacIntel';
+  if (/Android/.test(userAgent)) return 'Linux armv8l';
+  return 'Linux x86_64';
+}
+
+/**
+ * The user agent of this browser as a regular desktop Chrome: same major version (so it matches the
+ * engine's real behaviour), reduced version format, no "HeadlessChrome" marker.
+ */
+export function desktopUserAgent(browserVersion: string, platform: NodeJS.Platform = process.platform): string {
+  const major = browserVersion.split('.')[0];
+  const system =
+    platform === 'win32'
+      ? 'Windows NT 10.0; Win64; x64'
+      : platform === 'darwin'
+        ? 'Macintosh; Intel Mac OS X 10_15_7'
+        : 'X11; Linux x86_64';
+  return `Mozilla/5.0 (${system}) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`;
+}
+
+function isMainDocument(request: Request, page: Page): boolean {
+  if (!request.isNavigationRequest()) return false;
+  try {
+    return request.frame() === page.mainFrame();
+  } catch {
+    return false; // service-worker requests have no frame
+  }
+}
+
+class DeadlineExceeded extends Error {}
+
+/**
+ * Page-side function, kept as source text so no transpiler can rewrite it: waits until the DOM is
+ * parsed, then for `load` or `graceMs` (late scripts such as the AI Overview), and returns the
+ * document as HTML. Event-driven in one round trip, where Playwright's polling waits cost more
+ * than the page itself on a busy machine.
+ */
+const SETTLED_HTML_SOURCE = `async (graceMs) => {
+  if (document.readyState === 'loading') {
+    await new Promise((resolve) => document.addEventListener('DOMContentLoaded', resolve, { once: true }));
+  }
+  if (document.readyState !== 'complete') {
+    await new Promise((resolve) => {
+      window.addEventListener('load', resolve, { once: true });
+      setTimeout(resolve, graceMs);
+    });
+  }
+  const doctype = document.doctype ? new XMLSerializer().serializeToString(document.doctype) : '';
+  return doctype + document.documentElement.outerHTML;
+}`;
+
+/**
+ * The settled document's HTML within the deadline. A script navigation (Google's JavaScript
+ * challenge) destroys the document being read; then the next one is read, until the deadline.
+ */
+async function readSettledDocument(page: Page, deadline: number, loadGraceMs: number): Promise<string> {
+  for (;;) {
+    const graceMs = Math.max(0, Math.min(loadGraceMs, deadline - Date.now() - 250));
+    try {
+      return await withDeadline(page.evaluate<string>(`(${SETTLED_HTML_SOURCE})(${graceMs})`), deadline);
+    } catch (error) {
+      const swapped = /Execution context was destroyed|navigat/i.test(firstLine(error));
+      if (!swapped || deadline - Date.now() <= 0) throw error;
+    }
+  }
+}
+
+function withDeadline<T>(work: Promise<T>, deadline: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DeadlineExceeded('deadline exceeded')), remainingMs(deadline));
+  });
+  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
+}
+
+function remainingMs(deadline: number): number {
+  return Math.max(1, deadline - Date.now());
+}
+
+function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0];
+}
