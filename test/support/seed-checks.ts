@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { CheckEvent, RankedResult } from '../../libs/domain/src/tracking/check.events';
 import { checksStreamName } from '../../libs/domain/src/tracking/check.events';
 import { newObjectId } from '../../libs/domain/src/shared/object-id';
@@ -56,10 +56,4 @@ export async function seedChecks(store: EventStore, checks: SeededCheck[]): Prom
     ids.push(event.data.checkId);
   }
   return ids;
-}
-
-/** A stable UUID for a name: the event id that makes a repeated append a no-op. */
-export function uuidFromName(name: string): string {
-  const h = createHash('sha256').update(name).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
