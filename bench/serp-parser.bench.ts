@@ -7,9 +7,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
+import { repositoryPath } from '../apps/api/src/platform/repository-path';
 import { parseSerpPage } from '../scraper/src/serp-parser/parse-serp-page';
 
-const FIXTURE_DIR = join(__dirname, '..', 'scraper', 'test-fixtures', 'serp');
+// Found from the repository root, not from __dirname: `npm run bench` runs the compiled copy under
+// dist/, and fixtures are not copied there.
+const FIXTURE_DIR = repositoryPath('scraper', 'test-fixtures', 'serp');
 /** Enough rounds for a stable figure while the whole run stays within a few seconds. */
 const MEASURED_ROUNDS = 5;
 

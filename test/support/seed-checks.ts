@@ -32,7 +32,7 @@ export function checkEventOf(check: SeededCheck): CheckEvent {
   const checkId = check.checkId ?? newObjectId(new Date(check.at));
   const base = { checkId, batchId: 'seed', projectId: check.projectId, keywordId: check.keywordId };
   if (check.failedReason !== undefined) {
-    return { type: 'CheckFailed', data: { ...base, failedAt: check.at, reason: check.failedReason } };
+    return { type: 'CheckFailed', data: { ...base, failedAt: check.at, reason: check.failedReason, accountId: 'seed', refundCredits: 0 } };
   }
   const results = ranked(check.urls ?? []);
   const own = new Set(check.projectDomains ?? []);

@@ -53,6 +53,9 @@ export async function startTestApp(options: { env?: Record<string, string>; cloc
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     LOG_LEVEL: 'error',
     GOOGLE_BASE_URL: 'http://127.0.0.1:9',
+    // The scheduler and the scraper stay off unless a test turns them on: a cron firing in the middle
+    // of an unrelated test would add checks it does not expect.
+    ROLES: 'api,projections',
     ...options.env,
   });
   const running = await createApp(config, { clock: options.clock });

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { accountDecider, AccountCommand, AccountState } from '../../../../libs/domain/src/accounts/account';
 import { AccountEvent, accountStreamName } from '../../../../libs/domain/src/accounts/account.events';
+import { uuidFromName } from '../../../../libs/domain/src/shared/deterministic-uuid';
 import { AggregateRepository } from '../../../../libs/event-store/src/aggregate-repository';
 import type { EventStore } from '../../../../libs/event-store/src/event-store.port';
 import { EVENT_STORE } from '../platform/tokens';
@@ -18,7 +19,12 @@ export class AccountRepository {
     return (await this.repository.load(accountStreamName(accountId))).state;
   }
 
-  async handle(accountId: string, command: AccountCommand, now: Date): Promise<{ events: AccountEvent[]; state: AccountState }> {
-    return this.repository.handle(accountStreamName(accountId), command, { now: () => now });
+  /** An `idempotencyKey` makes the command's events idempotent: the same key appends nothing twice. */
+  async handle(accountId: string, command: AccountCommand, now: Date, options: { idempotencyKey?: string } = {}): Promise<{ events: AccountEvent[]; state: AccountState }> {
+    const { idempotencyKey } = options;
+    return this.repository.handle(accountStreamName(accountId), command, {
+      now: () => now,
+      eventIds: idempotencyKey === undefined ? undefined : (events) => events.map((_, i) => uuidFromName(`${idempotencyKey}:${i}`)),
+    });
   }
 }

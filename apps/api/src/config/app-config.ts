@@ -1,4 +1,5 @@
 import { isAbsolute, join, resolve } from 'node:path';
+import { SerpFetcherConfig, SerpFetcherConfigError, serpFetcherConfigFromEnv } from '../../../../scraper/src/serp-fetcher/serp-fetcher-config';
 
 /** Which parts of the system this process runs. Standalone runs them all in one process. */
 export type Role = 'api' | 'projections' | 'scheduler' | 'scraper';
@@ -17,6 +18,14 @@ export interface AppConfig {
   plansFile: string | undefined;
   googleBaseUrl: string;
   roles: ReadonlySet<Role>;
+  /** The scraper's page loading (GOOGLE_BASE_URL, timeouts, retries, proxies): `SCRAPER_*` variables. */
+  scraper: SerpFetcherConfig;
+  /** Checks one scraper process runs at once. */
+  scraperChecksAtOnce: number;
+  /** This scraper's share of the work when several run: `index/count`, e.g. 0/3. */
+  scraperPartition: { index: number; count: number };
+  /** The environment, for the parts that read their own variables (Chromium's path). */
+  env: Env;
   logLevel: 'error' | 'warn' | 'log' | 'debug';
 }
 
@@ -94,6 +103,21 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const logLevels = ['error', 'warn', 'log', 'debug'] as const;
   if (!(logLevels as readonly string[]).includes(logLevelRaw)) problems.push(`LOG_LEVEL must be one of ${logLevels.join(', ')}`);
 
+  let scraper: SerpFetcherConfig | undefined;
+  try {
+    scraper = serpFetcherConfigFromEnv({ ...env, GOOGLE_BASE_URL: get('GOOGLE_BASE_URL') });
+  } catch (error) {
+    if (!(error instanceof SerpFetcherConfigError)) throw error;
+    problems.push(...error.problems.filter((p) => !p.startsWith('GOOGLE_BASE_URL')));
+  }
+  const scraperChecksAtOnce = integer('SCRAPER_CHECKS_AT_ONCE', 2, 1, 64);
+  const partitionRaw = get('SCRAPER_PARTITION') ?? '0/1';
+  const partitionMatch = /^(\d+)\/(\d+)$/.exec(partitionRaw);
+  const scraperPartition = partitionMatch ? { index: Number(partitionMatch[1]), count: Number(partitionMatch[2]) } : { index: 0, count: 1 };
+  if (!partitionMatch || scraperPartition.count < 1 || scraperPartition.index >= scraperPartition.count) {
+    problems.push(`SCRAPER_PARTITION must be index/count with index < count, e.g. 0/3 (got "${partitionRaw}")`);
+  }
+
   const config: AppConfig = {
     port,
     host,
@@ -105,6 +129,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     plansFile: get('PLANS_FILE'),
     googleBaseUrl: url('GOOGLE_BASE_URL', 'https://www.google.com') as string,
     roles,
+    scraper: scraper as SerpFetcherConfig,
+    scraperChecksAtOnce,
+    scraperPartition,
+    env,
     logLevel: logLevelRaw as AppConfig['logLevel'],
   };
   if (problems.length > 0) throw new ConfigError(problems);

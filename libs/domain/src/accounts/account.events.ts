@@ -7,7 +7,11 @@ export type AccountEvent =
   | { type: 'AccountStatusChanged'; data: { status: AccountStatus; changedAt: string } }
   | { type: 'ScrapeBalanceSet'; data: { virtualBalance: number; setAt: string } }
   | { type: 'ApiKeyCreated'; data: { keyId: string; name: string; keyHash: string; keyPrefix: string; createdAt: string } }
-  | { type: 'KeyRevoked'; data: { keyId: string; revokedAt: string } };
+  | { type: 'KeyRevoked'; data: { keyId: string; revokedAt: string } }
+  /** An on-demand check of some of a project's keywords, charged at request time: the scraper's work order. */
+  | { type: 'ScrapeRequested'; data: { batchId: string; projectId: string; keywordIds: string[]; serpTop: 50 | 100; creditsPerCheck: number; credits: number; requestedAt: string } }
+  /** A check of an on-demand batch failed: its credits go back. */
+  | { type: 'ScrapeCreditRefunded'; data: { batchId: string; checkId: string; credits: number; refundedAt: string } };
 
 export type AccountEventType = AccountEvent['type'];
 

@@ -82,3 +82,26 @@ describe('Account', () => {
     expect(activeApiKeys(state).map((k) => k.name)).toEqual(['key 2']);
   });
 });
+
+describe('Account: scrape credits', () => {
+  const funded: AccountEvent = { ...opened, data: { ...(opened.data as object), virtualBalance: 5 } } as AccountEvent;
+
+  it('charges 1 credit per keyword, 2 for a 100-deep project', () => {
+    spec.given([funded]).when({ type: 'RequestScrape', batchId: 'b1', projectId: 'p1', keywordIds: ['k1', 'k2'], serpTop: 100 }).then([
+      { type: 'ScrapeRequested', data: { batchId: 'b1', projectId: 'p1', keywordIds: ['k1', 'k2'], serpTop: 100, creditsPerCheck: 2, credits: 4, requestedAt: at } },
+    ]);
+  });
+
+  it('refuses a request that costs more than the balance, with the spec\'s message', () => {
+    const error = spec.given([funded]).when({ type: 'RequestScrape', batchId: 'b1', projectId: 'p1', keywordIds: ['k1', 'k2', 'k3'], serpTop: 100 }).thenThrows('invalid', 'Insufficient balance');
+    expect(error.details).toEqual({ required: 6, virtualBalance: 5 });
+  });
+
+  it('takes the charge from the balance and gives refunds back', () => {
+    const charged: AccountEvent = { type: 'ScrapeRequested', data: { batchId: 'b1', projectId: 'p1', keywordIds: ['k1', 'k2', 'k3'], serpTop: 50, creditsPerCheck: 1, credits: 3, requestedAt: at } };
+    const refunded: AccountEvent = { type: 'ScrapeCreditRefunded', data: { batchId: 'b1', checkId: 'c1', credits: 1, refundedAt: at } };
+    const state = foldEvents(accountDecider, [funded, charged, refunded]) as OpenAccountState;
+    expect(state.virtualBalance).toBe(3);
+    spec.given([funded, charged]).when({ type: 'RequestScrape', batchId: 'b2', projectId: 'p1', keywordIds: ['k1', 'k2', 'k3'], serpTop: 50 }).thenThrows('invalid', 'Insufficient balance');
+  });
+});

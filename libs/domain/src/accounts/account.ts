@@ -39,7 +39,9 @@ export type AccountCommand =
     }
   | { type: 'ChangeAccount'; plan?: string; isTrial?: boolean; status?: AccountStatus; virtualBalance?: number }
   | { type: 'CreateApiKey'; keyId: string; name: string; keyHash: string; keyPrefix: string }
-  | { type: 'RevokeApiKey'; keyId: string };
+  | { type: 'RevokeApiKey'; keyId: string }
+  | { type: 'RequestScrape'; batchId: string; projectId: string; keywordIds: string[]; serpTop: 50 | 100 }
+  | { type: 'RefundCheck'; batchId: string; checkId: string; credits: number };
 
 export const activeApiKeys = (state: OpenAccountState) => state.apiKeys.filter((k) => k.revokedAt === null);
 
@@ -88,6 +90,20 @@ export function decideAccount(command: AccountCommand, state: AccountState, now:
       if (!key || key.revokedAt !== null) throw notFound('API key not found');
       return [{ type: 'KeyRevoked', data: { keyId: key.keyId, revokedAt: at } }];
     }
+    case 'RequestScrape': {
+      const account = requireOpen(state);
+      const creditsPerCheck = command.serpTop === 100 ? 2 : 1;
+      const credits = command.keywordIds.length * creditsPerCheck;
+      if (credits > account.virtualBalance) {
+        throw invalid('Insufficient balance', { required: credits, virtualBalance: account.virtualBalance });
+      }
+      const { batchId, projectId, keywordIds, serpTop } = command;
+      return [{ type: 'ScrapeRequested', data: { batchId, projectId, keywordIds, serpTop, creditsPerCheck, credits, requestedAt: at } }];
+    }
+    case 'RefundCheck': {
+      requireOpen(state);
+      return [{ type: 'ScrapeCreditRefunded', data: { batchId: command.batchId, checkId: command.checkId, credits: command.credits, refundedAt: at } }];
+    }
     default:
       return assertNever(command);
   }
@@ -116,6 +132,10 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
         ...state,
         apiKeys: state.apiKeys.map((k) => (k.keyId === event.data.keyId ? { ...k, revokedAt: event.data.revokedAt } : k)),
       };
+    case 'ScrapeRequested':
+      return { ...state, virtualBalance: state.virtualBalance - event.data.credits };
+    case 'ScrapeCreditRefunded':
+      return { ...state, virtualBalance: state.virtualBalance + event.data.credits };
     default:
       return assertNever(event);
   }

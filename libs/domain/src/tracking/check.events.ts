@@ -42,6 +42,9 @@ export type CheckEvent =
         failedAt: string;
         /** Why, in words a person can act on (blocked by Google, timeout after retries, ...). */
         reason: string;
+        /** The account charged for the check, and how many credits go back to it (0 for scheduled checks). */
+        accountId: string;
+        refundCredits: number;
       };
     };
 

@@ -1,0 +1,180 @@
+/**
+ * Projection replay speed: events appended to a fresh embedded event store (SQLite), then a
+ * ProjectionRunner with every projection (ALL_PROJECTIONS) timed from zero until
+ * waitUntilCaughtUp(), into a fresh read store (chDB) migrated like the app's. This is what
+ * `npm run projections:rebuild` and a first start on an imported log do.
+ *
+ * Two logs, because the two projections cost differently:
+ *  - records: 50,000 project events (KeywordsAdded of 10 keywords, NoteSaved) over 200 projects;
+ *  - tracking: 10,000 checks (CheckCompleted with 50 organic results, some with AI Overview
+ *    sources; 1% CheckFailed), about 52 rows each.
+ * Takes about 15 s.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { READ_MODEL_MIGRATIONS_DIR } from '../apps/api/src/platform/stores/open-stores';
+import { DEFAULT_SETTINGS } from '../libs/domain/src/projects/project-settings';
+import type { CheckEvent, RankedResult } from '../libs/domain/src/tracking/check.events';
+import { createEventStore } from '../libs/event-store/src/create-event-store';
+import type { EventStore, NewEvent } from '../libs/event-store/src/event-store.port';
+import { createReadStore } from '../libs/read-store/src/create-read-store';
+import { loadMigrationsFromDir } from '../libs/read-store/src/migrations';
+import type { ReadStore } from '../libs/read-store/src/read-store.port';
+import { ALL_PROJECTIONS } from '../projections/src/all-projections';
+import { ProjectionRunner } from '../projections/src/projection-runner';
+import { keywordTexts } from './support/keyword-texts';
+import { Random } from './support/random';
+import { perSecond, thousands } from './support/stats';
+
+const ACCOUNT_ID = 'a'.repeat(24);
+const PROJECTS = 200;
+const KEYWORD_EVENTS_PER_PROJECT = 50;
+const KEYWORDS_PER_EVENT = 10;
+const NOTES_PER_PROJECT = 199;
+const CHECKS = 10_000;
+const RESULTS_PER_CHECK = 50;
+const APPEND_BATCH = 100;
+
+interface Log {
+  label: string;
+  /** Appends the log; returns how many events and how many read-model rows they should give. */
+  append(store: EventStore): Promise<{ events: number; rows: Record<string, number> }>;
+}
+
+export async function run(): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), 'rank-tracker-bench-replay-'));
+  // chDB: one engine per process, so both logs use one data path, each its own database.
+  const chdbPath = join(root, 'chdb');
+  try {
+    for (const [index, log] of [recordsLog(), trackingLog()].entries()) {
+      await replay(log, join(root, `events-${index}.sqlite`), chdbPath, `replay_${index}`);
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+async function replay(log: Log, sqlitePath: string, chdbPath: string, database: string): Promise<void> {
+  const eventStore = await createEventStore({ sqlitePath });
+  const readStore = await createReadStore({ database, chdbPath });
+  try {
+    await readStore.migrate(loadMigrationsFromDir(READ_MODEL_MIGRATIONS_DIR));
+
+    const appendStarted = performance.now();
+    const { events, rows } = await log.append(eventStore);
+    const appendMs = performance.now() - appendStarted;
+
+    const runner = new ProjectionRunner(eventStore, readStore, ALL_PROJECTIONS, { name: 'bench', log: (m) => console.warn(m) });
+    const started = performance.now();
+    await runner.start();
+    await runner.waitUntilCaughtUp(10 * 60_000);
+    const projectMs = performance.now() - started;
+    await runner.stop();
+
+    const expectedRows = Object.values(rows).reduce((a, b) => a + b, 0);
+    for (const [table, expected] of Object.entries(rows)) {
+      const [row] = await readStore.query<{ n: string }>(`SELECT count() AS n FROM ${table}`);
+      if (Number(row?.n) !== expected) throw new Error(`${table}: ${row?.n} rows after replay, expected ${expected}`);
+    }
+    console.log(`${log.label}: ${thousands(events)} events, ${thousands(expectedRows)} read-model rows`);
+    console.log(`  append (batches of ${APPEND_BATCH}): ${(appendMs / 1000).toFixed(1)} s, ${thousands(perSecond(events, appendMs))} events/s`);
+    console.log(
+      `  replay from zero to waitUntilCaughtUp(): ${(projectMs / 1000).toFixed(1)} s, ${thousands(perSecond(events, projectMs))} events/s, ` +
+        `${thousands(perSecond(expectedRows, projectMs))} rows/s`,
+    );
+  } finally {
+    await readStore.command('DROP DATABASE IF EXISTS {database:Identifier}', { database }).catch(() => undefined);
+    await readStore.close();
+    await eventStore.close();
+  }
+}
+
+async function appendAll(store: EventStore, streamName: string, events: { type: string; data: Record<string, unknown> }[]): Promise<void> {
+  for (let i = 0; i < events.length; i += APPEND_BATCH) {
+    const batch: NewEvent[] = events.slice(i, i + APPEND_BATCH).map((e) => ({ id: randomUUID(), type: e.type, data: e.data }));
+    await store.appendToStream(streamName, batch, { expectedRevision: 'any' });
+  }
+}
+
+const objectId = (random: Random) => random.hex(12);
+
+function recordsLog(): Log {
+  return {
+    label: `records projection (${PROJECTS} projects: KeywordsAdded x${KEYWORDS_PER_EVENT} keywords, NoteSaved)`,
+    async append(store) {
+      const random = new Random(7);
+      const texts = keywordTexts(KEYWORD_EVENTS_PER_PROJECT * KEYWORDS_PER_EVENT);
+      const at = new Date().toISOString();
+      const projectIds = Array.from({ length: PROJECTS }, () => objectId(random));
+      await appendAll(store, `workspace-${ACCOUNT_ID}`, projectIds.map((projectId, i) => ({
+        type: 'ProjectCreated',
+        data: { projectId, accountId: ACCOUNT_ID, settings: { ...DEFAULT_SETTINGS, name: `Shop ${i}`, domain: `shop-${i}.example` }, folder: null, createdAt: at },
+      })));
+      let events = PROJECTS;
+      for (const projectId of projectIds) {
+        const content: { type: string; data: Record<string, unknown> }[] = [{ type: 'ProjectOwnerRecorded', data: { projectId, accountId: ACCOUNT_ID } }];
+        for (let k = 0; k < KEYWORD_EVENTS_PER_PROJECT; k++) {
+          const keywords = texts.slice(k * KEYWORDS_PER_EVENT, (k + 1) * KEYWORDS_PER_EVENT)
+            .map((value) => ({ keywordId: objectId(random), value, geoCode: 'US', langCode: 'en' }));
+          content.push({ type: 'KeywordsAdded', data: { keywords, addedAt: at } });
+        }
+        for (let n = 0; n < NOTES_PER_PROJECT; n++) {
+          const date = new Date(Date.UTC(2025, 0, 1) + n * 86_400_000).toISOString().slice(0, 10);
+          content.push({ type: 'NoteSaved', data: { noteId: objectId(random), date, text: `Release ${n}: new category pages and internal links`, color: 'info', savedAt: at } });
+        }
+        await appendAll(store, `project-${projectId}`, content);
+        events += content.length;
+      }
+      return {
+        events,
+        rows: {
+          projects: PROJECTS,
+          project_folders: PROJECTS,
+          keywords: PROJECTS * KEYWORD_EVENTS_PER_PROJECT * KEYWORDS_PER_EVENT,
+          notes: PROJECTS * NOTES_PER_PROJECT,
+        },
+      };
+    },
+  };
+}
+
+function trackingLog(): Log {
+  return {
+    label: `tracking projection (CheckCompleted with ${RESULTS_PER_CHECK} results, 1% CheckFailed)`,
+    async append(store) {
+      const random = new Random(11);
+      const projectId = objectId(random);
+      const keywordIds = Array.from({ length: 500 }, () => objectId(random));
+      const started = Date.UTC(2025, 0, 1);
+      const rows = { keyword_updates: 0, checks_by_id: 0, serp_results: 0, ai_overview_sources: 0 };
+      const events: CheckEvent[] = [];
+      for (let i = 0; i < CHECKS; i++) {
+        const base = { checkId: objectId(random), batchId: 'bench', projectId, keywordId: keywordIds[i % keywordIds.length]! };
+        const at = new Date(started + i * 60_000).toISOString();
+        rows.keyword_updates++;
+        rows.checks_by_id++;
+        if (random.chance(0.01)) {
+          events.push({ type: 'CheckFailed', data: { ...base, failedAt: at, reason: 'Timed out after 3 attempts', accountId: ACCOUNT_ID, refundCredits: 0 } });
+          continue;
+        }
+        const results: RankedResult[] = Array.from({ length: RESULTS_PER_CHECK }, (_, r) => {
+          const domain = `rival-${random.int(0, 299)}.example`;
+          return { position: r + 1, url: `https://www.${domain}/guide/${random.int(0, 9999)}`, title: `Result ${r + 1}: the complete buying guide and review`, domain };
+        });
+        const aiOverview = random.chance(0.25) ? results.slice(0, 4) : [];
+        rows.serp_results += results.length;
+        rows.ai_overview_sources += aiOverview.length;
+        const own = random.int(0, RESULTS_PER_CHECK);
+        events.push({
+          type: 'CheckCompleted',
+          data: { ...base, completedAt: at, serpTop: 50, position: own === 0 ? { position: 0, url: '', title: '', domain: '' } : results[own - 1]!, results, aiOverview },
+        });
+      }
+      await appendAll(store, `checks-${projectId}`, events);
+      return { events: events.length, rows };
+    },
+  };
+}

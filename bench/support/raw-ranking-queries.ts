@@ -1,0 +1,157 @@
+/**
+ * The baselines of the ranking reads: plain ClickHouse SQL over the same tables that computes the
+ * same answer as each endpoint, run through the same read store (chDB in this process), rows
+ * parsed into JavaScript objects. The endpoint's time divided by this one is our overhead: HTTP,
+ * auth, the event-sourced keyword list, shaping and serialising JSON or CSV, and any extra queries.
+ *
+ * Written from the spec and clarifications, not copied from the endpoints, so a slow query in an
+ * endpoint shows up as overhead instead of being reproduced in the baseline. "Latest" is argMax by
+ * checked_at alone: a keyword's checks never share a millisecond in the seeded data, so a tie-break
+ * on check_id (which an endpoint may want for determinism) changes no answer here, and it is not
+ * free: on a year of checks it doubles the time of the per-day argMax (measured 320 vs 770 ms).
+ */
+import type { QueryParams, ReadStore } from '../../libs/read-store/src/read-store.port';
+
+/**
+ * How a baseline runs its SQL. `intoRows` is the baseline proper: the answer's rows parsed into
+ * JavaScript, as an endpoint must have them. `inEngine` makes ClickHouse compute the same answer but
+ * ship one row: the difference between the two is the cost of carrying rows out of chDB as JSON,
+ * which tells a slow endpoint's query from its data transfer.
+ *
+ * Not `SELECT count() FROM (...)`: ClickHouse prunes the columns count() does not read, so an
+ * argMax(...) in the subquery is never computed (measured: 30 ms instead of 300). Hashing every
+ * column (`cityHash64(*)`) forces each value to be computed, like FORMAT Null would.
+ */
+export type SqlRunner = (sql: string, params: QueryParams) => Promise<number>;
+
+export const intoRows = (store: ReadStore): SqlRunner => async (sql, params) => (await store.query(sql, params)).length;
+
+export const inEngine = (store: ReadStore): SqlRunner => async (sql, params) => {
+  const [row] = await store.query<{ n: string }>(`SELECT count() AS n, sum(cityHash64(*)) AS h FROM (${sql})`, params);
+  return Number(row?.n ?? 0);
+};
+
+export interface Window {
+  from: Date;
+  to: Date;
+}
+
+/** keyword-updates: one check per keyword and period, the latest successful (daily: else the latest failed). */
+export async function rawKeywordUpdates(run: SqlRunner, projectId: string, window: Window, period: 'daily' | 'weekly'): Promise<number> {
+  return run(
+    `SELECT keyword_id, period,
+            argMax(tuple(check_id, checked_at, status, position, url, title, domain, has_ai_overview),
+                   tuple(status = 'success', checked_at)) AS pick
+     FROM keyword_updates
+     WHERE project_id = {projectId:String}
+       AND checked_at >= {from:DateTime64(3, 'UTC')} AND checked_at < {to:DateTime64(3, 'UTC')}
+       ${period === 'weekly' ? "AND status = 'success'" : ''}
+     GROUP BY keyword_id, ${period === 'weekly' ? 'toMonday(checked_at)' : 'toDate(checked_at)'} AS period
+     ORDER BY keyword_id, period`,
+    { projectId, ...window },
+  );
+}
+
+/**
+ * position-history: where the check lives, its results with each domain's place in the keyword's
+ * previous successful check (movement), and its AI Overview sources. Three statements, as the
+ * lookup by check id must come first (the result tables are keyed by project and keyword).
+ */
+export async function rawPositionHistory(store: ReadStore, run: SqlRunner, checkId: string): Promise<number> {
+  const [check] = await store.query<{ project_id: string; keyword_id: string; checked_at: string }>(
+    `SELECT project_id, keyword_id, toString(checked_at) AS checked_at FROM checks_by_id WHERE check_id = {checkId:String} LIMIT 1`,
+    { checkId },
+  );
+  if (!check) throw new Error(`check ${checkId} not found`);
+  const params = { projectId: check.project_id, keywordId: check.keyword_id, checkId, at: check.checked_at };
+  const results = await run(
+    `WITH previous AS (
+       SELECT check_id FROM keyword_updates
+       WHERE project_id = {projectId:String} AND keyword_id = {keywordId:String} AND status = 'success'
+         AND checked_at < toDateTime64({at:String}, 3, 'UTC')
+       ORDER BY checked_at DESC, check_id DESC LIMIT 1
+     )
+     SELECT c.position, c.url, c.title, c.domain, p.previous_position
+     FROM (SELECT position, url, title, domain FROM serp_results
+           WHERE project_id = {projectId:String} AND keyword_id = {keywordId:String} AND check_id = {checkId:String}) AS c
+     FULL OUTER JOIN (SELECT domain, min(position) AS previous_position FROM serp_results
+           WHERE project_id = {projectId:String} AND keyword_id = {keywordId:String} AND check_id IN (SELECT check_id FROM previous)
+           GROUP BY domain) AS p ON c.domain = p.domain
+     ORDER BY c.position = 0, c.position`,
+    params,
+  );
+  const sources = await run(
+    `SELECT position, url, title, domain FROM ai_overview_sources
+     WHERE project_id = {projectId:String} AND keyword_id = {keywordId:String} AND check_id = {checkId:String}
+     ORDER BY position`,
+    params,
+  );
+  return results + sources;
+}
+
+/**
+ * pages: each keyword's latest successful check that ranks, grouped by its URL (count, average and
+ * best position, the keywords), and the weekly average position of each page over the last 90 days.
+ */
+export async function rawPages(run: SqlRunner, projectId: string, now: Date): Promise<number> {
+  const pages = await run(
+    `SELECT latest.1 AS url, count() AS keyword_count, avg(latest.2) AS avg_position, min(latest.2) AS best_position,
+            groupArray((keyword_id, latest.2)) AS keywords
+     FROM (
+       SELECT keyword_id, argMax(tuple(url, position), checked_at) AS latest
+       FROM keyword_updates
+       WHERE project_id = {projectId:String} AND status = 'success'
+       GROUP BY keyword_id
+     )
+     WHERE latest.2 > 0
+     GROUP BY url
+     ORDER BY avg_position DESC`,
+    { projectId },
+  );
+  const trend = await run(
+    `SELECT page_url, week, avg(page_position) AS avg_position, uniqExact(keyword_id) AS keyword_count
+     FROM (
+       SELECT keyword_id, toDate(checked_at) AS day, argMax(tuple(url, position), checked_at) AS pick,
+              pick.1 AS page_url, pick.2 AS page_position, toMonday(day) AS week
+       FROM keyword_updates
+       WHERE project_id = {projectId:String} AND status = 'success'
+         AND checked_at >= {from:DateTime64(3, 'UTC')}
+       GROUP BY keyword_id, day
+     )
+     WHERE page_position > 0
+     GROUP BY page_url, week
+     ORDER BY page_url, week`,
+    { projectId, from: new Date(now.getTime() - 90 * 86_400_000) },
+  );
+  return pages + trend;
+}
+
+/**
+ * export (full): per keyword, the day-by-day positions of the window (the day's latest successful
+ * check) as one array, and its latest two successful checks up to the window's end (SERP, URL,
+ * Change). One row per keyword, the same rows-to-cells work the CSV needs, minus the CSV.
+ */
+export async function rawFullExport(run: SqlRunner, projectId: string, window: Window): Promise<number> {
+  return run(
+    `SELECT keyword_id, days, latest
+     FROM (
+       SELECT keyword_id, groupArray((day, position)) AS days
+       FROM (
+         SELECT keyword_id, toDate(checked_at) AS day, argMax(position, checked_at) AS position
+         FROM keyword_updates
+         WHERE project_id = {projectId:String} AND status = 'success'
+           AND checked_at >= {from:DateTime64(3, 'UTC')} AND checked_at < {to:DateTime64(3, 'UTC')}
+         GROUP BY keyword_id, day
+       )
+       GROUP BY keyword_id
+     ) AS d
+     LEFT JOIN (
+       SELECT keyword_id, arraySlice(arrayReverseSort(x -> x.1, groupArray((checked_at, position, url))), 1, 2) AS latest
+       FROM keyword_updates
+       WHERE project_id = {projectId:String} AND status = 'success' AND checked_at < {to:DateTime64(3, 'UTC')}
+       GROUP BY keyword_id
+     ) AS l USING keyword_id
+     ORDER BY keyword_id`,
+    { projectId, ...window },
+  );
+}

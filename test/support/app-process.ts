@@ -1,0 +1,66 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+/**
+ * The service in a child process of its own, for what only a real process can show: a crash
+ * (SIGKILL) in the middle of work. TypeScript is compiled on the fly with @swc/core, decorators
+ * and their metadata included, as Nest needs.
+ */
+const TYPESCRIPT_HOOK = `
+const swc = require('@swc/core');
+const fs = require('node:fs');
+require.extensions['.ts'] = (module, filename) => {
+  const { code } = swc.transformSync(fs.readFileSync(filename, 'utf8'), {
+    filename, swcrc: false, sourceMaps: false,
+    jsc: { parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true }, target: 'es2022', keepClassNames: true },
+    module: { type: 'commonjs' },
+  });
+  module._compile(code, filename);
+};
+require(process.argv[1]);
+`;
+
+export interface AppProcess {
+  url: string;
+  process: ChildProcess;
+  output(): string;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export async function startAppProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<AppProcess> {
+  const root = join(__dirname, '..', '..');
+  const child = spawn(process.execPath, ['-e', TYPESCRIPT_HOOK, join(root, 'apps/api/src/main.ts')], {
+    cwd: root,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env, PORT: '0', HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the app did not start in time:\n${output}`)), timeoutMs);
+    const check = () => {
+      const match = /listening on (http:\/\/[^\s]+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout!.on('data', check);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the app exited with ${code}:\n${output}`));
+    });
+  });
+  return {
+    url,
+    process: child,
+    output: () => output,
+    kill: (signal = 'SIGKILL') =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill(signal);
+      }),
+  };
+}

@@ -1,0 +1,65 @@
+import { csvField, csvTextField } from '../../../apps/api/src/tracking/exports/csv';
+import { keywordsPerPage, MAX_CELLS_PER_PAGE, MAX_KEYWORDS_PER_PAGE } from '../../../apps/api/src/tracking/exports/keyword-pages';
+import { mdText, mdUrl } from '../../../apps/api/src/tracking/exports/markdown';
+import { changeOf, formatAverage, summarise } from '../../../apps/api/src/tracking/exports/ranking-figures';
+
+describe('CSV fields', () => {
+  it.each([
+    ['plain', 'plain'],
+    ['a;b', '"a;b"'],
+    ['say "hi"', '"say ""hi"""'],
+    ['two\nlines', '"two\nlines"'],
+    ['cr\r', '"cr\r"'],
+    ['', ''],
+  ])('quotes %j only when it must', (value, encoded) => {
+    expect(csvField(value)).toBe(encoded);
+  });
+
+  it.each([['=1+1', "'=1+1"], ['+x', "'+x"], ['-x', "'-x"], ['@x', "'@x"], ['=a;b', `"'=a;b"`], ['a=b', 'a=b']])(
+    'keeps free text %j from running as a formula',
+    (value, encoded) => expect(csvTextField(value)).toBe(encoded),
+  );
+});
+
+describe('ranking figures', () => {
+  const check = (position: number, previousPosition: number | null) => ({ position, previousPosition, url: '', day: '2026-01-01' });
+
+  it('counts places gained as positive, and has no number for a missing or unranked side', () => {
+    expect(changeOf(check(3, 7))).toBe(4);
+    expect(changeOf(check(9, 2))).toBe(-7);
+    expect(changeOf(check(4, 4))).toBe(0);
+    expect(changeOf(check(3, null))).toBeNull();
+    expect(changeOf(check(0, 5))).toBeNull();
+    expect(changeOf(check(5, 0))).toBeNull();
+    expect(changeOf(undefined)).toBeNull();
+  });
+
+  it('summarises ranked days only, counting the 0s apart', () => {
+    expect(summarise([4, 0, 2, 9])).toEqual({ checkedDays: 4, notRankingDays: 1, best: 2, worst: 9, average: 5 });
+    expect(summarise([0, 0])).toEqual({ checkedDays: 2, notRankingDays: 2, best: null, worst: null, average: null });
+    expect(summarise([])).toEqual({ checkedDays: 0, notRankingDays: 0, best: null, worst: null, average: null });
+    expect([formatAverage(3.25), formatAverage(4), formatAverage(10 / 3)]).toEqual(['3.3', '4.0', '3.3']);
+  });
+});
+
+describe('page size', () => {
+  it('keeps a page under the cell budget however long the window, and never below one keyword', () => {
+    expect(keywordsPerPage(0)).toBe(MAX_KEYWORDS_PER_PAGE);
+    expect(keywordsPerPage(365)).toBe(MAX_KEYWORDS_PER_PAGE);
+    expect(keywordsPerPage(3650) * 3650).toBeLessThanOrEqual(MAX_CELLS_PER_PAGE);
+    expect(keywordsPerPage(3650)).toBe(27);
+    expect(keywordsPerPage(10 * MAX_CELLS_PER_PAGE)).toBe(1);
+  });
+});
+
+describe('Markdown text', () => {
+  it('escapes inline markup and table pipes, and flattens line breaks', () => {
+    expect(mdText('a | b *c* _d_ [e](f) <g> `h`\nnext')).toBe('a \\| b \\*c\\* \\_d\\_ \\[e\\](f) \\<g\\> \\`h\\` next');
+  });
+
+  it('makes autolinks of plain URLs only', () => {
+    expect(mdUrl('https://shop.example/a_b?c=1')).toBe('<https://shop.example/a_b?c=1>');
+    expect(mdUrl('https://shop.example/a|b')).toBe('https://shop.example/a\\|b');
+    expect(mdUrl('')).toBe('–');
+  });
+});
