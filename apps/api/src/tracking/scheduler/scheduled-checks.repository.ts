@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { uuidFromName } from '../../../../../libs/domain/src/shared/deterministic-uuid';
 import { ScheduleCommand, scheduleDecider, ScheduleEvent, ScheduleState, scheduleStreamName } from '../../../../../libs/domain/src/tracking/scheduled-checks';
 import { AggregateRepository } from '../../../../../libs/event-store/src/aggregate-repository';
 import type { EventStore } from '../../../../../libs/event-store/src/event-store.port';
@@ -14,12 +13,12 @@ export class ScheduledChecksRepository {
     this.repository = new AggregateRepository(store, scheduleDecider);
   }
 
-  /** Requests a slot; the slot's own event id makes a repeat a no-op even without the expected revision. */
+  /**
+   * Requests a slot; true when this call is the one that requested it. Racing replicas append with
+   * the same expected revision: one wins, the others re-read, see the slot and add nothing.
+   */
   async requestSlot(command: ScheduleCommand, now: Date): Promise<boolean> {
-    const { events } = await this.repository.handle(scheduleStreamName(command.projectId), command, {
-      now: () => now,
-      eventIds: (list) => list.map(() => uuidFromName(`slot:${command.projectId}:${command.slotKey}`)),
-    });
+    const { events } = await this.repository.handle(scheduleStreamName(command.projectId), command, { now: () => now });
     return events.length > 0;
   }
 
