@@ -1,12 +1,14 @@
 /**
- * The store contract suites against real servers: EventStoreDB when EVENTSTORE_CONNECTION_STRING is
- * set, ClickHouse when CLICKHOUSE_URL is set (`npm run test:servers`). A suite whose variable is
- * missing fails at once and says which one.
+ * The store contract suites against real servers (`npm run test:servers`): the EventStoreDB suite
+ * when EVENTSTORE_CONNECTION_STRING is set, the ClickHouse suite when CLICKHOUSE_URL is set.
  */
 const base = require('./jest.config.js');
 
-module.exports = {
-  ...base,
-  testMatch: ['**/*.server-spec.ts'],
-  testTimeout: 60000,
-};
+const suites = [];
+if (process.env.EVENTSTORE_CONNECTION_STRING) suites.push('<rootDir>/libs/event-store/**/*.server-spec.ts');
+if (process.env.CLICKHOUSE_URL) suites.push('<rootDir>/libs/read-store/**/*.server-spec.ts');
+if (suites.length === 0) {
+  throw new Error('npm run test:servers needs EVENTSTORE_CONNECTION_STRING (esdb://host:2113?tls=false) and/or CLICKHOUSE_URL (http://host:8123)');
+}
+
+module.exports = { ...base, testMatch: suites, testTimeout: 60000 };

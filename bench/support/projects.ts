@@ -19,8 +19,3 @@ export async function addKeywords(app: BenchApp, apiKey: string, projectId: stri
   return body.project.keywords as string[];
 }
 
-/** The project's keywords as GET /api/projects/:id lists them (id and text). */
-export async function projectKeywords(app: BenchApp, apiKey: string, projectId: string): Promise<{ _id: string; keyword: string }[]> {
-  const body = await app.json('GET', `/api/projects/${projectId}`, { key: apiKey });
-  return body.project.keywords;
-}
