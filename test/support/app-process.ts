@@ -20,6 +20,22 @@ require.extensions['.ts'] = (module, filename) => {
 require(process.argv[1]);
 `;
 
+/** Runs a TypeScript entry point of the repository to its end; resolves with its exit code and output. */
+export function runTypeScript(entry: string, args: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const root = join(__dirname, '..', '..');
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', TYPESCRIPT_HOOK, join(root, entry), ...args], {
+      cwd: root, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
 export interface AppProcess {
   url: string;
   process: ChildProcess;

@@ -28,7 +28,9 @@ and may run while the service runs: it touches only the event store.`;
  * The operator's command-line tool. It runs the accounts module's own command handlers against the
  * event store only: the embedded ClickHouse allows one process per data path, and the server has it.
  */
-async function main(argv: string[]): Promise<number> {
+async function main(rawArgv: string[]): Promise<number> {
+  // `--trial` alone means `--trial true`; update-account also takes `--trial false`.
+  const argv = rawArgv.flatMap((arg, i) => (arg === '--trial' && !['true', 'false'].includes(rawArgv[i + 1] ?? '') ? [arg, 'true'] : [arg]));
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -70,10 +72,11 @@ async function main(argv: string[]): Promise<number> {
     const commands = app.get(CommandBus);
     const queries = app.get(QueryBus);
     const balance = values.balance === undefined ? undefined : Number(values.balance);
-    const trial = values.trial === undefined ? undefined : values.trial === 'true' || values.trial === '';
+    if (values.trial !== undefined && !['true', 'false'].includes(values.trial)) throw new Error('--trial takes true or false');
+    const trial = values.trial === undefined ? undefined : values.trial === 'true';
     switch (command) {
       case 'create-account':
-        print(await commands.execute(new OpenAccountCommand({ name: values.name, plan: values.plan, trial: trial ?? (values.trial !== undefined), balance }, DEFAULT_PLAN_ID)));
+        print(await commands.execute(new OpenAccountCommand({ name: values.name, plan: values.plan, trial, balance }, DEFAULT_PLAN_ID)));
         return 0;
       case 'get-account':
         print({ account: await queries.execute(new GetAccountQuery(id ?? '')) });
