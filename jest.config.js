@@ -9,4 +9,5 @@ module.exports = {
   testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   testTimeout: 30000,
+  globalTeardown: '<rootDir>/test/support/remove-test-engines.js',
 };
