@@ -37,15 +37,15 @@ export class KeyUsageStore implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  /** Last use of each of the account's keys: the later of what is stored and what this process saw. */
-  async lastUsed(accountId: string): Promise<Map<string, Date>> {
+  /**
+   * Brings what other processes (and earlier runs) saved about the account's keys into the tracker,
+   * which then holds the latest use of each: ask it, key by key.
+   */
+  async refresh(accountId: string): Promise<void> {
     const rows = await this.readStore.query<{ key_id: string; used_at_ms: string }>(
       'SELECT key_id, toString(toUnixTimestamp64Milli(max(used_at))) AS used_at_ms FROM api_key_usage WHERE account_id = {accountId:String} GROUP BY key_id',
       { accountId },
     );
     for (const row of rows) this.tracker.remember(row.key_id, new Date(Number(row.used_at_ms)));
-    const result = new Map<string, Date>();
-    for (const row of rows) result.set(row.key_id, this.tracker.lastUsedAt(row.key_id)!);
-    return result;
   }
 }

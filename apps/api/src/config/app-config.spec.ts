@@ -3,7 +3,8 @@ import { ConfigError, loadConfig } from './app-config';
 describe('loadConfig', () => {
   it('gives the documented defaults for an empty environment', () => {
     const config = loadConfig({}, '/srv/app');
-    expect(config).toMatchObject({ port: 3000, host: '127.0.0.1', dataDir: '/srv/app/data', adminToken: undefined, googleBaseUrl: 'https://www.google.com' });
+    expect(config).toMatchObject({ port: 3000, host: '127.0.0.1', dataDir: '/srv/app/data', adminToken: undefined });
+    expect(config.scraper.baseUrl).toBe('https://www.google.com');
     expect(config.clickhouse.database).toBe('rank_tracker');
     expect([...config.roles].sort()).toEqual(['api', 'projections', 'scheduler', 'scraper']);
   });
@@ -11,13 +12,13 @@ describe('loadConfig', () => {
   it('names every bad variable at once', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: 'eighty', CLICKHOUSE_URL: 'ftp://x', ADMIN_TOKEN: 'short', ROLES: 'api,cook', EVENTSTORE_CONNECTION_STRING: 'http://x' });
+      loadConfig({ PORT: 'eighty', CLICKHOUSE_URL: 'ftp://x', ADMIN_TOKEN: 'short', ROLES: 'api,cook', EVENTSTORE_CONNECTION_STRING: 'http://x', GOOGLE_BASE_URL: 'not a url', SCRAPER_PARTITION: '3/2' });
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems.join('\n');
-    for (const name of ['PORT', 'CLICKHOUSE_URL', 'ADMIN_TOKEN', 'ROLES', 'EVENTSTORE_CONNECTION_STRING']) expect(problems).toContain(name);
+    for (const name of ['PORT', 'CLICKHOUSE_URL', 'ADMIN_TOKEN', 'ROLES', 'EVENTSTORE_CONNECTION_STRING', 'GOOGLE_BASE_URL', 'SCRAPER_PARTITION']) expect(problems).toContain(name);
   });
 
   it('treats empty values as unset', () => {

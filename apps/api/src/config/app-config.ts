@@ -16,7 +16,6 @@ export interface AppConfig {
   eventStoreConnectionString: string | undefined;
   clickhouse: { url: string | undefined; user: string | undefined; password: string | undefined; database: string };
   plansFile: string | undefined;
-  googleBaseUrl: string;
   roles: ReadonlySet<Role>;
   /** The scraper's page loading (GOOGLE_BASE_URL, timeouts, retries, proxies): `SCRAPER_*` variables. */
   scraper: SerpFetcherConfig;
@@ -105,10 +104,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
 
   let scraper: SerpFetcherConfig | undefined;
   try {
-    scraper = serpFetcherConfigFromEnv({ ...env, GOOGLE_BASE_URL: get('GOOGLE_BASE_URL') });
+    scraper = serpFetcherConfigFromEnv(env);
   } catch (error) {
     if (!(error instanceof SerpFetcherConfigError)) throw error;
-    problems.push(...error.problems.filter((p) => !p.startsWith('GOOGLE_BASE_URL')));
+    problems.push(...error.problems);
   }
   const scraperChecksAtOnce = integer('SCRAPER_CHECKS_AT_ONCE', 2, 1, 64);
   const partitionRaw = get('SCRAPER_PARTITION') ?? '0/1';
@@ -127,7 +126,6 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     eventStoreConnectionString,
     clickhouse: { url: url('CLICKHOUSE_URL'), user: get('CLICKHOUSE_USER'), password: get('CLICKHOUSE_PASSWORD'), database },
     plansFile: get('PLANS_FILE'),
-    googleBaseUrl: url('GOOGLE_BASE_URL', 'https://www.google.com') as string,
     roles,
     scraper: scraper as SerpFetcherConfig,
     scraperChecksAtOnce,

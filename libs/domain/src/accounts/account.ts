@@ -1,5 +1,6 @@
 import { assertNever, DomainError, invalid, notFound } from '../shared/domain-error';
 import { Decider } from '../shared/decider';
+import { checkCost } from '../projects/project-settings';
 import { AccountEvent, AccountStatus } from './account.events';
 
 export const MAX_ACTIVE_API_KEYS = 5;
@@ -92,7 +93,7 @@ export function decideAccount(command: AccountCommand, state: AccountState, now:
     }
     case 'RequestScrape': {
       const account = requireOpen(state);
-      const creditsPerCheck = command.serpTop === 100 ? 2 : 1;
+      const creditsPerCheck = checkCost(command.serpTop);
       const credits = command.keywordIds.length * creditsPerCheck;
       if (credits > account.virtualBalance) {
         throw invalid('Insufficient balance', { required: credits, virtualBalance: account.virtualBalance });

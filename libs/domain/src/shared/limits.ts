@@ -1,7 +1,10 @@
-/** The spec's Limits table, in one place: enforcement and the capacity record both read it. */
+import { MAX_ACTIVE_API_KEYS } from '../accounts/account';
+import { MAX_KEYWORDS_PER_PROJECT } from '../projects/project-content';
+
+/** The spec's Limits table, as the capacity record shows it; the deciders enforce the same constants. */
 export const LIMITS = {
-  keywordsPerProject: 3500,
-  apiKeysPerAccount: 5,
+  keywordsPerProject: MAX_KEYWORDS_PER_PROJECT,
+  apiKeysPerAccount: MAX_ACTIVE_API_KEYS,
   competitorsPerRequest: 50,
   rateLimits: {
     serpCheck: { perMinute: 10, windowSeconds: 60 },

@@ -21,11 +21,11 @@ export class ListApiKeysRoute {
   @Get()
   @ApiOkResponse({ type: ListApiKeysResponse })
   async list(@CurrentAccount() caller: AccountCaller): Promise<ListApiKeysResponse> {
-    const stored = await this.usageStore.lastUsed(caller.accountId);
+    await this.usageStore.refresh(caller.accountId);
     return {
       success: true,
       apiKeys: activeApiKeys(caller.account).map((k) => {
-        const lastUsed = this.tracker.lastUsedAt(k.keyId) ?? stored.get(k.keyId);
+        const lastUsed = this.tracker.lastUsedAt(k.keyId);
         return { _id: k.keyId, name: k.name, keyPrefix: k.keyPrefix, lastUsedAt: lastUsed ? lastUsed.toISOString() : null, createdAt: k.createdAt };
       }),
     };
