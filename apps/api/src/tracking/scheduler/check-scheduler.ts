@@ -1,19 +1,26 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Cron, CronExpression } from '@nestjs/schedule';
+import type { PlanCatalogue } from '../../../../../libs/domain/src/accounts/plans';
 import { findProject } from '../../../../../libs/domain/src/projects/workspace';
 import { newObjectId } from '../../../../../libs/domain/src/shared/object-id';
+import { tokenMonthOf } from '../../../../../libs/domain/src/tracking/monthly-tokens';
 import { latestDueSlot } from '../../../../../libs/domain/src/tracking/schedule/due-slot';
 import type { ReadStore } from '../../../../../libs/read-store/src/read-store.port';
+import { AccountRepository } from '../../accounts/account.repository';
 import type { AppConfig } from '../../config/app-config';
-import { APP_CONFIG, CLOCK, Clock, READ_STORE } from '../../platform/tokens';
-import { WorkspaceRepository } from '../../projects/workspace.repository';
+import { APP_CONFIG, CLOCK, Clock, PLAN_CATALOGUE, READ_STORE } from '../../platform/tokens';
+import { ProjectContentRepository, WorkspaceRepository } from '../../projects/workspace.repository';
+import { MonthlyTokensRepository } from './monthly-tokens.repository';
 import { ScheduledChecksRepository } from './scheduled-checks.repository';
 
 /**
- * Every minute, requests the due slot of every project whose slot has not been requested yet. The
+ * Every minute, decides the due slot of every project whose slot has not been decided yet. The
  * project list comes from the read model (any replica sees every account); each project's settings
- * are then read from its workspace stream, and the slot is requested through the project's schedule
- * stream, where exactly one replica wins a slot.
+ * are then read from its workspace stream. A new slot first draws its tokens from the account's
+ * monthly ledger (the plan read live), then is requested through the project's schedule stream, or
+ * recorded there as skipped when the tokens do not cover it. In both streams exactly one replica wins
+ * a slot, and a replica that crashed between the two steps finds its draw again, so a slot is paid
+ * once.
  */
 @Injectable()
 export class CheckScheduler {
@@ -24,7 +31,11 @@ export class CheckScheduler {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(PLAN_CATALOGUE) private readonly plans: PlanCatalogue,
     private readonly workspaces: WorkspaceRepository,
+    private readonly contents: ProjectContentRepository,
+    private readonly accounts: AccountRepository,
+    private readonly tokens: MonthlyTokensRepository,
     private readonly schedules: ScheduledChecksRepository,
   ) {}
 
@@ -38,7 +49,7 @@ export class CheckScheduler {
     }
   }
 
-  /** Requests every due slot not yet requested; returns how many it requested. */
+  /** Decides every due slot not yet decided; returns how many it requested (skipped ones not counted). */
   requestDueSlots(): Promise<number> {
     this.running ??= this.requestAll().finally(() => {
       this.running = undefined;
@@ -56,9 +67,32 @@ export class CheckScheduler {
       const project = findProject(await this.workspaces.load(accountId), projectId);
       if (!project) continue;
       const slot = latestDueSlot({ ...project.settings, createdAt: project.createdAt }, now);
-      if (!slot) continue;
-      const isNew = await this.schedules.requestSlot(
-        { type: 'RequestSlot', projectId, accountId, slotKey: slot.key, batchId: newObjectId(now), dueAt: slot.dueAt.toISOString() },
+      if (!slot || (await this.schedules.isHandled(projectId, slot.key))) continue;
+      const dueAt = slot.dueAt.toISOString();
+
+      const month = tokenMonthOf(slot.dueAt);
+      const keywordCount = (await this.contents.load(projectId)).keywords.length;
+      const account = await this.accounts.load(accountId);
+      const total = (account.kind === 'open' ? this.plans.find(account.plan)?.monthlySerpTokens : undefined) ?? 0;
+      const tokens = await this.tokens.draw(
+        { type: 'DrawTokens', accountId, month, projectId, slotKey: slot.key, keywordCount, serpTop: project.settings.serpTop, total },
+        now,
+      );
+      if (tokens.kind === 'refused') {
+        const { needed, available } = tokens;
+        const isNew = await this.schedules.decideSlot(
+          { type: 'SkipSlot', projectId, accountId, slotKey: slot.key, dueAt, reason: 'monthlyTokensExhausted', needed, available },
+          now,
+        );
+        if (isNew) {
+          this.logger.warn(
+            `skipped the ${slot.key} check of project ${projectId} (account ${accountId}): the ${month} SERP-check tokens are used up (needs ${needed}, ${available} left)`,
+          );
+        }
+        continue;
+      }
+      const isNew = await this.schedules.decideSlot(
+        { type: 'RequestSlot', projectId, accountId, slotKey: slot.key, batchId: newObjectId(now), dueAt },
         now,
       );
       if (isNew) requested++;
