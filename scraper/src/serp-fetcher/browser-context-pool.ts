@@ -1,6 +1,9 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import type { Egress } from './egress-pool';
 
+/** A cookie as `BrowserContext.addCookies` takes it. */
+export type ContextCookie = Parameters<BrowserContext['addCookies']>[0][number];
+
 interface PoolEntry {
   context: Promise<BrowserContext>;
   /** Page loads currently using the context; only idle contexts are closed. */
@@ -10,7 +13,8 @@ interface PoolEntry {
 /**
  * One browser context per egress, opened on first use and kept, so cookies (consent, session)
  * survive between checks the way they would for a person. A proxy is a context option in
- * Playwright, so a context cannot be shared between proxies.
+ * Playwright, so a context cannot be shared between proxies. Every context starts with
+ * `initialCookies` (Google's consent cookie), so even its first page is not a consent page.
  *
  * At most `maxContexts` are kept: opening one more closes the least recently used idle one. While
  * all are busy the pool may briefly hold more; the page-load concurrency limit bounds that.
@@ -22,6 +26,7 @@ export class BrowserContextPool {
   constructor(
     private readonly browser: Browser,
     private readonly maxContexts: number,
+    private readonly initialCookies: readonly ContextCookie[] = [],
   ) {}
 
   /** Number of contexts open or opening. */
@@ -78,6 +83,15 @@ export class BrowserContextPool {
     });
     // A context that dies (browser crash, external close) is opened afresh next time.
     context.on('close', onClose);
+    if (this.initialCookies.length > 0) {
+      try {
+        await context.addCookies([...this.initialCookies]);
+      } catch (error) {
+        // A context without its cookies is not handed out: the open fails and the next load retries.
+        await context.close().catch(() => undefined);
+        throw error;
+      }
+    }
     return context;
   }
 

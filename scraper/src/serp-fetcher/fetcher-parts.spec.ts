@@ -1,5 +1,6 @@
 import { retryDelayMs } from './backoff';
 import { DIRECT_EGRESS, EgressPool } from './egress-pool';
+import { GOOGLE_CONSENT_SOCS, googleConsentCookies } from './google-consent';
 import { acceptLanguages, browserLocale, buildSearchUrl } from './search-url';
 import { parseProxyUrl, type ProxyConfig } from './serp-fetcher-config';
 import { Semaphore } from './semaphore';
@@ -62,6 +63,22 @@ describe('search URLs and language', () => {
     expect(browserLocale({ langCode: 'de', geoCode: 'at' })).toBe('de-AT');
     expect(browserLocale({ langCode: 'pt-BR', geoCode: 'us' })).toBe('pt-BR');
     expect(acceptLanguages({ langCode: 'en', geoCode: 'gb' })).toBe('en-GB,en');
+  });
+});
+
+describe('googleConsentCookies', () => {
+  const socs = { name: 'SOCS', value: GOOGLE_CONSENT_SOCS, sameSite: 'Lax' };
+
+  it("is a domain cookie for Google's domain, as Google's own is, so consent.google.<tld> and the bare domain get it too", () => {
+    expect(googleConsentCookies('https://www.google.com')).toEqual([{ ...socs, secure: true, domain: '.google.com', path: '/' }]);
+    expect(googleConsentCookies('https://www.google.co.uk/')).toEqual([{ ...socs, secure: true, domain: '.google.co.uk', path: '/' }]);
+    expect(googleConsentCookies('https://google.de')).toEqual([{ ...socs, secure: true, domain: '.google.de', path: '/' }]);
+  });
+
+  it('is a cookie for the host itself on an IP address or a one-label name, and not Secure over plain HTTP', () => {
+    expect(googleConsentCookies('http://127.0.0.1:41234')).toEqual([{ ...socs, secure: false, url: 'http://127.0.0.1:41234/' }]);
+    expect(googleConsentCookies('http://localhost:3000/fake-google')).toEqual([{ ...socs, secure: false, url: 'http://localhost:3000/' }]);
+    expect(googleConsentCookies('http://[::1]:8080')).toEqual([{ ...socs, secure: false, url: 'http://[::1]:8080/' }]);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { Browser } from 'playwright-core';
+import { googleConsentCookies } from './google-consent';
 import { ChromiumPageLoader, desktopUserAgent } from './page-loader';
 import { SerpFetcher, type ParseSerpPage } from './serp-fetcher';
 import type { SerpFetcherConfig } from './serp-fetcher-config';
@@ -15,6 +16,7 @@ export {
 } from './serp-fetcher-config';
 export { ChromiumPageLoader, desktopUserAgent, type PageLoader, type PageLoadRequest, type PageLoadResult } from './page-loader';
 export { buildSearchUrl } from './search-url';
+export { GOOGLE_CONSENT_SOCS, googleConsentCookies } from './google-consent';
 export type { Egress } from './egress-pool';
 
 export interface CreateSerpFetcherOptions {
@@ -35,6 +37,8 @@ export function createSerpFetcher(options: CreateSerpFetcherOptions): SerpFetche
     maxConcurrentPages: config.maxConcurrentPages,
     maxContexts: config.maxContexts,
     subresourceHosts: config.subresourceHosts,
+    // Google's consent cookie in every context: from EU addresses Google shows results, not its consent page.
+    contextCookies: googleConsentCookies(config.baseUrl),
   });
   const userAgents = config.userAgents.length > 0 ? config.userAgents : [desktopUserAgent(browser.version())];
   return new SerpFetcher(config, { loader, parse, userAgents, now: options.now });

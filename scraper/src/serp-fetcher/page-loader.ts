@@ -1,5 +1,5 @@
 import { errors, type Browser, type Page, type Request, type Response, type Route } from 'playwright-core';
-import { BrowserContextPool } from './browser-context-pool';
+import { BrowserContextPool, type ContextCookie } from './browser-context-pool';
 import type { Egress } from './egress-pool';
 import { Semaphore } from './semaphore';
 
@@ -35,6 +35,8 @@ export interface ChromiumPageLoaderOptions {
   maxContexts: number;
   /** Hosts (with subdomains) subresources may come from, besides the page's own host. */
   subresourceHosts: readonly string[];
+  /** Cookies every new browser context starts with (Google's consent cookie, see google-consent.ts). */
+  contextCookies?: readonly ContextCookie[];
   /** Resource types never fetched; they carry nothing a parser reads. */
   blockedResourceTypes?: readonly string[];
   /**
@@ -69,7 +71,11 @@ export class ChromiumPageLoader implements PageLoader {
     private readonly options: ChromiumPageLoaderOptions,
   ) {
     // Every page in flight holds a context, so fewer contexts than slots would thrash the pool.
-    this.contexts = new BrowserContextPool(browser, Math.max(options.maxContexts, options.maxConcurrentPages));
+    this.contexts = new BrowserContextPool(
+      browser,
+      Math.max(options.maxContexts, options.maxConcurrentPages),
+      options.contextCookies ?? [],
+    );
     this.slots = new Semaphore(options.maxConcurrentPages);
     this.blockedResourceTypes = new Set(options.blockedResourceTypes ?? DEFAULT_BLOCKED_RESOURCE_TYPES);
     this.maxDocumentsPerLoad = options.maxDocumentsPerLoad ?? DEFAULT_MAX_DOCUMENTS_PER_LOAD;

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { closeChromium } from '../browser/chromium';
-import { createSerpFetcher, serpFetcherConfigFromEnv, type SerpFetcher, type SerpFetchOutcome } from './index';
+import { createSerpFetcher, GOOGLE_CONSENT_SOCS, serpFetcherConfigFromEnv, type SerpFetcher, type SerpFetchOutcome } from './index';
 import { FakeGoogle, type FakeGoogleHandler } from './test-support/fake-google';
 import { FAKE_CAPTCHA_PAGE, fakeResultsPage, parseFakeSerp, resultUrls } from './test-support/fake-serp';
 import { ForwardProxy } from './test-support/forward-proxy';
@@ -82,6 +82,8 @@ it('sends each request through the proxies in turn (with credentials where neede
   expect(kinds(outcomes)).toEqual(['success', 'success', 'success', 'success']);
   expect([proxyA.searches, proxyB.searches]).toEqual([2, 2]);
   expect(google.searches.map((request) => request.headers['x-test-proxy'])).toEqual(['A', 'B', 'A', 'B']);
+  // Each proxy has its own browser context, and each starts with Google's consent cookie.
+  expect(google.searches.map((request) => request.headers.cookie)).toEqual(Array(4).fill(`SOCS=${GOOGLE_CONSENT_SOCS}`));
 });
 
 it('rests a blocked proxy: the check is retried once on the other one, later checks avoid it until the rest is over', async () => {

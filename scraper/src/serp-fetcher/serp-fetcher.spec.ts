@@ -1,6 +1,13 @@
 import type { Browser } from 'playwright-core';
 import { closeChromium } from '../browser/chromium';
-import { createSerpFetcher, serpFetcherConfig, type SerpFetcher, type SerpFetcherConfig, type SerpFetchOutcome } from './index';
+import {
+  createSerpFetcher,
+  GOOGLE_CONSENT_SOCS,
+  serpFetcherConfig,
+  type SerpFetcher,
+  type SerpFetcherConfig,
+  type SerpFetchOutcome,
+} from './index';
 import { FakeGoogle, statusReply, type FakeReply } from './test-support/fake-google';
 import {
   FAKE_CAPTCHA_PAGE,
@@ -164,6 +171,15 @@ describe('the request', () => {
     expect(request.headers['accept-language']).toMatch(/^fr-FR,fr/);
     expect(request.headers['user-agent']).toMatch(/Chrome\/\d+/);
     expect(request.headers['user-agent']).not.toMatch(/Headless/);
+  });
+
+  it("carries Google's consent cookie for the host of GOOGLE_BASE_URL, from the first request of a new context on", async () => {
+    google.reset(pagedGoogle(10, 10));
+
+    expectSuccess(await newFetcher().fetchSerp(check));
+
+    expect(google.searches).toHaveLength(2);
+    for (const request of google.searches) expect(request.headers.cookie).toBe(`SOCS=${GOOGLE_CONSENT_SOCS}`);
   });
 });
 

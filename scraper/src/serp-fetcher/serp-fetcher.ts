@@ -1,4 +1,4 @@
-import type { AiOverviewSource, OrganicResult, SerpPage } from '../serp-parser/serp-page';
+import type { AiOverviewSource, OrganicResult, PageSource, SerpPage } from '../serp-parser/serp-page';
 import { retryDelayMs } from './backoff';
 import { EgressPool, type Egress } from './egress-pool';
 import type { PageLoader, PageLoadResult } from './page-loader';
@@ -16,8 +16,11 @@ export type SerpFetchOutcome =
   /** The check has no trustworthy answer; `pagesRead` counts pages read before the failure. */
   | { kind: 'failed'; reason: string; pagesRead: number };
 
-/** The SERP parser's signature (`parseSerpPage` in scraper/src/serp-parser). */
-export type ParseSerpPage = (html: string) => SerpPage;
+/**
+ * The SERP parser's signature (`parseSerpPage` in scraper/src/serp-parser); `source.url` is the URL
+ * the browser ended on (a redirect to Google's consent service shows there).
+ */
+export type ParseSerpPage = (html: string, source?: PageSource) => SerpPage;
 
 export interface SerpFetcherDependencies {
   loader: PageLoader;
@@ -92,6 +95,13 @@ export class SerpFetcher {
       switch (page.kind) {
         case 'unrecognised':
           return { kind: 'failed', reason: `${where}: not a result page we can read (${page.detail})`, pagesRead };
+        case 'consent':
+          // Not transient (the same page would come back) and not a block: no retry, no rest.
+          return {
+            kind: 'failed',
+            reason: `${where}: Google showed its cookie-consent page instead of results (${page.detail})`,
+            pagesRead,
+          };
         case 'no-results':
           // On the first page: Google found nothing, a valid "not ranking". Later: the list ended.
           pagesRead++;
@@ -186,7 +196,7 @@ export class SerpFetcher {
 
     let page: SerpPage;
     try {
-      page = this.deps.parse(loaded.html);
+      page = this.deps.parse(loaded.html, { url: loaded.finalUrl });
     } catch (error) {
       return { kind: 'failed', reason: `the parser failed: ${error instanceof Error ? error.message : String(error)}` };
     }

@@ -36,6 +36,8 @@ const EXPECTED_VERDICTS: Record<string, { kind: SerpPage['kind']; organic?: numb
   'fra50__persistent_browser_service__ai_overview.html': { kind: 'results', organic: 9, aiOverview: 7 },
   'fra50__persistent_browser_service__billie.html': { kind: 'results', organic: 10, aiOverview: 0 },
   'fra50__persistent_browser_service__google_serp-captcha.html': { kind: 'blocked' },
+  // Hand-made (see the README there): Google's cookie-consent page as served at consent.google.com/ml.
+  'handmade__google-consent.html': { kind: 'consent' },
   'karust__openserp__search_captcha_new.html': { kind: 'blocked' },
   'karust__openserp__search_no_results.html': { kind: 'no-results' },
   // README: 100. The page has 99 result blocks linking to other sites; see the fixtures README.
@@ -449,4 +451,35 @@ describe('pages that are not results', () => {
       expect(parseFixture(file)).toEqual({ kind: 'no-results' });
     },
   );
+});
+
+describe("Google's cookie-consent interstitial", () => {
+  const consentPage = 'handmade__google-consent.html';
+
+  it('the hand-made consent page (consent.google.com/ml) is consent, by its forms posting to consent.google.com/save', () => {
+    expect(parseFixture(consentPage)).toEqual({ kind: 'consent', detail: 'a form posting to consent.google.com/save' });
+  });
+
+  it('and by its URL when the browser was redirected there', () => {
+    const url = 'https://consent.google.com/ml?continue=https://www.google.com/search%3Fq%3Drunning%2Bshoes&gl=DE&m=0&pc=srp&hl=en&src=1';
+    expect(parseSerpPage(readSerpFixture(consentPage), { url })).toEqual({
+      kind: 'consent',
+      detail: 'the browser was sent to consent.google.com/ml',
+    });
+  });
+
+  it('the 2023 desktop pages carry the in-page consent dialog over their results, and are still read as results', () => {
+    const dialogPages = [
+      'zlurad__serp-parser__desktop-google.html',
+      'zlurad__serp-parser__desktop-coffee.html',
+      'zlurad__serp-parser__desktop-featured-snippet.html',
+    ];
+    for (const file of dialogPages) {
+      const $ = load(readSerpFixture(file));
+      expect($('[role="dialog"][aria-label="Before you continue to Google Search"]')).toHaveLength(1);
+      expect(resultsOf(file).organic.length).toBeGreaterThan(0);
+    }
+    // The "no results" page has the same dialog: Google's answer is still "nothing found".
+    expect(parseFixture('zlurad__serp-parser__desktop-no-results.html')).toEqual({ kind: 'no-results' });
+  });
 });

@@ -96,6 +96,88 @@ describe('parseSerpPage: block pages are "blocked"', () => {
   });
 });
 
+describe("parseSerpPage: Google's cookie-consent interstitial is \"consent\", never unrecognised or empty", () => {
+  const consentForm = (action: string, label: string, setEom: boolean) =>
+    `<form action="${action}" method="POST"><input type="hidden" name="continue" value="https://www.google.com/search?q=q">
+      <input type="hidden" name="set_eom" value="${setEom}"><button type="submit">${label}</button></form>`;
+  /** The in-page dialog of 2023: buttons wired by script, no form in the HTML. */
+  const dialog = (reject: string, accept: string) =>
+    `<div role="dialog" aria-modal="true" aria-label="Before you continue to Google Search"><h1>Before you continue to Google</h1>
+      <button id="W0wltc"><div role="none">${reject}</div></button><button id="L2AGLb"><div role="none">${accept}</div></button></div>`;
+
+  it('a page whose buttons post to consent.google.com/save', () => {
+    const html = `<html><body><h1>Before you continue to Google</h1>
+      ${consentForm('https://consent.google.com/save', 'Reject all', true)}${consentForm('https://consent.google.com/save', 'Accept all', false)}</body></html>`;
+    expect(parseSerpPage(html)).toEqual({ kind: 'consent', detail: 'a form posting to consent.google.com/save' });
+  });
+
+  it('the same on a country domain, with a protocol-relative action', () => {
+    const html = `<html><body>${consentForm('//consent.google.de/save', 'Alle ablehnen', true)}</body></html>`;
+    expect(parseSerpPage(html)).toEqual({ kind: 'consent', detail: 'a form posting to consent.google.de/save' });
+  });
+
+  it('the 2020 dialog, a frame of consent.google.com', () => {
+    const html = `<html><body><div role="dialog"><iframe src="https://consent.google.com/?hl=en&amp;origin=https://www.google.com"></iframe></div></body></html>`;
+    expect(parseSerpPage(html)).toEqual({ kind: 'consent', detail: 'a frame of consent.google.com' });
+  });
+
+  it('the in-page dialog on a page with a search box but an empty results column', () => {
+    expect(parseSerpPage(googlePage('', dialog('Reject all', 'Accept all')))).toEqual({
+      kind: 'consent',
+      detail: 'a dialog with a "Reject all" button',
+    });
+  });
+
+  it('the in-page dialog in German and French on a page without a results column', () => {
+    const page = (html: string) => `<html><body><form action="/search"><input name="q"></form>${html}</body></html>`;
+    expect(parseSerpPage(page(dialog('Alle ablehnen', 'Alle akzeptieren')))).toMatchObject({ kind: 'consent' });
+    expect(parseSerpPage(page(dialog('Tout refuser', 'Tout accepter')))).toMatchObject({ kind: 'consent' });
+  });
+
+  describe('when the browser ended on consent.google.<tld>, whatever the document holds', () => {
+    it.each([
+      ['https://consent.google.com/ml?continue=https://www.google.com/search%3Fq%3Dq&gl=DE&m=0&pc=srp&hl=de&src=1', 'consent.google.com/ml'],
+      ['https://consent.google.com/m?continue=https://www.google.com/search%3Fq%3Dq&gl=FR&hl=fr', 'consent.google.com/m'],
+      ['https://consent.google.co.uk/ml?continue=https://www.google.co.uk/search%3Fq%3Dq', 'consent.google.co.uk/ml'],
+    ])('%s', (url, where) => {
+      expect(parseSerpPage('<html><head></head><body><div id="root"></div></body></html>', { url })).toEqual({
+        kind: 'consent',
+        detail: `the browser was sent to ${where}`,
+      });
+      expect(parseSerpPage('', { url })).toMatchObject({ kind: 'consent' });
+    });
+  });
+
+  describe('but not', () => {
+    it('a result page under the dialog: the dialog overlays real results, which are read', () => {
+      const page = parseSerpPage(googlePage(webResult('https://a.example/', 'A'), dialog('Reject all', 'Accept all')));
+      expect(expectResults(page).organic.map((result) => result.url)).toEqual(['https://a.example/']);
+    });
+
+    it('a "no results" page under the dialog: Google did answer', () => {
+      const message = `<div id="topstuff"><p role="heading">Your search - <b>zzqx</b> - did not match any documents.</p></div>`;
+      expect(parseSerpPage(googlePage('', dialog('Reject all', 'Accept all') + message))).toEqual({ kind: 'no-results' });
+    });
+
+    it('a result page reached at a www.google.com URL that mentions consent.google.com', () => {
+      const url = 'https://www.google.com/search?q=consent.google.com&hl=en';
+      const more = '<a href="https://consent.google.com/d?continue=https://www.google.com/search">More options</a>';
+      expect(parseSerpPage(googlePage(webResult('https://a.example/', 'A'), more), { url }).kind).toBe('results');
+    });
+
+    it('a page of another site with a consent-looking form or a relative /save form', () => {
+      const other = `<html><body>${consentForm('https://consent.example.com/save', 'Accept all', false)}</body></html>`;
+      const relative = `<html><body>${consentForm('/save', 'Accept all', false)}</body></html>`;
+      expect(parseSerpPage(other).kind).toBe('unrecognised');
+      expect(parseSerpPage(relative).kind).toBe('unrecognised');
+    });
+
+    it('"Accept all" outside a dialog', () => {
+      expect(parseSerpPage('<html><body><button>Accept all</button></body></html>').kind).toBe('unrecognised');
+    });
+  });
+});
+
 describe('parseSerpPage: "no-results" only when Google says so', () => {
   it('the English message', () => {
     const message = `<div id="topstuff"><div class="card-section"><p role="heading">Your search - <b>zzqx</b> - did not match any documents.</p></div></div>`;

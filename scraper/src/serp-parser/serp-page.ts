@@ -20,6 +20,12 @@ export interface AiOverviewSource {
   domain: string;
 }
 
+/** Where the page was read from, when the caller knows it. */
+export interface PageSource {
+  /** The URL the browser ended on, after redirects. */
+  url: string;
+}
+
 /** Why a page is not a result page we can read. */
 export type BlockReason = 'captcha' | 'unusual-traffic' | 'javascript-challenge';
 
@@ -30,5 +36,10 @@ export type SerpPage =
   | { kind: 'no-results' }
   /** A block page: the check failed; it must never be read as "not ranking". */
   | { kind: 'blocked'; reason: BlockReason }
+  /**
+   * Google's EU cookie-consent interstitial instead of results: the check failed. Not a block (the
+   * address is not refused; Google wants a cookie choice first). `detail` says what showed it.
+   */
+  | { kind: 'consent'; detail: string }
   /** Not a Google result page we recognise (or a markup change we do not know): the check failed. */
   | { kind: 'unrecognised'; detail: string };

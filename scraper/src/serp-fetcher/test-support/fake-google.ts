@@ -22,11 +22,13 @@ export type FakeGoogleHandler = (request: SeenRequest) => FakeReply | Promise<Fa
 /**
  * A local HTTP server on 127.0.0.1 that plays Google: tests decide what each request gets and
  * read back what was asked. Only `/search` requests are handed to the handler and logged; other
- * paths (scripts and styles the saved pages ask for) get a 404 and are counted apart.
+ * paths (scripts and styles the saved pages ask for) get a 404, or what `servePath` set, and are
+ * counted apart.
  */
 export class FakeGoogle {
   readonly searches: SeenRequest[] = [];
   otherRequests: string[] = [];
+  private otherPaths = new Map<string, FakeReply>();
   private handler: FakeGoogleHandler = () => ({ kind: 'page', html: '<html><body>no handler</body></html>' });
   private readonly sockets = new Set<Socket>();
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -59,11 +61,17 @@ export class FakeGoogle {
     return this.searches.map((request) => request.start);
   }
 
-  /** Sets what the next requests get and forgets the requests seen so far. */
+  /** Sets what the next requests get and forgets the requests (and `servePath` pages) so far. */
   reset(handler: FakeGoogleHandler): void {
     this.handler = handler;
     this.searches.length = 0;
     this.otherRequests = [];
+    this.otherPaths = new Map();
+  }
+
+  /** What a path other than `/search` gets (whatever the Host header), until the next `reset`. */
+  servePath(path: string, reply: FakeReply): void {
+    this.otherPaths.set(path, reply);
   }
 
   async close(): Promise<void> {
@@ -76,7 +84,9 @@ export class FakeGoogle {
     const url = new URL(rawUrl, 'http://fake.google');
     if (url.pathname !== '/search') {
       this.otherRequests.push(url.pathname);
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      const reply = this.otherPaths.get(url.pathname);
+      if (reply) await this.send(reply, res);
+      else res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
     const seen: SeenRequest = {

@@ -1,11 +1,13 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
-/** The project's saved Google pages (gzipped, kept with the repository; see the README there). */
+/** The project's saved Google pages (gzipped) and hand-made ones (plain), kept with the repository; see the README there. */
 const SAVED_SERP_DIR = join(__dirname, '..', '..', '..', 'test-fixtures', 'serp');
 
-/** The HTML of a saved page by its original name (`….html`). */
+/** The HTML of a page by its file name (`….html`), gzipped or not. */
 export function readSavedSerp(fileName: string): string {
-  return gunzipSync(readFileSync(join(SAVED_SERP_DIR, `${fileName}.gz`))).toString('utf8');
+  const gzipped = join(SAVED_SERP_DIR, `${fileName}.gz`);
+  if (existsSync(gzipped)) return gunzipSync(readFileSync(gzipped)).toString('utf8');
+  return readFileSync(join(SAVED_SERP_DIR, fileName), 'utf8');
 }

@@ -1,21 +1,26 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
-/** Saved Google pages, gzipped; see the README there for what each one is. */
+/**
+ * Saved Google pages, gzipped, plus hand-made pages kept as plain `.html` so they can be reviewed;
+ * see the README there for what each one is.
+ */
 export const SERP_FIXTURE_DIR = join(__dirname, '..', '..', '..', 'test-fixtures', 'serp');
 
-/** The original file names (`….html`) of every saved page. */
+/** The file names (`….html`) of every page: saved ones without their `.gz`, hand-made ones as they are. */
 export function listSerpFixtures(): string[] {
   return readdirSync(SERP_FIXTURE_DIR)
-    .filter((name) => name.endsWith('.html.gz'))
-    .map((name) => name.slice(0, -'.gz'.length))
+    .filter((name) => name.endsWith('.html.gz') || name.endsWith('.html'))
+    .map((name) => name.replace(/\.gz$/, ''))
     .sort();
 }
 
-/** The HTML of a saved page, by its original file name (`….html`). */
+/** The HTML of a page, by its file name (`….html`), gzipped or not. */
 export function readSerpFixture(fileName: string): string {
-  return gunzipSync(readFileSync(join(SERP_FIXTURE_DIR, `${fileName}.gz`))).toString('utf8');
+  const gzipped = join(SERP_FIXTURE_DIR, `${fileName}.gz`);
+  if (existsSync(gzipped)) return gunzipSync(readFileSync(gzipped)).toString('utf8');
+  return readFileSync(join(SERP_FIXTURE_DIR, fileName), 'utf8');
 }
 
 /** The organic URLs in order from the `.expected-urls.txt` beside a page. */
