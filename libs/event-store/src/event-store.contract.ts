@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type ConsumerGroupOptions,
   type EventStore,
   type ExpectedRevision,
   type NewEvent,
@@ -401,6 +402,232 @@ export function describeEventStoreContract(name: string, makeStore: MakeEventSto
         await sleep(400);
 
         expect(handled).toHaveLength(1);
+      });
+    });
+
+    describe('joinConsumerGroup', () => {
+      const members: Subscription[] = [];
+      /** A work-stream prefix and a group of this test's own, so a shared server's other data stays out. */
+      const workPrefix = () => `contract_work${randomUUID().replace(/-/g, '')}-`;
+      const groupName = () => `contract-group-${randomUUID()}`;
+      const join = (options: Omit<ConsumerGroupOptions, 'maxInFlight' | 'messageTimeoutMs' | 'maxRetries'> & Partial<ConsumerGroupOptions>) => {
+        const member = store.joinConsumerGroup({ maxInFlight: 4, messageTimeoutMs: 30_000, maxRetries: 2, ...options });
+        members.push(member);
+        return member;
+      };
+
+      afterEach(async () => {
+        await Promise.all(members.splice(0).map((member) => member.stop()));
+      });
+
+      it('hands every event of the prefixed streams to the member once, old and live, and nothing else', async () => {
+        const [prefix, group] = [workPrefix(), groupName()];
+        const early = [newEvent(), newEvent()];
+        await store.appendToStream(`${prefix}a`, early, { expectedRevision: 'no_stream' });
+        await store.appendToStream(streamName('not-work'), [newEvent()], { expectedRevision: 'no_stream' });
+        const handled: RecordedEvent[] = [];
+
+        join({ group, streamPrefix: prefix, onEvent: async (event) => void handled.push(event) });
+        await waitFor(() => handled.length === 2, 15_000);
+        const late = newEvent('Late', { n: 1 });
+        await store.appendToStream(`${prefix}b`, [late], { expectedRevision: 'no_stream' });
+        await waitFor(() => handled.length === 3, 15_000);
+        await sleep(300);
+
+        expect(handled.map((event) => event.id).sort()).toEqual([...early, late].map((event) => event.id).sort());
+        expect(handled.find((event) => event.id === late.id)).toMatchObject({ streamName: `${prefix}b`, type: 'Late', data: { n: 1 }, revision: 0 });
+      });
+
+      it('does not hand out again what a member acknowledged, also to a member that joins later', async () => {
+        const [prefix, group] = [workPrefix(), groupName()];
+        await store.appendToStream(`${prefix}a`, [newEvent(), newEvent(), newEvent()], { expectedRevision: 'no_stream' });
+        const first: string[] = [];
+        const member = join({ group, streamPrefix: prefix, onEvent: async (event) => void first.push(event.id) });
+        await waitFor(() => first.length === 3, 15_000);
+        await sleep(300);
+        await member.stop();
+
+        const fresh = newEvent();
+        await store.appendToStream(`${prefix}a`, [fresh], { expectedRevision: 2 });
+        const second: string[] = [];
+        join({ group, streamPrefix: prefix, onEvent: async (event) => void second.push(event.id) });
+        await waitFor(() => second.length >= 1, 15_000);
+        await sleep(500);
+
+        expect(second).toEqual([fresh.id]);
+      });
+
+      it('shares the events between two members, each event handled by one of them', async () => {
+        const [prefix, group] = [workPrefix(), groupName()];
+        const events = range(20).map((n) => newEvent('Work', { n }));
+        await store.appendToStream(`${prefix}a`, events, { expectedRevision: 'no_stream' });
+        const byMember: string[][] = [[], []];
+        for (const index of [0, 1]) {
+          join({
+            group,
+            streamPrefix: prefix,
+            maxInFlight: 2,
+            onEvent: async (event) => {
+              await sleep(40);
+              byMember[index]!.push(event.id);
+            },
+          });
+        }
+        await waitFor(() => byMember[0]!.length + byMember[1]!.length >= 20, 20_000);
+        await sleep(300);
+
+        expect([...byMember[0]!, ...byMember[1]!].sort()).toEqual(events.map((event) => event.id).sort());
+        expect(byMember[0]!.length).toBeGreaterThan(0);
+        expect(byMember[1]!.length).toBeGreaterThan(0);
+      });
+
+      it('runs at most maxInFlight handlers of a member at once', async () => {
+        const [prefix, group] = [workPrefix(), groupName()];
+        await store.appendToStream(`${prefix}a`, range(8).map(() => newEvent()), { expectedRevision: 'no_stream' });
+        let running = 0;
+        let mostAtOnce = 0;
+        let done = 0;
+        join({
+          group,
+          streamPrefix: prefix,
+          maxInFlight: 3,
+          onEvent: async () => {
+            running += 1;
+            mostAtOnce = Math.max(mostAtOnce, running);
+            await sleep(50);
+            running -= 1;
+            done += 1;
+          },
+        });
+        await waitFor(() => done === 8, 15_000);
+
+        expect(mostAtOnce).toBeGreaterThan(1);
+        expect(mostAtOnce).toBeLessThanOrEqual(3);
+      });
+
+      it('offers an event again when its handler throws, counting the attempts', async () => {
+        const [prefix, group] = [workPrefix(), groupName()];
+        const flaky = newEvent();
+        await store.appendToStream(`${prefix}a`, [flaky], { expectedRevision: 'no_stream' });
+        const attempts: number[] = [];
+        join({
+          group,
+          streamPrefix: prefix,
+          onEvent: async (_event, attempt) => {
+            attempts.push(attempt);
+            if (attempt === 1) throw new Error('transient');
+          },
+        });
+        await waitFor(() => attempts.length === 2, 15_000);
+        await sleep(500);
+
+        expect(attempts).toEqual([1, 2]);
+      });
+
+      it('parks an event after maxRetries retries, reports it, and never offers it again', async () => {
+        const [prefix, group] = [workPrefix(), groupName()];
+        const poison = newEvent();
+        const healthy = newEvent();
+        await store.appendToStream(`${prefix}a`, [poison, healthy], { expectedRevision: 'no_stream' });
+        const attempts: number[] = [];
+        const parked: Array<{ id: string; error: unknown }> = [];
+        const handledHealthy: string[] = [];
+        const failure = new Error('always fails');
+        const member = join({
+          group,
+          streamPrefix: prefix,
+          maxRetries: 2,
+          onEvent: async (event, attempt) => {
+            if (event.id === healthy.id) return void handledHealthy.push(event.id);
+            attempts.push(attempt);
+            throw failure;
+          },
+          onParked: (event, error) => parked.push({ id: event.id, error }),
+        });
+        await waitFor(() => parked.length === 1, 15_000);
+        await member.stop();
+        const later: string[] = [];
+        join({ group, streamPrefix: prefix, onEvent: async (event) => void later.push(event.id) });
+        await sleep(1_000);
+
+        expect(attempts).toEqual([1, 2, 3]);
+        expect(parked).toEqual([{ id: poison.id, error: failure }]);
+        expect(handledHealthy).toEqual([healthy.id]);
+        expect(later).toEqual([]);
+      });
+
+      it('offers an event to another member when its handler does not settle within the message timeout', async () => {
+        const [prefix, group] = [workPrefix(), groupName()];
+        const stuck = newEvent();
+        await store.appendToStream(`${prefix}a`, [stuck], { expectedRevision: 'no_stream' });
+        const hung: number[] = [];
+        const release = deferred();
+        join({
+          group,
+          streamPrefix: prefix,
+          messageTimeoutMs: 1_000,
+          maxInFlight: 1,
+          // A member that hangs (or whose process died) does not settle the event in time.
+          onEvent: async (_event, attempt) => {
+            hung.push(attempt);
+            await release.promise;
+          },
+        });
+        await waitFor(() => hung.length === 1, 15_000);
+        const rescued: Array<{ id: string; attempt: number }> = [];
+        join({ group, streamPrefix: prefix, messageTimeoutMs: 1_000, onEvent: async (event, attempt) => void rescued.push({ id: event.id, attempt }) });
+        await waitFor(() => rescued.length >= 1, 20_000);
+
+        release.resolve();
+
+        // EventStoreDB's round robin may first give the retry back to the hung member (attempt 2), so
+        // the other member can get it at attempt 3; SQLite hands it to the free member at attempt 2.
+        expect(rescued[0]!.id).toBe(stuck.id);
+        expect(rescued[0]!.attempt).toBeGreaterThanOrEqual(2);
+      });
+
+      it('keeps two groups apart: each gets every event', async () => {
+        const prefix = workPrefix();
+        const events = [newEvent(), newEvent()];
+        await store.appendToStream(`${prefix}a`, events, { expectedRevision: 'no_stream' });
+        const [a, b]: string[][] = [[], []];
+        join({ group: groupName(), streamPrefix: prefix, onEvent: async (event) => void a!.push(event.id) });
+        join({ group: groupName(), streamPrefix: prefix, onEvent: async (event) => void b!.push(event.id) });
+        await waitFor(() => a!.length === 2 && b!.length === 2, 15_000);
+
+        expect(a!.sort()).toEqual(events.map((event) => event.id).sort());
+        expect(b!.sort()).toEqual(events.map((event) => event.id).sort());
+      });
+
+      it('stop() waits for the handlers under way and takes nothing afterwards; unsettled work goes to the group', async () => {
+        const [prefix, group] = [workPrefix(), groupName()];
+        await store.appendToStream(`${prefix}a`, [newEvent()], { expectedRevision: 'no_stream' });
+        const release = deferred();
+        let handlerFinished = false;
+        const seen: string[] = [];
+        const member = join({
+          group,
+          streamPrefix: prefix,
+          onEvent: async (event) => {
+            seen.push(event.id);
+            await release.promise;
+            handlerFinished = true;
+          },
+        });
+        await waitFor(() => seen.length === 1, 15_000);
+        let stopped = false;
+        const stop = member.stop().then(() => {
+          stopped = true;
+        });
+        await sleep(50);
+        expect(stopped).toBe(false);
+        release.resolve();
+        await stop;
+        expect(handlerFinished).toBe(true);
+        await store.appendToStream(`${prefix}a`, [newEvent()], { expectedRevision: 0 });
+        await sleep(500);
+
+        expect(seen).toHaveLength(1);
       });
     });
 

@@ -67,6 +67,33 @@ export interface Subscription {
   stop(): Promise<void>;
 }
 
+/**
+ * One member of a consumer group over the work events of the log: the events of the streams whose
+ * name starts with `streamPrefix`. The members of a group, in any process, share those events (each is
+ * handed to one member at a time), so adding members adds throughput. This is EventStoreDB's
+ * persistent subscription (competing consumers); the SQLite adapter gives the same guarantees with
+ * leases in its file.
+ *
+ * Delivery is at-least-once: an event is settled when `onEvent` resolves (ack). If it throws, the
+ * event is offered again (to any member), up to `maxRetries` more times, then parked (never offered
+ * again). An event whose handler has not settled within `messageTimeoutMs`, or whose
+ * member stopped or died, is offered again too, so the handler must be idempotent.
+ */
+export interface ConsumerGroupOptions {
+  group: string;
+  streamPrefix: string;
+  /** Events this member handles at once. */
+  maxInFlight: number;
+  messageTimeoutMs: number;
+  maxRetries: number;
+  /** `attempt` counts from 1: how many times the group has offered this event, this one included. */
+  onEvent: (event: RecordedEvent, attempt: number) => Promise<void>;
+  /** Called when an event is parked after its last retry, with the handler's last error. */
+  onParked?: (event: RecordedEvent, error: unknown) => void;
+  /** Called if the membership dies (the store failed); the member no longer receives events. */
+  onError?: (error: unknown) => void;
+}
+
 export interface EventStore {
   /**
    * Appends atomically, checking `expectedRevision` first (a mismatch throws
@@ -82,6 +109,15 @@ export interface EventStore {
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Catches up from the checkpoint, then keeps delivering new events as they are appended. */
   subscribeToAll(options: SubscribeToAllOptions): Subscription;
+  /**
+   * Joins a consumer group (creating the group on first use, starting from the beginning of the log).
+   * A group keeps the prefix it was created with (SQLite refuses another; EventStoreDB keeps the old
+   * filter). An event whose member dies while holding it is offered again without limit: only handler
+   * failures count towards parking.
+   * `stop()` stops taking events and resolves once the handlers under way have settled; events it
+   * had not settled are offered to the other members.
+   */
+  joinConsumerGroup(options: ConsumerGroupOptions): Subscription;
   /**
    * Deletes a stream so that reads (stream and log) no longer return its events. The name can be
    * used again (`no_stream` or `any`); the new stream's revisions continue after the deleted ones,

@@ -1,9 +1,7 @@
-import type { SubscribeToAllOptions } from './event-store.port';
-
-/** Tells the subscriber its subscription died; never throws, since nobody would catch it. */
-export function reportSubscriptionDeath(options: SubscribeToAllOptions, error: unknown): void {
+/** Tells the subscriber (a subscription or a consumer-group member) its subscription died; never throws, since nobody would catch it. */
+export function reportSubscriptionDeath(options: { onError?: (error: unknown) => void }, error: unknown): void {
   if (!options.onError) {
-    // A projection that stops silently is worse than a noisy log line.
+    // A projection or scraper that stops silently is worse than a noisy log line.
     console.error('Event store subscription stopped by an error', error);
     return;
   }

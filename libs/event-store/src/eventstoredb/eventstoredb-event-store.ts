@@ -14,8 +14,10 @@ import {
   WrongExpectedVersionError,
   eventTypeFilter,
 } from '@eventstore/db-client';
+import { checkConsumerGroupOptions } from '../consumer-group-options';
 import {
   type AppendResult,
+  type ConsumerGroupOptions,
   type EventStore,
   type ExpectedRevision,
   type NewEvent,
@@ -30,6 +32,7 @@ import { checkedMaxCount, checkedNonNegativeInteger } from '../read-options';
 import { reportSubscriptionDeath } from '../subscription-errors';
 import { prepareAppend } from '../validate-append';
 import { DeletedStreamsFilter } from './deleted-streams-filter';
+import { EventStoreDbGroupMember } from './eventstoredb-consumer-group';
 import {
   fromDbCurrentRevision,
   isSystemEvent,
@@ -52,16 +55,21 @@ interface StreamIds {
 
 /**
  * The event store over EventStoreDB (or KurrentDB). Mostly a translation of the client's calls, with
- * three additions the port needs and the server does not give:
+ * these additions the port needs and the server does not give:
  * - Idempotency by event id anywhere in the stream. EventStoreDB only recognises a retry that uses
  *   the same expected revision, so a worker that re-reads and re-appends would store its result
  *   twice. Each append therefore reads the stream's ids first (streams are small by design).
  * - `readAll` and subscriptions hide deleted streams' events, which `$all` keeps until a scavenge.
+ * - A deleted stream is absent for expected revisions too (the server still knows its old revisions).
  * - `AppendResult.position` is read back from the last appended event, so it is exactly the
  *   position `readAll` reports for it.
+ * - Consumer groups are persistent subscriptions to `$all` (`eventstoredb-consumer-group.ts`).
+ *
+ * `npm test` runs this adapter against a wire-level double of the server (`testing/`);
+ * `npm run test:servers` runs it against a real one.
  */
 export class EventStoreDbEventStore implements EventStore {
-  private readonly subscriptions = new Set<EventStoreDbSubscription>();
+  private readonly subscriptions = new Set<Subscription>();
 
   constructor(private readonly client: EventStoreDBClient) {}
 
@@ -81,6 +89,12 @@ export class EventStoreDbEventStore implements EventStore {
     if (repeat) return repeat;
 
     const fresh = prepared.filter((event) => !before.positionById.has(event.id));
+    // A deleted stream reads as absent, and the port treats it as absent. The server does not: it
+    // accepts the deleted stream's last revision as expected revision (and reports it as the actual
+    // one), and answers stream_exists with StreamDeleted. So an absent stream is checked here.
+    if (before.lastRevision === null && (typeof expectedRevision === 'number' || expectedRevision === 'stream_exists')) {
+      throw new WrongExpectedRevisionError(streamName, expectedRevision, 'no_stream');
+    }
     try {
       const written = await this.client.appendToStream(
         streamName,
@@ -91,6 +105,8 @@ export class EventStoreDbEventStore implements EventStore {
       const position = (await this.positionOf(streamName, nextExpectedRevision)) ?? commitPositionOf(written);
       return { nextExpectedRevision, position };
     } catch (error) {
+      // The stream was deleted since it was read: for the port it no longer exists.
+      if (error instanceof StreamDeletedError) throw new WrongExpectedRevisionError(streamName, expectedRevision, 'no_stream');
       if (!(error instanceof WrongExpectedVersionError)) throw error;
       // Another delivery of the same work may have stored this very batch in the meantime.
       const retryRepeat = wholeRepeat(await this.readStreamIds(streamName), prepared);
@@ -171,9 +187,30 @@ export class EventStoreDbEventStore implements EventStore {
     try {
       await this.client.deleteStream(streamName);
     } catch (error) {
-      if (error instanceof StreamNotFoundError || error instanceof StreamDeletedError) return;
+      // The server refuses to soft-delete a stream that has neither events nor metadata with a wrong
+      // expected version (actual -1), even when the expected revision is `any`; a tombstoned
+      // stream answers StreamDeleted. Either way there is nothing left to delete.
+      if (error instanceof WrongExpectedVersionError || error instanceof StreamNotFoundError || error instanceof StreamDeletedError) return;
       throw error;
     }
+  }
+
+  /**
+   * An EventStoreDB persistent subscription to `$all`, filtered on the stream prefix: the server
+   * shares the events among the members, retries and parks; see `EventStoreDbGroupMember`.
+   */
+  joinConsumerGroup(options: ConsumerGroupOptions): Subscription {
+    checkConsumerGroupOptions(options);
+    const member = new EventStoreDbGroupMember(
+      this.client,
+      options,
+      // Read afresh for each event: the `$metadata` events that would tell a cache about a deletion
+      // do not pass the group's stream filter.
+      async (streamName, revision) => revision >= (await this.truncateBeforeOf(streamName)),
+      (ended) => this.subscriptions.delete(ended),
+    );
+    this.subscriptions.add(member);
+    return member;
   }
 
   async close(): Promise<void> {
@@ -195,12 +232,15 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   private deletedStreamsFilter(): DeletedStreamsFilter {
-    return new DeletedStreamsFilter(async (streamName) => {
-      const { metadata } = await this.client.getStreamMetadata(streamName);
-      const truncateBefore = metadata?.truncateBefore;
-      if (typeof truncateBefore === 'number') return truncateBefore;
-      return truncateBefore === END ? Number.POSITIVE_INFINITY : 0;
-    });
+    return new DeletedStreamsFilter((streamName) => this.truncateBeforeOf(streamName));
+  }
+
+  /** The stream's `$tb`: 0 when it has none; the deleted marker (long.MaxValue) reads as a huge number. */
+  private async truncateBeforeOf(streamName: string): Promise<number> {
+    const { metadata } = await this.client.getStreamMetadata(streamName);
+    const truncateBefore = metadata?.truncateBefore;
+    if (typeof truncateBefore === 'number') return truncateBefore;
+    return truncateBefore === END ? Number.POSITIVE_INFINITY : 0;
   }
 }
 

@@ -31,8 +31,10 @@ export function fromDbCurrentRevision(current: CurrentRevision): number | 'no_st
 
 /**
  * Positions are the commit position. Events appended over gRPC are committed one by one (each
- * prepare carries its own commit flag), so every event has its own commit position and commit
- * equals prepare; that is what lets a plain number stand for a position and be turned back into one.
+ * prepare carries its own commit flag), so every event has its own commit position, and its place in
+ * `$all` is (commit, prepare) = (its log position, its log position); that is what lets a plain number
+ * stand for a position and be turned back into one. (The `prepare` a server reports on a recorded
+ * event is the position of the first event of its write, so it is not used.)
  */
 export function toDbPosition(position: number): Position {
   return { commit: BigInt(position), prepare: BigInt(position) };

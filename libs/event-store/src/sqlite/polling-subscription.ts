@@ -1,5 +1,6 @@
 import type { RecordedEvent, SubscribeToAllOptions, Subscription } from '../event-store.port';
 import { reportSubscriptionDeath } from '../subscription-errors';
+import { WakeUpCall } from './wake-up-call';
 
 export interface PollingSubscriptionSettings {
   /** Reads up to `maxCount` events strictly after `afterPosition`, in position order. */
@@ -20,9 +21,7 @@ export interface PollingSubscriptionSettings {
  */
 export class PollingSubscription implements Subscription {
   private stopRequested = false;
-  /** Set by `wake()`; an append that lands while the handler runs must not wait a full poll interval. */
-  private wakeRequested = false;
-  private endSleep: (() => void) | undefined;
+  private readonly wakeUp = new WakeUpCall();
   private readonly finished: Promise<void>;
 
   constructor(
@@ -34,13 +33,12 @@ export class PollingSubscription implements Subscription {
 
   /** Tells the subscription new events may be in the log. */
   wake(): void {
-    this.wakeRequested = true;
-    this.endSleep?.();
+    this.wakeUp.wake();
   }
 
   async stop(): Promise<void> {
     this.stopRequested = true;
-    this.endSleep?.();
+    this.wakeUp.wake();
     await this.finished;
   }
 
@@ -50,7 +48,7 @@ export class PollingSubscription implements Subscription {
     let checkpoint = this.options.afterPosition ?? 0;
     try {
       while (!this.stopRequested) {
-        this.wakeRequested = false;
+        this.wakeUp.startRound();
         const batch = this.settings.readBatch(checkpoint, this.settings.batchSize);
         for (const event of batch) {
           if (this.stopRequested) return;
@@ -61,7 +59,7 @@ export class PollingSubscription implements Subscription {
           // Still catching up: let timers and I/O run between batches even if the handler is synchronous.
           await yieldToEventLoop();
         } else {
-          await this.sleep(this.settings.pollIntervalMs);
+          await this.wakeUp.pause(this.settings.pollIntervalMs);
         }
       }
     } catch (error) {
@@ -70,20 +68,6 @@ export class PollingSubscription implements Subscription {
     } finally {
       this.settings.onEnded(this);
     }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        this.endSleep = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.endSleep = done;
-      // A wake that arrived after the read (while the handler ran, say) must not wait a poll interval.
-      if (this.wakeRequested || this.stopRequested) done();
-    });
   }
 }
 

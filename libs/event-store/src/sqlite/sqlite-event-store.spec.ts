@@ -230,4 +230,42 @@ describe('SqliteEventStore', () => {
     ).rejects.toThrow(TypeError);
     expect(await store.readStream('bad-payload')).toEqual([]);
   });
+  describe('consumer groups across processes on one file', () => {
+    it('shares a group between two instances on one file, each event handled once', async () => {
+      const [a, b] = [open({ pollIntervalMs: 10 }), open({ pollIntervalMs: 10 })];
+      const events = Array.from({ length: 30 }, () => newEvent());
+      await a.appendToStream('work-x', events, { expectedRevision: 'no_stream' });
+      const handled: string[][] = [[], []];
+      const members = [a, b].map((store, index) =>
+        store.joinConsumerGroup({ group: 'g', streamPrefix: 'work-', maxInFlight: 2, messageTimeoutMs: 30_000, maxRetries: 1, onEvent: async (event) => {
+          await sleep(5);
+          handled[index]!.push(event.id);
+        } }),
+      );
+      subscriptions.push(...members);
+      await waitFor(() => handled[0]!.length + handled[1]!.length >= 30, 10_000);
+      await sleep(100);
+
+      expect([...handled[0]!, ...handled[1]!].sort()).toEqual(events.map((event) => event.id).sort());
+      expect(handled[0]!.length).toBeGreaterThan(0);
+      expect(handled[1]!.length).toBeGreaterThan(0);
+    });
+
+    it('hands a killed process\'s event to another member at once, not after the message timeout', async () => {
+      const store = open({ pollIntervalMs: 10 });
+      const work = newEvent();
+      await store.appendToStream('work-y', [work], { expectedRevision: 'no_stream' });
+      const child = join(__dirname, 'testing', 'hold-work-then-die.ts');
+
+      await expect(runTypeScriptChild(child, [join(dir, 'events.sqlite'), 'g', 'work-', 'holder-log'], process.cwd())).rejects.toThrow(/exited with null/);
+      expect((await store.readStream('holder-log')).map((event) => event.data)).toEqual([{ eventId: work.id, attempt: 1 }]);
+      const handed: Array<{ id: string; attempt: number }> = [];
+      subscriptions.push(
+        store.joinConsumerGroup({ group: 'g', streamPrefix: 'work-', maxInFlight: 1, messageTimeoutMs: 600_000, maxRetries: 3, onEvent: async (event, attempt) => void handed.push({ id: event.id, attempt }) }),
+      );
+      await waitFor(() => handed.length === 1, 5_000);
+
+      expect(handed).toEqual([{ id: work.id, attempt: 2 }]);
+    }, 30_000);
+  });
 });

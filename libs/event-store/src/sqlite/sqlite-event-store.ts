@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import {
   type AppendResult,
+  type ConsumerGroupOptions,
   type EventData,
   type EventStore,
   type ExpectedRevision,
@@ -14,9 +15,11 @@ import {
   WrongExpectedRevisionError,
 } from '../event-store.port';
 import { type ActualRevision, isExpectedRevisionMet } from '../expected-revision';
+import { checkConsumerGroupOptions } from '../consumer-group-options';
 import { checkedMaxCount, checkedNonNegativeInteger } from '../read-options';
 import { prepareAppend } from '../validate-append';
 import { PollingSubscription } from './polling-subscription';
+import { SqliteConsumerGroups, SqliteGroupMember } from './sqlite-consumer-group';
 import { prepareDatabase } from './sqlite-schema';
 
 export interface SqliteEventStoreOptions {
@@ -72,6 +75,8 @@ export class SqliteEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   private readonly subscriptionBatchSize: number;
   private readonly subscriptions = new Set<PollingSubscription>();
+  private readonly groupMembers = new Set<SqliteGroupMember>();
+  private readonly consumerGroups: SqliteConsumerGroups;
   private closed = false;
 
   private readonly selectLastRevision: Statement<[string], { last: number | null }>;
@@ -118,6 +123,8 @@ export class SqliteEventStore implements EventStore {
        ON CONFLICT (stream_name) DO UPDATE SET last_revision = excluded.last_revision`,
     );
     this.deleteStreamEvents = this.db.prepare('DELETE FROM events WHERE stream_name = ?');
+    const selectAtPositions = this.db.prepare<[string], EventRow>('SELECT * FROM events WHERE position IN (SELECT value FROM json_each(?))');
+    this.consumerGroups = new SqliteConsumerGroups(this.db, (positions) => selectAtPositions.all(JSON.stringify(positions)).map(toRecordedEvent));
   }
 
   async appendToStream(
@@ -171,6 +178,18 @@ export class SqliteEventStore implements EventStore {
     return subscription;
   }
 
+  joinConsumerGroup(options: ConsumerGroupOptions): Subscription {
+    this.assertOpen();
+    checkConsumerGroupOptions(options);
+    const member = new SqliteGroupMember(options, {
+      groups: this.consumerGroups,
+      pollIntervalMs: this.pollIntervalMs,
+      onEnded: (ended) => this.groupMembers.delete(ended),
+    });
+    this.groupMembers.add(member);
+    return member;
+  }
+
   async deleteStream(streamName: string): Promise<void> {
     this.assertOpen();
     this.db
@@ -186,7 +205,7 @@ export class SqliteEventStore implements EventStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
+    await Promise.all([...this.subscriptions, ...this.groupMembers].map((subscription) => subscription.stop()));
     this.db.close();
   }
 
@@ -237,6 +256,7 @@ export class SqliteEventStore implements EventStore {
 
   private wakeSubscriptions(): void {
     for (const subscription of this.subscriptions) subscription.wake();
+    for (const member of this.groupMembers) member.wake();
   }
 
   private assertOpen(): void {

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 
 /** Bumped whenever the tables below change, so a later version can migrate an older file. */
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 
 /**
  * `position` is AUTOINCREMENT rather than a plain rowid on purpose: a plain rowid reuses the
@@ -11,6 +11,9 @@ const SCHEMA_VERSION = 1;
  * `deleted_streams` remembers where a deleted stream's revisions stopped, so that a stream created
  * again under the same name continues after them, as EventStoreDB's soft delete does. It holds no
  * event content.
+ *
+ * `consumer_groups` and `consumer_group_offers` hold the consumer groups' progress and leases (see
+ * `sqlite-consumer-group.ts`). Version 2 added them; a version 1 file gains them on open.
  */
 const CREATE_TABLES = `
   CREATE TABLE IF NOT EXISTS events (
@@ -28,6 +31,21 @@ const CREATE_TABLES = `
   CREATE TABLE IF NOT EXISTS deleted_streams (
     stream_name   TEXT    PRIMARY KEY,
     last_revision INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS consumer_groups (
+    group_name    TEXT    PRIMARY KEY,
+    stream_prefix TEXT    NOT NULL,
+    scanned_up_to INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS consumer_group_offers (
+    group_name  TEXT    NOT NULL,
+    position    INTEGER NOT NULL,
+    attempts    INTEGER NOT NULL,
+    state       TEXT    NOT NULL CHECK (state IN ('offered', 'retry', 'parked')),
+    lease_until INTEGER NOT NULL,
+    owner_pid   INTEGER NOT NULL,
+    owner_token TEXT    NOT NULL,
+    PRIMARY KEY (group_name, position)
   ) WITHOUT ROWID;
 `;
 
