@@ -19,6 +19,7 @@ export const BENCHES: readonly BenchEntry[] = [
   { name: 'event-store-append', load: () => import('./event-store-append.bench') },
   { name: 'read-store', load: () => import('./read-store.bench') },
   { name: 'projection-replay', load: () => import('./projection-replay.bench') },
+  { name: 'check-work', load: () => import('./check-work.bench') },
   { name: 'startup', load: () => import('./startup.bench') },
   { name: 'records', load: () => import('./records.bench') },
   { name: 'tracking', load: () => import('./tracking.bench') },

@@ -173,7 +173,8 @@ function trackingLog(): Log {
           data: { ...base, completedAt: at, serpTop: 50, position: own === 0 ? { position: 0, url: '', title: '', domain: '' } : results[own - 1]!, results, aiOverview },
         });
       }
-      await appendAll(store, `checks-${projectId}`, events);
+      // One stream for the lot: the projection reads the log, so how results split into streams does not matter here.
+      await appendAll(store, `checks-${projectId}-replay`, events);
       return { events: events.length, rows };
     },
   };

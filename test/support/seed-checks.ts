@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { CheckEvent, RankedResult } from '../../libs/domain/src/tracking/check.events';
-import { checksStreamName } from '../../libs/domain/src/tracking/check.events';
+import { checksStreamName, projectChecksStreamPrefix } from '../../libs/domain/src/tracking/check.events';
 import { newObjectId } from '../../libs/domain/src/shared/object-id';
 import { domainOfUrl } from '../../libs/domain/src/shared/domain-name';
-import type { EventStore } from '../../libs/event-store/src/event-store.port';
+import type { EventStore, RecordedEvent } from '../../libs/event-store/src/event-store.port';
 
 /**
  * Writes check results straight into the event log, as the scraper would, for tests of the reads.
@@ -52,8 +52,14 @@ export async function seedChecks(store: EventStore, checks: SeededCheck[]): Prom
   const ids: string[] = [];
   for (const check of checks) {
     const event = checkEventOf(check);
-    await store.appendToStream(checksStreamName(check.projectId), [{ id: randomUUID(), type: event.type, data: event.data }], { expectedRevision: 'any' });
+    await store.appendToStream(checksStreamName(check.projectId, event.data.keywordId), [{ id: randomUUID(), type: event.type, data: event.data }], { expectedRevision: 'any' });
     ids.push(event.data.checkId);
   }
   return ids;
+}
+
+/** Every stored check result of a project (all its keywords' streams), in log order. */
+export async function checkResultsOf(store: EventStore, projectId: string): Promise<RecordedEvent[]> {
+  const prefix = projectChecksStreamPrefix(projectId);
+  return (await store.readAll()).filter((event) => event.streamName.startsWith(prefix));
 }

@@ -1,15 +1,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { FakeGoogle } from '../../scraper/src/serp-fetcher/test-support/fake-google';
 import { readSavedSerp } from '../../scraper/src/serp-fetcher/test-support/saved-serp';
 import { ProjectionRunner } from '../../projections/src/projection-runner';
 import type { RecordedEvent } from '../../libs/event-store/src/event-store.port';
+import { CheckDispatcherLifecycle } from '../../apps/api/src/tracking/check-dispatcher/check-dispatcher.lifecycle';
 import { CheckWorkerLifecycle } from '../../apps/api/src/tracking/check-worker/check-worker.lifecycle';
+import { DISPATCHER_CHECKPOINT_STREAM } from '../../scraper/src/worker/work-dispatcher';
 import { createEventStore } from '../../libs/event-store/src/create-event-store';
 import { startAppProcess } from '../support/app-process';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
+import { checkResultsOf } from '../support/seed-checks';
 import { waitFor } from '../support/wait-for';
 
 const EGGS_PAGE = readSavedSerp('fra50__persistent_browser_service__ai_overview.html');
@@ -44,7 +47,7 @@ async function setUpProject(app: TestApp, key: string, keywords: string[], setti
   return { projectId, ids: ids as Record<string, string> };
 }
 
-const checksOf = (app: TestApp, projectId: string) => app.running.stores.eventStore.readStream(`checks-${projectId}`);
+const checksOf = (app: TestApp, projectId: string) => checkResultsOf(app.running.stores.eventStore, projectId);
 const waitForChecks = (app: TestApp, projectId: string, count: number) => waitFor(() => checksOf(app, projectId), (events) => events.length >= count);
 const balanceOf = async (app: TestApp, accountId: string) => (await app.admin('GET', `/admin/accounts/${accountId}`)).body.account.virtualBalance as number;
 
@@ -105,6 +108,21 @@ describe('On-demand checks: POST /api/scrape/new-keywords through the scraper to
     await waitForChecks(app, projectId, 2);
   });
 
+  it('keeps each keyword\'s results in a stream of its own, and deleting the project erases them all, a removed keyword\'s too', async () => {
+    const { apiKey: key } = await app.createAccount({ balance: 10 });
+    const { projectId, ids } = await setUpProject(app, key, ['eggs', 'boiled eggs']);
+    await app.request('POST', '/api/scrape/new-keywords', { key, body: { projectId, keywordIds: Object.values(ids) } });
+    await waitForChecks(app, projectId, 2);
+    await app.running.app.get(CheckWorkerLifecycle).current!.idle();
+    const streams = (await checksOf(app, projectId)).map((e) => e.streamName).sort();
+    expect(streams).toEqual([`checks-${projectId}-${ids['boiled eggs']}`, `checks-${projectId}-${ids['eggs']}`].sort());
+
+    expect((await app.request('DELETE', '/api/projects/keywords', { key, body: { projectId, keywordIds: [ids['eggs']] } })).status).toBe(200);
+    expect((await app.request('DELETE', '/api/projects', { key, body: { _id: projectId } })).status).toBe(200);
+
+    expect(await checksOf(app, projectId)).toEqual([]);
+  });
+
   it('refuses what it cannot do, charging nothing', async () => {
     const { accountId, apiKey: key } = await app.createAccount({ balance: 1 });
     const { projectId, ids } = await setUpProject(app, key, ['a', 'b']);
@@ -132,30 +150,41 @@ describe('On-demand checks: POST /api/scrape/new-keywords through the scraper to
 });
 
 describe('At-least-once delivery, exactly-once results', () => {
-  it('a batch delivered again after a restart is stored and charged once', async () => {
+  it('a work order read again after a restart queues nothing new, and a check delivered twice is stored and charged once', async () => {
     const google = await startGoogle();
     const dataDir = mkdtempSync(join(tmpdir(), 'rank-tracker-redeliver-'));
     const database = `redeliver_${randomBytes(4).toString('hex')}`;
     const first = await startTestApp({ dataDir, database, env: scraperEnv(google) });
     const { accountId, apiKey: key } = await first.createAccount({ balance: 10 });
     const { projectId, ids } = await setUpProject(first, key, ['eggs', 'blocked eggs']);
-    await first.request('POST', '/api/scrape/new-keywords', { key, body: { projectId, keywordIds: Object.values(ids) } });
+    const scrape = await first.request('POST', '/api/scrape/new-keywords', { key, body: { projectId, keywordIds: Object.values(ids) } });
     await waitForChecks(first, projectId, 2);
     await waitFor(() => balanceOf(first, accountId), (b) => b === 9);
     const searchesBefore = google.searches.length;
 
     await first.close({ keepData: true });
-    // Forget the worker's progress: on restart it reads the whole log again and meets the batch twice.
+    // Forget the dispatcher's progress: on restart it reads the whole log again and meets the work order twice.
     const events = await createEventStore({ sqlitePath: join(dataDir, 'events.sqlite') });
-    await events.deleteStream('scraper-checkpoint-0-of-1');
+    await events.deleteStream(DISPATCHER_CHECKPOINT_STREAM);
     await events.close();
 
     const second = await startTestApp({ dataDir, database, env: scraperEnv(google) });
     try {
-      await waitFor(async () => google.searches.length, (n) => n > searchesBefore);
+      await second.running.app.get(CheckDispatcherLifecycle).current!.caughtUp();
+      const workStreams = (await second.running.stores.eventStore.readAll()).filter((e) => e.type === 'CheckQueued');
+      expect(workStreams).toHaveLength(2);
+      expect(google.searches.length).toBe(searchesBefore);
+
+      // Both checks handed out again, as a redelivery would: both run, neither is stored or refunded twice.
+      for (const queued of workStreams) {
+        await second.running.stores.eventStore.appendToStream(`check-work-again-${queued.revision}`, [{ id: randomUUID(), type: 'CheckQueued', data: queued.data }], { expectedRevision: 'no_stream' });
+      }
+      await waitFor(async () => google.searches.length, (n) => n >= searchesBefore + 2);
       await second.running.app.get(CheckWorkerLifecycle).current!.idle();
+      await second.running.app.get(CheckDispatcherLifecycle).current!.caughtUp();
       expect((await checksOf(second, projectId)).map((e) => e.type).sort()).toEqual(['CheckCompleted', 'CheckFailed']);
       expect(await balanceOf(second, accountId)).toBe(9);
+      expect(scrape.body.status).toBe('processing');
     } finally {
       await second.close();
       await google.close();

@@ -8,6 +8,7 @@ import { CheckWorkerLifecycle } from '../../apps/api/src/tracking/check-worker/c
 import { FakeGoogle } from '../../scraper/src/serp-fetcher/test-support/fake-google';
 import { readSavedSerp } from '../../scraper/src/serp-fetcher/test-support/saved-serp';
 import { startTestApp, TestApp } from '../support/test-app';
+import { checkResultsOf } from '../support/seed-checks';
 import { waitFor } from '../support/wait-for';
 
 /** A clock the test moves by hand; every replica reads the same one. */
@@ -63,7 +64,7 @@ describe('Scheduled checks', () => {
     expect(await slotsOf(c, projectId)).toEqual(['2026-03-28']);
 
     // The scraper replica runs the scheduled batch: every keyword, no credits taken.
-    const checks = await waitFor(() => c.running.stores.eventStore.readStream(`checks-${projectId}`), (events) => events.length >= 2);
+    const checks = await waitFor(() => checkResultsOf(c.running.stores.eventStore, projectId), (events) => events.length >= 2);
     expect(checks.map((e) => e.type)).toEqual(['CheckCompleted', 'CheckCompleted']);
     await c.running.app.get(CheckWorkerLifecycle).current!.idle();
     expect((await c.admin('GET', `/admin/accounts/${accountId}`)).body.account.virtualBalance).toBe(3);
@@ -74,6 +75,6 @@ describe('Scheduled checks', () => {
     clock.current = new Date('2026-03-29T07:00:00.000Z');
     expect(await b.running.app.get(CheckScheduler).requestDueSlots()).toBe(1);
     expect(await slotsOf(a, projectId)).toEqual(['2026-03-28', '2026-03-29']);
-    await waitFor(() => c.running.stores.eventStore.readStream(`checks-${projectId}`), (events) => events.length >= 4);
+    await waitFor(() => checkResultsOf(c.running.stores.eventStore, projectId), (events) => events.length >= 4);
   }, 60_000);
 });

@@ -5,6 +5,7 @@ import { CheckWorkerLifecycle } from '../../apps/api/src/tracking/check-worker/c
 import { FakeGoogle } from '../../scraper/src/serp-fetcher/test-support/fake-google';
 import { readSavedSerp } from '../../scraper/src/serp-fetcher/test-support/saved-serp';
 import { startTestApp, TestApp } from '../support/test-app';
+import { checkResultsOf } from '../support/seed-checks';
 import { waitFor } from '../support/wait-for';
 
 /**
@@ -27,9 +28,9 @@ describe('From POST /api/scrape/new-keywords to every read', () => {
 
   const scrapeOnDay = async (day: string) => {
     clock.current = new Date(`${day}T10:00:00.000Z`);
-    const before = (await app.running.stores.eventStore.readStream(`checks-${projectId}`)).length;
+    const before = (await checkResultsOf(app.running.stores.eventStore, projectId)).length;
     expect((await app.request('POST', '/api/scrape/new-keywords', { key, body: { projectId, keywordIds: [keywordId] } })).status).toBe(200);
-    const events = await waitFor(() => app.running.stores.eventStore.readStream(`checks-${projectId}`), (e) => e.length > before);
+    const events = await waitFor(() => checkResultsOf(app.running.stores.eventStore, projectId), (e) => e.length > before);
     checkIds.push((events[events.length - 1]!.data as { checkId: string }).checkId);
   };
 

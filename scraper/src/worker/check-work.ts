@@ -1,6 +1,6 @@
 import type { AccountEvent } from '../../../libs/domain/src/accounts/account.events';
 import type { CheckEvent } from '../../../libs/domain/src/tracking/check.events';
-import type { ScheduleEvent } from '../../../libs/domain/src/tracking/scheduled-checks';
+import type { ScheduledCheckRequested } from '../../../libs/domain/src/tracking/scheduled-checks';
 import type { RecordedEvent } from '../../../libs/event-store/src/event-store.port';
 
 /** A batch of checks to run: from an on-demand scrape (charged) or a scheduled slot (not charged). */
@@ -13,8 +13,6 @@ export interface CheckBatch {
   /** Credits each check cost (0 for scheduled checks): what a failed check gives back. */
   creditsPerCheck: number;
   requestedAt: Date;
-  /** Log position of the request, which the worker's checkpoint waits on. */
-  position: number;
 }
 
 export interface CreditRefund {
@@ -33,14 +31,14 @@ export function checkWorkOf(event: RecordedEvent): CheckWork {
     const d = (event as unknown as Extract<AccountEvent, { type: 'ScrapeRequested' }>).data;
     return {
       kind: 'batch',
-      batch: { batchId: d.batchId, projectId: d.projectId, accountId: accountOf(event.streamName), keywordIds: d.keywordIds, creditsPerCheck: d.creditsPerCheck, requestedAt: new Date(d.requestedAt), position: event.position },
+      batch: { batchId: d.batchId, projectId: d.projectId, accountId: accountOf(event.streamName), keywordIds: d.keywordIds, creditsPerCheck: d.creditsPerCheck, requestedAt: new Date(d.requestedAt) },
     };
   }
   if (event.streamName.startsWith('schedule-') && event.type === 'ScheduledCheckRequested') {
-    const d = (event as unknown as ScheduleEvent).data;
+    const d = (event as unknown as ScheduledCheckRequested).data;
     return {
       kind: 'batch',
-      batch: { batchId: d.batchId, projectId: d.projectId, accountId: d.accountId, keywordIds: null, creditsPerCheck: 0, requestedAt: new Date(d.requestedAt), position: event.position },
+      batch: { batchId: d.batchId, projectId: d.projectId, accountId: d.accountId, keywordIds: null, creditsPerCheck: 0, requestedAt: new Date(d.requestedAt) },
     };
   }
   if (event.streamName.startsWith('checks-') && event.type === 'CheckFailed') {

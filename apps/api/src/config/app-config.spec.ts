@@ -12,13 +12,13 @@ describe('loadConfig', () => {
   it('names every bad variable at once', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: 'eighty', CLICKHOUSE_URL: 'ftp://x', ADMIN_TOKEN: 'short', ROLES: 'api,cook', EVENTSTORE_CONNECTION_STRING: 'http://x', GOOGLE_BASE_URL: 'not a url', SCRAPER_PARTITION: '3/2' });
+      loadConfig({ PORT: 'eighty', CLICKHOUSE_URL: 'ftp://x', ADMIN_TOKEN: 'short', ROLES: 'api,cook', EVENTSTORE_CONNECTION_STRING: 'http://x', GOOGLE_BASE_URL: 'not a url' });
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems.join('\n');
-    for (const name of ['PORT', 'CLICKHOUSE_URL', 'ADMIN_TOKEN', 'ROLES', 'EVENTSTORE_CONNECTION_STRING', 'GOOGLE_BASE_URL', 'SCRAPER_PARTITION']) expect(problems).toContain(name);
+    for (const name of ['PORT', 'CLICKHOUSE_URL', 'ADMIN_TOKEN', 'ROLES', 'EVENTSTORE_CONNECTION_STRING', 'GOOGLE_BASE_URL']) expect(problems).toContain(name);
   });
 
   it('treats empty values as unset', () => {

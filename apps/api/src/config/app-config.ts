@@ -21,8 +21,6 @@ export interface AppConfig {
   scraper: SerpFetcherConfig;
   /** Checks one scraper process runs at once. */
   scraperChecksAtOnce: number;
-  /** This scraper's share of the work when several run: `index/count`, e.g. 0/3. */
-  scraperPartition: { index: number; count: number };
   /** The environment, for the parts that read their own variables (Chromium's path). */
   env: Env;
   logLevel: 'error' | 'warn' | 'log' | 'debug';
@@ -110,12 +108,6 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     problems.push(...error.problems);
   }
   const scraperChecksAtOnce = integer('SCRAPER_CHECKS_AT_ONCE', 2, 1, 64);
-  const partitionRaw = get('SCRAPER_PARTITION') ?? '0/1';
-  const partitionMatch = /^(\d+)\/(\d+)$/.exec(partitionRaw);
-  const scraperPartition = partitionMatch ? { index: Number(partitionMatch[1]), count: Number(partitionMatch[2]) } : { index: 0, count: 1 };
-  if (!partitionMatch || scraperPartition.count < 1 || scraperPartition.index >= scraperPartition.count) {
-    problems.push(`SCRAPER_PARTITION must be index/count with index < count, e.g. 0/3 (got "${partitionRaw}")`);
-  }
 
   const config: AppConfig = {
     port,
@@ -129,7 +121,6 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     roles,
     scraper: scraper as SerpFetcherConfig,
     scraperChecksAtOnce,
-    scraperPartition,
     env,
     logLevel: logLevelRaw as AppConfig['logLevel'],
   };

@@ -1,5 +1,6 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
+import { ProjectContentEvent, projectStreamName } from '../../../../libs/domain/src/projects/project-content.events';
 import { checksStreamName } from '../../../../libs/domain/src/tracking/check.events';
 import type { EventStore } from '../../../../libs/event-store/src/event-store.port';
 import { Inject } from '@nestjs/common';
@@ -7,20 +8,24 @@ import { AccountsModule } from '../accounts/accounts.module';
 import { EVENT_STORE } from '../platform/tokens';
 import { ProjectEraser } from '../projects/project-eraser';
 import { ProjectsModule } from '../projects/projects.module';
+import { CheckDispatcherLifecycle } from './check-dispatcher/check-dispatcher.lifecycle';
+import { CheckWorkSupport } from './check-worker/check-work-support';
 import { CheckWorkerLifecycle } from './check-worker/check-worker.lifecycle';
 import { RequestScrapeRoute } from './request-scrape/request-scrape.route';
 import { CheckScheduler } from './scheduler/check-scheduler';
+import { MonthlyTokensRepository } from './scheduler/monthly-tokens.repository';
 import { ScheduledChecksRepository } from './scheduler/scheduled-checks.repository';
 
 /**
- * Rank tracking's write side: on-demand scrapes, the scheduler, the check worker. Their streams
- * (`checks-*`, `schedule-*`) are erased with their project.
+ * Rank tracking's write side: on-demand scrapes, the scheduler, the work dispatcher, the check worker. Their project
+ * streams (`checks-<projectId>-*`, `schedule-*`) are erased with their project; the account's monthly token
+ * ledgers (`tokens-*`) stay: the tokens a deleted project drew were spent.
  */
 @Module({
   imports: [ScheduleModule.forRoot(), AccountsModule, ProjectsModule],
   controllers: [RequestScrapeRoute],
-  providers: [CheckWorkerLifecycle, CheckScheduler, ScheduledChecksRepository],
-  exports: [CheckWorkerLifecycle, CheckScheduler],
+  providers: [CheckWorkSupport, CheckDispatcherLifecycle, CheckWorkerLifecycle, CheckScheduler, ScheduledChecksRepository, MonthlyTokensRepository],
+  exports: [CheckDispatcherLifecycle, CheckWorkerLifecycle, CheckScheduler],
 })
 export class TrackingModule implements OnModuleInit {
   constructor(
@@ -33,7 +38,13 @@ export class TrackingModule implements OnModuleInit {
     this.eraser.register({
       eraseProject: async (projectId) => {
         await this.schedules.delete(projectId);
-        await this.store.deleteStream(checksStreamName(projectId));
+        // Every keyword the project ever had, removed ones too: their results are the project's data.
+        const everAdded = new Set<string>();
+        for (const event of await this.store.readStream(projectStreamName(projectId))) {
+          const content = event as unknown as ProjectContentEvent;
+          if (content.type === 'KeywordsAdded') for (const keyword of content.data.keywords) everAdded.add(keyword.keywordId);
+        }
+        for (const keywordId of everAdded) await this.store.deleteStream(checksStreamName(projectId, keywordId));
       },
     });
   }

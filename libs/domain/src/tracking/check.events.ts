@@ -1,6 +1,8 @@
 /**
- * Results of SERP checks, in the stream `checks-<projectId>`. One check is one keyword's result page
- * fetched once. Event ids are derived from the check id, so a check delivered twice is stored once.
+ * Results of SERP checks, in one stream per tracked keyword: `checks-<projectId>-<keywordId>`. One
+ * check is one keyword's result page fetched once. Per keyword, not per project, because a stream
+ * must stay small: a 3,500-keyword project gains 3,500 results a day, and appending idempotently by
+ * event id means knowing the stream's ids (the EventStoreDB adapter reads them). Event ids are derived from the check id, so a check delivered twice is stored once.
  */
 export interface RankedResult {
   /** 1-based organic rank. */
@@ -48,4 +50,28 @@ export type CheckEvent =
       };
     };
 
-export const checksStreamName = (projectId: string) => `checks-${projectId}`;
+export const checksStreamName = (projectId: string, keywordId: string) => `checks-${projectId}-${keywordId}`;
+/** The prefix every check-result stream of a project starts with. */
+export const projectChecksStreamPrefix = (projectId: string) => `checks-${projectId}-`;
+
+/**
+ * One check waiting for a scraper, in the stream `check-work-<batchId>`. The dispatcher expands each
+ * work order (an on-demand scrape, a scheduled slot) into these, one per keyword, so that the
+ * scrapers' consumer group shares single checks (seconds each) rather than whole batches (hours).
+ */
+export type CheckWorkEvent = {
+  type: 'CheckQueued';
+  data: {
+    checkId: string;
+    batchId: string;
+    projectId: string;
+    accountId: string;
+    keywordId: string;
+    /** Credits the check cost (0 for scheduled checks): what a failure gives back. */
+    creditsPerCheck: number;
+    requestedAt: string;
+  };
+};
+
+export const CHECK_WORK_STREAM_PREFIX = 'check-work-';
+export const checkWorkStreamName = (batchId: string) => `${CHECK_WORK_STREAM_PREFIX}${batchId}`;
