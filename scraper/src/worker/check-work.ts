@@ -8,7 +8,7 @@ export interface CheckBatch {
   batchId: string;
   projectId: string;
   accountId: string;
-  /** The keywords asked for; null means every keyword the project has when the batch runs. */
+  /** The keywords asked for; null means every keyword the project has when the dispatcher queues the batch. */
   keywordIds: string[] | null;
   /** Credits each check cost (0 for scheduled checks): what a failed check gives back. */
   creditsPerCheck: number;

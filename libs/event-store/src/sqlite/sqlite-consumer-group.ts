@@ -28,20 +28,24 @@ export interface Offer {
  * in a restarted container).
  */
 export class SqliteConsumerGroups {
+  /** Prepared once: members poll every interval and settle every event, so these run constantly. */
+  private readonly sql: ReturnType<typeof prepareStatements>;
+
   constructor(
     private readonly db: Database,
     private readonly readEvents: (positions: number[]) => RecordedEvent[],
     private readonly clock: () => number = Date.now,
   ) {
     db.function('consumer_group_holder_alive', { deterministic: false }, (pid, token) => (holderAlive(Number(pid), String(token)) ? 1 : 0));
+    this.sql = prepareStatements(db);
   }
 
   /** Creates the group on first use; a group keeps the prefix it was created with. */
   ensureGroup(group: string, streamPrefix: string): void {
-    this.db.prepare('INSERT OR IGNORE INTO consumer_groups (group_name, stream_prefix, scanned_up_to) VALUES (?, ?, 0)').run(group, streamPrefix);
-    const row = this.db.prepare('SELECT stream_prefix FROM consumer_groups WHERE group_name = ?').get(group) as { stream_prefix: string };
-    if (row.stream_prefix !== streamPrefix) {
-      throw new Error(`Consumer group ${group} follows streams starting with "${row.stream_prefix}", not "${streamPrefix}"`);
+    this.sql.createGroup.run(group, streamPrefix);
+    const { stream_prefix: existing } = this.sql.selectGroup.get(group)!;
+    if (existing !== streamPrefix) {
+      throw new Error(`Consumer group ${group} follows streams starting with "${existing}", not "${streamPrefix}"`);
     }
   }
 
@@ -51,23 +55,10 @@ export class SqliteConsumerGroups {
     const now = this.clock();
     const claimed = this.db
       .transaction((): Array<{ position: number; attempts: number }> => {
-        const due = this.db
-          .prepare(
-            `SELECT position, attempts FROM consumer_group_offers
-             WHERE group_name = ? AND (state = 'retry' OR (state = 'offered' AND (lease_until <= ? OR NOT consumer_group_holder_alive(owner_pid, owner_token))))
-             ORDER BY position LIMIT ?`,
-          )
-          .all(group, now, count) as Array<{ position: number; attempts: number }>;
-        const reoffer = this.db.prepare(
-          `UPDATE consumer_group_offers SET attempts = attempts + 1, state = 'offered', lease_until = ?, owner_pid = ?, owner_token = ? WHERE group_name = ? AND position = ?`,
-        );
-        for (const offer of due) reoffer.run(now + leaseMs, process.pid, PROCESS_TOKEN, group, offer.position);
-
+        const due = this.sql.selectDue.all(group, now, count);
+        for (const offer of due) this.sql.reoffer.run(now + leaseMs, process.pid, PROCESS_TOKEN, group, offer.position);
         const fresh = this.takeNewWork(group, count - due.length);
-        const offer = this.db.prepare(
-          `INSERT INTO consumer_group_offers (group_name, position, attempts, state, lease_until, owner_pid, owner_token) VALUES (?, ?, 1, 'offered', ?, ?, ?)`,
-        );
-        for (const position of fresh) offer.run(group, position, now + leaseMs, process.pid, PROCESS_TOKEN);
+        for (const position of fresh) this.sql.offer.run(group, position, now + leaseMs, process.pid, PROCESS_TOKEN);
         return [...due.map((o) => ({ position: o.position, attempts: o.attempts + 1 })), ...fresh.map((position) => ({ position, attempts: 1 }))];
       })
       .immediate();
@@ -85,7 +76,7 @@ export class SqliteConsumerGroups {
   }
 
   acknowledge(group: string, position: number): void {
-    this.db.prepare('DELETE FROM consumer_group_offers WHERE group_name = ? AND position = ?').run(group, position);
+    this.sql.deleteOffer.run(group, position);
   }
 
   /**
@@ -96,29 +87,48 @@ export class SqliteConsumerGroups {
    */
   fail(group: string, position: number, attempt: number, maxRetries: number): 'retry' | 'parked' | 'superseded' {
     const state = attempt > maxRetries ? 'parked' : 'retry';
-    const changed = this.db
-      .prepare(`UPDATE consumer_group_offers SET state = ?, lease_until = 0 WHERE group_name = ? AND position = ? AND attempts = ? AND state = 'offered'`)
-      .run(state, group, position, attempt).changes;
+    const changed = this.sql.markFailed.run(state, group, position, attempt).changes;
     return changed === 0 ? 'superseded' : state;
   }
 
   private takeNewWork(group: string, count: number): number[] {
     if (count <= 0) return [];
-    const { stream_prefix: prefix, scanned_up_to: scannedUpTo } = this.db
-      .prepare('SELECT stream_prefix, scanned_up_to FROM consumer_groups WHERE group_name = ?')
-      .get(group) as { stream_prefix: string; scanned_up_to: number };
-    const positions = (
-      this.db
-        .prepare('SELECT position FROM events WHERE position > ? AND substr(stream_name, 1, ?) = ? ORDER BY position LIMIT ?')
-        .all(scannedUpTo, prefix.length, prefix, count) as Array<{ position: number }>
-    ).map((row) => row.position);
+    const { stream_prefix: prefix, scanned_up_to: scannedUpTo } = this.sql.selectGroup.get(group)!;
+    const positions = this.sql.selectNewWork.all(scannedUpTo, prefix.length, prefix, count).map((row) => row.position);
     // A full batch moves the cursor to its last event; a short one means the scan reached the end of
     // the log, so everything up to the newest position has been looked at.
-    const newestPosition = (this.db.prepare('SELECT max(position) AS last FROM events').get() as { last: number | null }).last ?? 0;
+    const newestPosition = this.sql.selectNewestPosition.get()?.last ?? 0;
     const scanned = positions.length === count ? positions[positions.length - 1]! : newestPosition;
-    if (scanned > scannedUpTo) this.db.prepare('UPDATE consumer_groups SET scanned_up_to = ? WHERE group_name = ?').run(scanned, group);
+    if (scanned > scannedUpTo) this.sql.moveCursor.run(scanned, group);
     return positions;
   }
+}
+
+function prepareStatements(db: Database) {
+  return {
+    createGroup: db.prepare<[string, string]>('INSERT OR IGNORE INTO consumer_groups (group_name, stream_prefix, scanned_up_to) VALUES (?, ?, 0)'),
+    selectGroup: db.prepare<[string], { stream_prefix: string; scanned_up_to: number }>('SELECT stream_prefix, scanned_up_to FROM consumer_groups WHERE group_name = ?'),
+    moveCursor: db.prepare<[number, string]>('UPDATE consumer_groups SET scanned_up_to = ? WHERE group_name = ?'),
+    selectDue: db.prepare<[string, number, number], { position: number; attempts: number }>(
+      `SELECT position, attempts FROM consumer_group_offers
+       WHERE group_name = ? AND (state = 'retry' OR (state = 'offered' AND (lease_until <= ? OR NOT consumer_group_holder_alive(owner_pid, owner_token))))
+       ORDER BY position LIMIT ?`,
+    ),
+    reoffer: db.prepare<[number, number, string, string, number]>(
+      `UPDATE consumer_group_offers SET attempts = attempts + 1, state = 'offered', lease_until = ?, owner_pid = ?, owner_token = ? WHERE group_name = ? AND position = ?`,
+    ),
+    offer: db.prepare<[string, number, number, number, string]>(
+      `INSERT INTO consumer_group_offers (group_name, position, attempts, state, lease_until, owner_pid, owner_token) VALUES (?, ?, 1, 'offered', ?, ?, ?)`,
+    ),
+    deleteOffer: db.prepare<[string, number]>('DELETE FROM consumer_group_offers WHERE group_name = ? AND position = ?'),
+    markFailed: db.prepare<[string, string, number, number]>(
+      `UPDATE consumer_group_offers SET state = ?, lease_until = 0 WHERE group_name = ? AND position = ? AND attempts = ? AND state = 'offered'`,
+    ),
+    selectNewWork: db.prepare<[number, number, string, number], { position: number }>(
+      'SELECT position FROM events WHERE position > ? AND substr(stream_name, 1, ?) = ? ORDER BY position LIMIT ?',
+    ),
+    selectNewestPosition: db.prepare<[], { last: number | null }>('SELECT max(position) AS last FROM events'),
+  };
 }
 
 /** Tells this process from an earlier process that had the same id. */
