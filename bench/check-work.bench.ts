@@ -11,10 +11,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { SqliteEventStore } from '../libs/event-store/src/sqlite/sqlite-event-store';
-import type { SerpFetchOutcome } from '../scraper/src/serp-fetcher';
-import { CheckWorker, ProjectToCheck } from '../scraper/src/worker/check-worker';
-import { WorkDispatcher } from '../scraper/src/worker/work-dispatcher';
+import { SqliteEventStore } from '@rank/event-store/sqlite/sqlite-event-store';
+import type { SerpFetchOutcome } from '@rank/serp/fetcher';
+import { CheckWorker, ProjectToCheck } from '@rank/tracking/check/check-worker';
+import { WorkDispatcher } from '@rank/tracking/dispatch/work-dispatcher';
 
 const KEYWORDS = 3_500;
 const CHECKS_AT_ONCE = 4;

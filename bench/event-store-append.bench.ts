@@ -10,8 +10,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { NewEvent } from '../libs/event-store/src/event-store.port';
-import { SqliteEventStore } from '../libs/event-store/src/sqlite/sqlite-event-store';
+import type { NewEvent } from '@rank/event-store/event-store.port';
+import { SqliteEventStore } from '@rank/event-store/sqlite/sqlite-event-store';
 
 const SMALL_STREAMS = 1_000;
 const EVENTS_PER_SMALL_STREAM = 5;

@@ -8,7 +8,7 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createReadStore } from '../libs/read-store/src/create-read-store';
+import { createReadStore } from '@rank/read-store/create-read-store';
 
 const TOTAL_ROWS = 1_000_000;
 const BATCH_ROWS = 50_000;

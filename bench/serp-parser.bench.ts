@@ -7,8 +7,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
-import { repositoryPath } from '../apps/api/src/platform/repository-path';
-import { parseSerpPage } from '../scraper/src/serp-parser/parse-serp-page';
+import { repositoryPath } from '@rank/platform/repository-path';
+import { parseSerpPage } from '@rank/serp/parser/parse-serp-page';
 
 // Found from the repository root, not from __dirname: `npm run bench` runs the compiled copy under
 // dist/, and fixtures are not copied there.

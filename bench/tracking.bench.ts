@@ -12,8 +12,8 @@
  * some 15 s of seeding, the rest the reads (the 365-day export and keyword-updates take seconds each).
  */
 import { performance } from 'node:perf_hooks';
-import { utcDay } from '../libs/domain/src/shared/calendar-date';
-import type { ReadStore } from '../libs/read-store/src/read-store.port';
+import { utcDay } from '@rank/domain/calendar-date';
+import type { ReadStore } from '@rank/read-store/read-store.port';
 import { BenchApp, startBenchApp } from './support/bench-app';
 import { runLoad } from './support/load';
 import { collectGarbage, MemorySampler } from './support/memory-sampler';

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createApp, RunningApp } from '../../apps/api/src/bootstrap';
-import { AppConfig, loadConfig } from '../../apps/api/src/config/app-config';
-import { ProjectionRunner } from '../../projections/src/projection-runner';
+import { AppConfig, loadConfig } from '@rank/platform/config/app-config';
+import { ProjectionRunner } from '@rank/projector/projection-runner';
 
 export const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 

@@ -18,7 +18,7 @@
  * - ai_overview_sources: likewise, last 30 days, 4 cited sources per check that had an overview.
  */
 import { performance } from 'node:perf_hooks';
-import type { ReadStore } from '../../libs/read-store/src/read-store.port';
+import type { ReadStore } from '@rank/read-store/read-store.port';
 import { Random } from './random';
 
 export const SEEDED_DAYS = 365;

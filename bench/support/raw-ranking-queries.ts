@@ -10,7 +10,7 @@
  * on check_id (which an endpoint may want for determinism) changes no answer here, and it is not
  * free: on a year of checks it doubles the time of the per-day argMax (measured 320 vs 770 ms).
  */
-import type { QueryParams, ReadStore } from '../../libs/read-store/src/read-store.port';
+import type { QueryParams, ReadStore } from '@rank/read-store/read-store.port';
 
 /**
  * How a baseline runs its SQL. `intoRows` is the baseline proper: the answer's rows parsed into

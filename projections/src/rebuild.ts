@@ -1,7 +1,7 @@
-import { loadConfig } from '../../apps/api/src/config/app-config';
-import { openStores } from '../../apps/api/src/platform/stores/open-stores';
-import { ALL_PROJECTIONS } from './all-projections';
-import { ProjectionRunner, resetReadModels } from './projection-runner';
+import { loadConfig } from '@rank/platform/config/app-config';
+import { openStores } from '@rank/platform/stores/open-stores';
+import { ALL_PROJECTIONS } from '@rank/projector/all-projections';
+import { ProjectionRunner, resetReadModels } from '@rank/projector/projection-runner';
 
 /**
  * `npm run projections:rebuild`: empties every read-model table and rebuilds it from the first event

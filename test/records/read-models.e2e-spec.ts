@@ -1,5 +1,5 @@
-import { ALL_PROJECTIONS } from '../../projections/src/all-projections';
-import { ProjectionRunner, resetReadModels } from '../../projections/src/projection-runner';
+import { ALL_PROJECTIONS } from '@rank/projector/all-projections';
+import { ProjectionRunner, resetReadModels } from '@rank/projector/projection-runner';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /** Every row of the analyst tables, in a stable order, for comparing two builds. */

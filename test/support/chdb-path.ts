@@ -1,4 +1,4 @@
-import { testChdbPath } from '../../libs/read-store/src/testing/test-read-store';
+import { testChdbPath } from '@rank/read-store/testing/test-read-store';
 
 /**
  * chDB runs one engine per process, on one data path. Every test in a jest worker process shares this

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { CheckEvent, RankedResult } from '../../libs/domain/src/tracking/check.events';
-import { checksStreamName, projectChecksStreamPrefix } from '../../libs/domain/src/tracking/check.events';
-import { newObjectId } from '../../libs/domain/src/shared/object-id';
-import { domainOfUrl } from '../../libs/domain/src/shared/domain-name';
-import type { EventStore, RecordedEvent } from '../../libs/event-store/src/event-store.port';
+import type { CheckEvent, RankedResult } from '@rank/tracking/domain/check.events';
+import { checksStreamName, projectChecksStreamPrefix } from '@rank/tracking/domain/check.events';
+import { newObjectId } from '@rank/domain/object-id';
+import { domainOfUrl } from '@rank/domain/domain-name';
+import type { EventStore, RecordedEvent } from '@rank/event-store/event-store.port';
 
 /**
  * Writes check results straight into the event log, as the scraper would, for tests of the reads.

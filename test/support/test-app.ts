@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createApp, RunningApp } from '../../apps/api/src/bootstrap';
-import { loadConfig } from '../../apps/api/src/config/app-config';
-import type { Clock } from '../../apps/api/src/platform/tokens';
+import { loadConfig } from '@rank/platform/config/app-config';
+import type { Clock } from '@rank/platform/tokens';
 import { processChdbPath } from './chdb-path';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';

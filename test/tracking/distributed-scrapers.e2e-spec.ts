@@ -1,6 +1,6 @@
-import { EventStoreDbDouble } from '../../libs/event-store/src/eventstoredb/testing/eventstoredb-double';
-import { FakeGoogle } from '../../scraper/src/serp-fetcher/test-support/fake-google';
-import { readSavedSerp } from '../../scraper/src/serp-fetcher/test-support/saved-serp';
+import { EventStoreDbDouble } from '@rank/event-store/eventstoredb/testing/eventstoredb-double';
+import { FakeGoogle } from '@rank/serp/fetcher/test-support/fake-google';
+import { readSavedSerp } from '@rank/serp/fetcher/test-support/saved-serp';
 import { checkResultsOf } from '../support/seed-checks';
 import { startTestApp, TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait-for';

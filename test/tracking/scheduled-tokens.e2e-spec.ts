@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { ProjectionRunner } from '../../projections/src/projection-runner';
-import { CheckScheduler } from '../../apps/api/src/tracking/scheduler/check-scheduler';
-import { ProjectContentRepository } from '../../apps/api/src/projects/workspace.repository';
-import { MonthlyTokensRepository } from '../../apps/api/src/tracking/scheduler/monthly-tokens.repository';
+import { ProjectionRunner } from '@rank/projector/projection-runner';
+import { CheckScheduler } from '@rank/tracking/schedule/check-scheduler';
+import { ProjectContentRepository } from '@rank/projects/workspace.repository';
+import { MonthlyTokensRepository } from '@rank/tracking/schedule/monthly-tokens.repository';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /** A clock the test moves by hand; every replica reads the same one. */

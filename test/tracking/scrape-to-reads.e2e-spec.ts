@@ -1,9 +1,9 @@
-import { ALL_PROJECTIONS } from '../../projections/src/all-projections';
-import { ProjectionRunner, resetReadModels } from '../../projections/src/projection-runner';
-import { TRACKING_TABLES } from '../../projections/src/tracking/tracking.projection';
-import { CheckWorkerLifecycle } from '../../apps/api/src/tracking/check-worker/check-worker.lifecycle';
-import { FakeGoogle } from '../../scraper/src/serp-fetcher/test-support/fake-google';
-import { readSavedSerp } from '../../scraper/src/serp-fetcher/test-support/saved-serp';
+import { ALL_PROJECTIONS } from '@rank/projector/all-projections';
+import { ProjectionRunner, resetReadModels } from '@rank/projector/projection-runner';
+import { TRACKING_TABLES } from '@rank/tracking/tracking.projection';
+import { CheckWorkerLifecycle } from '@rank/tracking/check/check-worker.lifecycle';
+import { FakeGoogle } from '@rank/serp/fetcher/test-support/fake-google';
+import { readSavedSerp } from '@rank/serp/fetcher/test-support/saved-serp';
 import { startTestApp, TestApp } from '../support/test-app';
 import { checkResultsOf } from '../support/seed-checks';
 import { waitFor } from '../support/wait-for';

@@ -5,16 +5,16 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_PLAN_ID } from '../../../libs/domain/src/accounts/plans';
-import { DomainError } from '../../../libs/domain/src/shared/domain-error';
-import { createEventStore } from '../../../libs/event-store/src/create-event-store';
-import { AccountsModule } from '../../api/src/accounts/accounts.module';
-import { ChangeAccountCommand } from '../../api/src/accounts/change-account/change-account.command';
-import { GetAccountQuery } from '../../api/src/accounts/get-account/get-account.query';
-import { OpenAccountCommand } from '../../api/src/accounts/open-account/open-account.command';
-import { loadConfig } from '../../api/src/config/app-config';
-import { loadPlans } from '../../api/src/platform/plans/load-plans';
-import { APP_CONFIG, CLOCK, EVENT_STORE, PLAN_CATALOGUE, systemClock } from '../../api/src/platform/tokens';
+import { DEFAULT_PLAN_ID } from '@rank/accounts/domain/plans';
+import { DomainError } from '@rank/domain/domain-error';
+import { createEventStore } from '@rank/event-store/create-event-store';
+import { AccountsModule } from '@rank/accounts/accounts.module';
+import { ChangeAccountCommand } from '@rank/accounts/change-account/change-account.command';
+import { GetAccountQuery } from '@rank/accounts/get-account/get-account.query';
+import { OpenAccountCommand } from '@rank/accounts/open-account/open-account.command';
+import { loadConfig } from '@rank/platform/config/app-config';
+import { loadPlans } from '@rank/platform/plans/load-plans';
+import { APP_CONFIG, CLOCK, EVENT_STORE, PLAN_CATALOGUE, systemClock } from '@rank/platform/tokens';
 
 const USAGE = `Operator commands (the same rules as the /admin API):
   npm run admin -- create-account [--name NAME] [--plan PLAN] [--trial] [--balance N]

@@ -3,13 +3,13 @@ import { LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
-import type { AppConfig } from './config/app-config';
+import type { AppConfig } from '@rank/platform/config/app-config';
 import { createValidationPipe } from './platform/http/validation';
 import { RouteRegistry } from './platform/http/route-registry';
 import { setupOpenApi } from './platform/openapi';
-import { loadPlans } from './platform/plans/load-plans';
-import { openStores, Stores } from './platform/stores/open-stores';
-import { Clock, systemClock } from './platform/tokens';
+import { loadPlans } from '@rank/platform/plans/load-plans';
+import { openStores, Stores } from '@rank/platform/stores/open-stores';
+import { Clock, systemClock } from '@rank/platform/tokens';
 
 export interface RunningApp {
   app: NestFastifyApplication;

@@ -1,5 +1,5 @@
 import { createApp } from './bootstrap';
-import { ConfigError, loadConfig } from './config/app-config';
+import { ConfigError, loadConfig } from '@rank/platform/config/app-config';
 
 /** `npm start`: the standalone service, with the embedded stores under DATA_DIR unless configured otherwise. */
 async function main(): Promise<void> {

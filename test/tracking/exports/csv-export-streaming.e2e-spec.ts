@@ -1,4 +1,4 @@
-import { MAX_KEYWORDS_PER_PAGE } from '../../../apps/api/src/tracking/exports/keyword-pages';
+import { MAX_KEYWORDS_PER_PAGE } from '@rank/tracking/exports/keyword-pages';
 import type { SeededCheck } from '../../support/seed-checks';
 import { startTestApp, TestApp } from '../../support/test-app';
 import { addKeywords, createProject, getRaw, seedAndProject, serpWith } from './export-fixtures';

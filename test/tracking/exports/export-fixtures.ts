@@ -1,4 +1,4 @@
-import { ProjectionRunner } from '../../../projections/src/projection-runner';
+import { ProjectionRunner } from '@rank/projector/projection-runner';
 import { seedChecks, SeededCheck } from '../../support/seed-checks';
 import type { TestApp } from '../../support/test-app';
 

@@ -1,7 +1,7 @@
-import { csvField, csvTextField } from '../../../apps/api/src/tracking/exports/csv';
-import { keywordsPerPage, MAX_CELLS_PER_PAGE, MAX_KEYWORDS_PER_PAGE } from '../../../apps/api/src/tracking/exports/keyword-pages';
-import { mdText, mdUrl } from '../../../apps/api/src/tracking/exports/markdown';
-import { changeOf, formatAverage, summarise } from '../../../apps/api/src/tracking/exports/ranking-figures';
+import { csvField, csvTextField } from '@rank/tracking/exports/csv';
+import { keywordsPerPage, MAX_CELLS_PER_PAGE, MAX_KEYWORDS_PER_PAGE } from '@rank/tracking/exports/keyword-pages';
+import { mdText, mdUrl } from '@rank/tracking/exports/markdown';
+import { changeOf, formatAverage, summarise } from '@rank/tracking/exports/ranking-figures';
 
 describe('CSV fields', () => {
   it.each([

@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { DEFAULT_SETTINGS, ProjectSettings, SERP_DEPTHS, SerpDepth, UPDATE_FREQUENCIES, UpdateFrequency } from '../../../../libs/domain/src/projects/project-settings';
-import { invalid } from '../../../../libs/domain/src/shared/domain-error';
-import { normaliseDomain } from '../../../../libs/domain/src/shared/domain-name';
-import { isObjectId } from '../../../../libs/domain/src/shared/object-id';
+import { DEFAULT_SETTINGS, ProjectSettings, SERP_DEPTHS, SerpDepth, UPDATE_FREQUENCIES, UpdateFrequency } from '@rank/projects/domain/project-settings';
+import { invalid } from '@rank/domain/domain-error';
+import { normaliseDomain } from '@rank/domain/domain-name';
+import { isObjectId } from '@rank/domain/object-id';
 import { RequiredText } from '../platform/http/validators';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { ProjectContentState } from '../../../../libs/domain/src/projects/project-content';
-import { SERP_DEPTHS, UPDATE_FREQUENCIES } from '../../../../libs/domain/src/projects/project-settings';
-import type { Folder, ProjectRecord } from '../../../../libs/domain/src/projects/workspace';
+import type { ProjectContentState } from '@rank/projects/domain/project-content';
+import { SERP_DEPTHS, UPDATE_FREQUENCIES } from '@rank/projects/domain/project-settings';
+import type { Folder, ProjectRecord } from '@rank/projects/domain/workspace';
 
 export class ProjectView {
   @ApiProperty({ example: '6740a1b2c3d4e5f601234567' }) _id!: string;

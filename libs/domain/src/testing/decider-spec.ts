@@ -1,5 +1,5 @@
-import { DomainError } from '../shared/domain-error';
-import { Decider, foldEvents } from '../shared/decider';
+import { DomainError } from '../domain-error';
+import { Decider, foldEvents } from '../decider';
 
 /**
  * Given / when / then for deciders (the emmett habit):

@@ -1,13 +1,13 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { DEFAULT_PLAN_ID } from '../../../../../libs/domain/src/accounts/plans';
+import { DEFAULT_PLAN_ID } from '@rank/accounts/domain/plans';
 import { AdminOnly } from '../../platform/auth/access.decorators';
-import { AccountView } from '../account.view';
-import { ChangeAccountCommand } from '../change-account/change-account.command';
-import { GetAccountQuery } from '../get-account/get-account.query';
-import { OpenAccountCommand } from '../open-account/open-account.command';
-import { OpenedAccount } from '../open-account/open-account.handler';
+import { AccountView } from '@rank/accounts/account.view';
+import { ChangeAccountCommand } from '@rank/accounts/change-account/change-account.command';
+import { GetAccountQuery } from '@rank/accounts/get-account/get-account.query';
+import { OpenAccountCommand } from '@rank/accounts/open-account/open-account.command';
+import { OpenedAccount } from '@rank/accounts/open-account/open-account.handler';
 import { AdminTokenGuard } from './admin-token.guard';
 
 /**

@@ -1,8 +1,8 @@
 import { CanActivate, ExecutionContext, Inject, Injectable, NotFoundException, UnauthorizedException } from '@nestjs/common';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { AppConfig } from '../../config/app-config';
-import { APP_CONFIG } from '../../platform/tokens';
+import type { AppConfig } from '@rank/platform/config/app-config';
+import { APP_CONFIG } from '@rank/platform/tokens';
 
 /**
  * The operator API exists only when ADMIN_TOKEN is set; otherwise the whole /admin tree is 404, as

@@ -1,13 +1,13 @@
 import { CanActivate, ExecutionContext, ForbiddenException, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import type { PlanCatalogue } from '../../../../../libs/domain/src/accounts/plans';
-import { AccountRepository } from '../../accounts/account.repository';
-import { CLOCK, Clock, PLAN_CATALOGUE } from '../tokens';
+import type { PlanCatalogue } from '@rank/accounts/domain/plans';
+import { AccountRepository } from '@rank/accounts/account.repository';
+import { CLOCK, Clock, PLAN_CATALOGUE } from '@rank/platform/tokens';
 import { Access, ACCESS, REFUSED_WHEN_SUSPENDED } from './access.decorators';
-import { accountIdOfApiKey, hashApiKey, sameHash } from './api-key-secret';
+import { accountIdOfApiKey, hashApiKey, sameHash } from '@rank/accounts/api-keys/api-key-secret';
 import { CALLER, Caller } from './caller';
-import { KeyUsageTracker } from './key-usage.tracker';
+import { KeyUsageTracker } from '@rank/accounts/api-keys/key-usage.tracker';
 
 /**
  * Authentication and account state for every route, in the order the spec implies: a key that is

@@ -1,5 +1,5 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import type { OpenAccountState } from '../../../../../libs/domain/src/accounts/account';
+import type { OpenAccountState } from '@rank/accounts/domain/account';
 
 /** Who is calling: an account through one of its keys, or nobody (a public read of a shared project). */
 export type Caller =

@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, DomainErrorKind } from '../../../../../libs/domain/src/shared/domain-error';
+import { DomainError, DomainErrorKind } from '@rank/domain/domain-error';
 import { RouteRegistry } from './route-registry';
 
 const STATUS_OF_KIND: Record<DomainErrorKind, number> = { invalid: 400, 'not-found': 404, conflict: 409, forbidden: 403 };

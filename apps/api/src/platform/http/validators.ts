@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsNotEmpty, IsString, Matches, MaxLength, ValidateBy, ValidationOptions } from 'class-validator';
-import { isCalendarDate } from '../../../../../libs/domain/src/shared/calendar-date';
+import { isCalendarDate } from '@rank/domain/calendar-date';
 
 /** A 24-character lowercase hex id (clarifications: Identifiers). */
 export const IsObjectIdString = (options: ValidationOptions = {}) =>

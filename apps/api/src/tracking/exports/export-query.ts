@@ -1,9 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { invalid } from '../../../../../libs/domain/src/shared/domain-error';
-import { utcDay } from '../../../../../libs/domain/src/shared/calendar-date';
+import { invalid } from '@rank/domain/domain-error';
+import { utcDay } from '@rank/domain/calendar-date';
 import { IsCalendarDate, ObjectIdField } from '../../platform/http/validators';
-import type { DayRange } from './ranking-history';
+import type { DayRange } from '@rank/tracking/exports/ranking-history.reader';
 
 export const CSV_FORMATS = ['full', 'summary'] as const;
 export type CsvFormat = (typeof CSV_FORMATS)[number];

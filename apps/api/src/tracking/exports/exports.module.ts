@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { ProjectsModule } from '../../projects/projects.module';
-import { ExportRoutes } from './export.routes';
-import { RankingHistory } from './ranking-history';
+import { ProjectsModule } from '@rank/projects/projects.module';
+import { ExportRoutes } from './export.controller';
+import { RankingHistory } from '@rank/tracking/exports/ranking-history.reader';
 
 /** GET /api/projects/export (CSV) and /api/projects/export-agent (Markdown). */
 @Module({

@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
-import { ProjectsModule } from '../../projects/projects.module';
-import { CompetitorPositionsQuery } from './competitor-positions/competitor-positions.query';
-import { CompetitorPositionsRoute } from './competitor-positions/competitor-positions.route';
-import { KeywordUpdatesQuery } from './keyword-updates/keyword-updates.query';
-import { KeywordUpdatesRoute } from './keyword-updates/keyword-updates.route';
-import { PagesQuery } from './pages/pages.query';
-import { PagesRoute } from './pages/pages.route';
-import { PositionHistoryQuery } from './position-history/position-history.query';
-import { PositionHistoryRoute } from './position-history/position-history.route';
+import { ProjectsModule } from '@rank/projects/projects.module';
+import { CompetitorPositionsQuery } from '@rank/tracking/reads/competitor-positions/competitor-positions.reader';
+import { CompetitorPositionsRoute } from './competitor-positions.controller';
+import { KeywordUpdatesQuery } from '@rank/tracking/reads/keyword-updates/keyword-updates.reader';
+import { KeywordUpdatesRoute } from './keyword-updates.controller';
+import { PagesQuery } from '@rank/tracking/reads/pages/pages.reader';
+import { PagesRoute } from './pages.controller';
+import { PositionHistoryQuery } from '@rank/tracking/reads/position-history/position-history.reader';
+import { PositionHistoryRoute } from './position-history.controller';
 
 /**
  * The ranking reads: keyword updates, SERP snapshots, competitor positions and pages, answered from

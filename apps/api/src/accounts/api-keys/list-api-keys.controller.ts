@@ -1,0 +1,33 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { activeApiKeys } from '@rank/accounts/domain/account';
+import { AccountCaller, CurrentAccount } from '../../platform/auth/caller';
+import { KeyUsageTracker } from '@rank/accounts/api-keys/key-usage.tracker';
+import { ApiKeyView } from './api-key.view';
+import { KeyUsageStore } from '@rank/accounts/api-keys/key-usage.store';
+
+class ListApiKeysResponse {
+  @ApiProperty() success!: boolean;
+  @ApiProperty({ type: [ApiKeyView] }) apiKeys!: ApiKeyView[];
+}
+
+@ApiTags('API keys')
+@ApiBearerAuth()
+@Controller('api/user/api-keys')
+export class ListApiKeysRoute {
+  constructor(private readonly usageStore: KeyUsageStore, private readonly tracker: KeyUsageTracker) {}
+
+  /** Active keys only: revoked keys are not listed, and secrets never are. */
+  @Get()
+  @ApiOkResponse({ type: ListApiKeysResponse })
+  async list(@CurrentAccount() caller: AccountCaller): Promise<ListApiKeysResponse> {
+    await this.usageStore.refresh(caller.accountId);
+    return {
+      success: true,
+      apiKeys: activeApiKeys(caller.account).map((k) => {
+        const lastUsed = this.tracker.lastUsedAt(k.keyId);
+        return { _id: k.keyId, name: k.name, keyPrefix: k.keyPrefix, lastUsedAt: lastUsed ? lastUsed.toISOString() : null, createdAt: k.createdAt };
+      }),
+    };
+  }
+}

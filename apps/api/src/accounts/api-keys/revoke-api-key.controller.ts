@@ -1,0 +1,35 @@
+import { Body, Controller, Delete, Inject, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiProperty, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { invalid } from '@rank/domain/domain-error';
+import { isObjectId } from '@rank/domain/object-id';
+import { AccountRepository } from '@rank/accounts/account.repository';
+import { AccountCaller, CurrentAccount } from '../../platform/auth/caller';
+import { CLOCK, Clock } from '@rank/platform/tokens';
+
+class RevokeApiKeyBody {
+  @ApiProperty({ required: false, description: 'Key id (or send it as the query parameter id)' }) id?: string;
+}
+class SuccessResponse {
+  @ApiProperty() success!: boolean;
+}
+
+@ApiTags('API keys')
+@ApiBearerAuth()
+@Controller('api/user/api-keys')
+export class RevokeApiKeyRoute {
+  constructor(private readonly accounts: AccountRepository, @Inject(CLOCK) private readonly clock: Clock) {}
+
+  /** Soft revoke: the key stays in the account's history with `revokedAt`, and stops working at once. */
+  @Delete()
+  @ApiQuery({ name: 'id', required: false })
+  @ApiBody({ type: RevokeApiKeyBody, required: false })
+  @ApiOkResponse({ type: SuccessResponse })
+  async revoke(@CurrentAccount() caller: AccountCaller, @Query('id') queryId: unknown, @Body() body: unknown): Promise<SuccessResponse> {
+    const bodyId = body && typeof body === 'object' ? (body as { id?: unknown }).id : undefined;
+    const id = bodyId ?? queryId;
+    if (id === undefined || id === '') throw invalid('id is required (in the body or the query)');
+    if (!isObjectId(id)) throw invalid('id must be a 24-character hex id');
+    await this.accounts.handle(caller.accountId, { type: 'RevokeApiKey', keyId: id }, this.clock.now());
+    return { success: true };
+  }
+}

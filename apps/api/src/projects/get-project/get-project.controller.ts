@@ -1,0 +1,31 @@
+import { Controller, Get, Param } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { invalid } from '@rank/domain/domain-error';
+import { isObjectId } from '@rank/domain/object-id';
+import { PublicWhenShared } from '../../platform/auth/access.decorators';
+import { Caller, CurrentCaller } from '../../platform/auth/caller';
+import { ProjectAccess } from '@rank/projects/project-access';
+import { ProjectDetailView, toProjectDetail } from '../project.view';
+import { ProjectContentRepository } from '@rank/projects/workspace.repository';
+
+class GetProjectResponse {
+  @ApiProperty() success!: boolean;
+  @ApiProperty({ type: ProjectDetailView }) project!: ProjectDetailView;
+}
+
+@ApiTags('Projects')
+@ApiBearerAuth()
+@Controller('api/projects')
+export class GetProjectRoute {
+  constructor(private readonly access: ProjectAccess, private readonly contents: ProjectContentRepository) {}
+
+  /** Public when the project is shared. */
+  @Get(':id')
+  @PublicWhenShared()
+  @ApiOkResponse({ type: GetProjectResponse })
+  async get(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<GetProjectResponse> {
+    if (!isObjectId(id)) throw invalid('id must be a 24-character hex id');
+    const { project } = await this.access.readable(caller, id);
+    return { success: true, project: toProjectDetail(project, await this.contents.load(id)) };
+  }
+}

@@ -1,0 +1,116 @@
+import { Body, Controller, Delete, HttpCode, Inject, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsString, Matches } from 'class-validator';
+import { isCountryCode, isLanguageCode } from '@rank/domain/iso-codes';
+import { invalid } from '@rank/domain/domain-error';
+import { normaliseKeyword } from '@rank/domain/keyword-text';
+import { newObjectId } from '@rank/domain/object-id';
+import { RefusedWhenSuspended } from '../../platform/auth/access.decorators';
+import { AccountCaller, CurrentAccount } from '../../platform/auth/caller';
+import { IsObjectIdString, ObjectIdField } from '../../platform/http/validators';
+import { CLOCK, Clock } from '@rank/platform/tokens';
+import { ProjectAccess } from '@rank/projects/project-access';
+import { ProjectContentRepository } from '@rank/projects/workspace.repository';
+
+const MAX_KEYWORD_LENGTH = 200;
+/** More than the project limit, so that a request of duplicates can still be sent whole. */
+const MAX_KEYWORDS_PER_REQUEST = 10_000;
+
+class AddKeywordsBody {
+  @ObjectIdField()
+  projectId!: string;
+
+  @ApiProperty({ type: [String], example: ['running shoes', 'trail shoes'] })
+  @IsArray()
+  @ArrayMaxSize(MAX_KEYWORDS_PER_REQUEST)
+  @IsString({ each: true })
+  keywords!: string[];
+
+  @ApiProperty({ example: 'US', description: 'ISO 3166-1 alpha-2 country' })
+  @Transform(({ value }) => (typeof value === 'string' ? value.trim().toUpperCase() : value))
+  @IsString()
+  @Matches(/^[A-Z]{2}$/, { message: 'geoCode must be an ISO 3166-1 alpha-2 country code such as US' })
+  geoCode!: string;
+
+  @ApiProperty({ example: 'en', description: 'ISO 639-1 language' })
+  @Transform(({ value }) => (typeof value === 'string' ? value.trim().toLowerCase() : value))
+  @IsString()
+  @Matches(/^[a-z]{2}$/, { message: 'langCode must be an ISO 639-1 language code such as en' })
+  langCode!: string;
+}
+
+class AddKeywordsResponse {
+  @ApiProperty() success!: boolean;
+  @ApiProperty() message!: string;
+  @ApiProperty() addedCount!: number;
+  @ApiProperty({ example: { _id: '6740a1b2c3d4e5f601234567', keywords: ['6740a1b2c3d4e5f601234568'] } })
+  project!: { _id: string; keywords: string[] };
+}
+
+class RemoveKeywordsBody {
+  @ObjectIdField()
+  projectId!: string;
+
+  @ApiProperty({ type: [String] })
+  @IsArray()
+  @ArrayMaxSize(MAX_KEYWORDS_PER_REQUEST)
+  @IsObjectIdString({ each: true })
+  keywordIds!: string[];
+}
+
+class RemoveKeywordsResponse {
+  @ApiProperty() success!: boolean;
+  @ApiProperty() removedCount!: number;
+  @ApiProperty({ example: { _id: '6740a1b2c3d4e5f601234567' } }) project!: { _id: string };
+}
+
+/** Tracked keywords. Both calls need an active subscription. */
+@ApiTags('Keywords')
+@ApiBearerAuth()
+@Controller('api/projects/keywords')
+export class KeywordsRoutes {
+  constructor(private readonly access: ProjectAccess, private readonly contents: ProjectContentRepository, @Inject(CLOCK) private readonly clock: Clock) {}
+
+  /**
+   * Duplicates (within the request and against the project) are dropped silently. A request that
+   * would pass 3,500 keywords adds nothing and answers KEYWORDS_LIMIT_EXCEEDED with the counts.
+   */
+  @Post()
+  @HttpCode(200)
+  @RefusedWhenSuspended()
+  @ApiOkResponse({ type: AddKeywordsResponse })
+  async add(@CurrentAccount() caller: AccountCaller, @Body() body: AddKeywordsBody): Promise<AddKeywordsResponse> {
+    if (!isCountryCode(body.geoCode)) throw invalid(`geoCode must be an ISO 3166-1 alpha-2 country code (got ${body.geoCode})`);
+    if (!isLanguageCode(body.langCode)) throw invalid(`langCode must be an ISO 639-1 language code (got ${body.langCode})`);
+    const values = body.keywords.map((raw, i) => {
+      const value = normaliseKeyword(raw);
+      if (value === '') throw invalid(`keywords.${i} must not be empty`);
+      if (value.length > MAX_KEYWORD_LENGTH) throw invalid(`keywords.${i} must be at most ${MAX_KEYWORD_LENGTH} characters`);
+      return value;
+    });
+    const { project } = await this.access.owned(caller, body.projectId);
+    const now = this.clock.now();
+    const { events, state } = await this.contents.handle(project.projectId, {
+      type: 'AddKeywords', values, geoCode: body.geoCode, langCode: body.langCode, keywordIds: values.map(() => newObjectId(now)),
+    }, now);
+    const addedCount = events.reduce((n, e) => n + (e.type === 'KeywordsAdded' ? e.data.keywords.length : 0), 0);
+    return {
+      success: true,
+      message: addedCount === 1 ? 'Added 1 keyword' : `Added ${addedCount} keywords`,
+      addedCount,
+      project: { _id: project.projectId, keywords: state.keywords.map((k) => k.keywordId) },
+    };
+  }
+
+  /** Ids that are not the project's are ignored: `removedCount` says how many went. */
+  @Delete()
+  @RefusedWhenSuspended()
+  @ApiOkResponse({ type: RemoveKeywordsResponse })
+  async remove(@CurrentAccount() caller: AccountCaller, @Body() body: RemoveKeywordsBody): Promise<RemoveKeywordsResponse> {
+    const { project } = await this.access.owned(caller, body.projectId);
+    const { events } = await this.contents.handle(project.projectId, { type: 'RemoveKeywords', keywordIds: body.keywordIds }, this.clock.now());
+    const removedCount = events.reduce((n, e) => n + (e.type === 'KeywordsRemoved' ? e.data.keywordIds.length : 0), 0);
+    return { success: true, removedCount, project: { _id: project.projectId } };
+  }
+}

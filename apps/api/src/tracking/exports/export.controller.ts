@@ -1,0 +1,65 @@
+import { Controller, Get, Inject, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { PublicWhenShared } from '../../platform/auth/access.decorators';
+import { Caller, CurrentCaller } from '../../platform/auth/caller';
+import { CLOCK, Clock } from '@rank/platform/tokens';
+import { ProjectAccess } from '@rank/projects/project-access';
+import { ProjectContentRepository } from '@rank/projects/workspace.repository';
+import { agentReport } from '@rank/tracking/exports/agent-report';
+import { csvExport, csvFilename, FULL_COLUMNS, SUMMARY_COLUMNS } from '@rank/tracking/exports/csv-exports';
+import { AgentReportQuery, CsvExportQuery, exportWindow } from './export-query';
+import { RankingHistory } from '@rank/tracking/exports/ranking-history.reader';
+import { streamedBody } from '@rank/tracking/exports/streamed-body';
+
+const CSV_DESCRIPTION = [
+  'UTF-8 with a byte-order mark, `;` between fields, CRLF line ends, RFC 4180 quoting.',
+  `full: \`${FULL_COLUMNS.join(';')};<YYYY-MM-DD>...\`, one date column per day with a successful check, newest first; one row per keyword.`,
+  `summary: \`${SUMMARY_COLUMNS.join(';')}\`.`,
+  'Change is places gained since the previous successful check (positive is better), empty when either check did not rank.',
+].join(' ');
+
+/** Downloads of a project's rankings: CSV for spreadsheets, Markdown for agents. Public when the project is shared. */
+@ApiTags('Export')
+@ApiBearerAuth()
+@Controller('api/projects')
+export class ExportRoutes {
+  constructor(
+    private readonly access: ProjectAccess,
+    private readonly contents: ProjectContentRepository,
+    private readonly history: RankingHistory,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /** The rankings as CSV, streamed row page by row page. */
+  @Get('export')
+  @PublicWhenShared()
+  @ApiProduces('text/csv')
+  @ApiOkResponse({ description: CSV_DESCRIPTION, content: { 'text/csv': { schema: { type: 'string' } } } })
+  async csv(@CurrentCaller() caller: Caller, @Query() query: CsvExportQuery, @Res() reply: FastifyReply): Promise<void> {
+    const range = exportWindow(query, this.clock.now());
+    const format = query.format ?? 'full';
+    const { project } = await this.access.readable(caller, query.projectId);
+    const { keywords } = await this.contents.load(project.projectId);
+    const body = await streamedBody(csvExport(this.history, format, { projectId: project.projectId, keywords, range }), 'CSV export');
+    await reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${csvFilename(project.settings.domain, format, range)}"`)
+      .send(body);
+  }
+
+  /** One Markdown report: project, rankings, traffic, competitors, performance. */
+  @Get('export-agent')
+  @PublicWhenShared()
+  @ApiProduces('text/markdown')
+  @ApiOkResponse({
+    description: 'A Markdown report of the project: settings, rankings summary and keyword table, traffic, competitors, performance.',
+    content: { 'text/markdown': { schema: { type: 'string' } } },
+  })
+  async markdown(@CurrentCaller() caller: Caller, @Query() query: AgentReportQuery, @Res() reply: FastifyReply): Promise<void> {
+    const { project } = await this.access.readable(caller, query.projectId);
+    const { keywords } = await this.contents.load(project.projectId);
+    const body = await streamedBody(agentReport(this.history, { project, keywords }), 'Markdown report');
+    await reply.type('text/markdown; charset=utf-8').send(body);
+  }
+}

@@ -1,0 +1,50 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { isObjectId } from '@rank/domain/object-id';
+
+/**
+ * An API key is `<40 random base62 characters>_<account id>`. The account id in the key lets any
+ * replica find the one small account stream to check, without a global index that could lag behind
+ * a revocation. Only the SHA-256 of the whole key is stored: the key has 238 bits of randomness, so a
+ * slow password hash would add nothing but latency to every request.
+ */
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const SECRET_LENGTH = 40;
+
+export interface IssuedApiKey {
+  key: string;
+  keyHash: string;
+  keyPrefix: string;
+}
+
+export function issueApiKey(accountId: string): IssuedApiKey {
+  let secret = '';
+  // Rejection sampling keeps every character equally likely (256 is not a multiple of 62).
+  while (secret.length < SECRET_LENGTH) {
+    for (const byte of randomBytes(64)) {
+      if (byte < 248 && secret.length < SECRET_LENGTH) secret += ALPHABET[byte % 62];
+    }
+  }
+  const key = `${secret}_${accountId}`;
+  return { key, keyHash: hashApiKey(key), keyPrefix: maskApiKey(key) };
+}
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+/** The first 4 characters, then a mask: enough to tell keys apart, useless to an attacker. */
+export function maskApiKey(key: string): string {
+  return `${key.slice(0, 4)}${'•'.repeat(8)}`;
+}
+
+/** The account a key claims to belong to, or null when the key is not of our form. */
+export function accountIdOfApiKey(key: string): string | null {
+  const match = /^[0-9A-Za-z]{40}_([0-9a-f]{24})$/.exec(key);
+  return match && isObjectId(match[1]) ? match[1] : null;
+}
+
+export function sameHash(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && timingSafeEqual(left, right);
+}

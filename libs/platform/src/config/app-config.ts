@@ -1,0 +1,129 @@
+import { isAbsolute, join, resolve } from 'node:path';
+import { SerpFetcherConfig, SerpFetcherConfigError, serpFetcherConfigFromEnv } from '@rank/serp/fetcher/serp-fetcher-config';
+
+/** Which parts of the system this process runs. Standalone runs them all in one process. */
+export type Role = 'api' | 'projections' | 'scheduler' | 'scraper';
+const ROLES: readonly Role[] = ['api', 'projections', 'scheduler', 'scraper'];
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Where the embedded ClickHouse (chDB) keeps its data; one path per process. */
+  chdbPath: string;
+  /** Enables the operator API under /admin when set. */
+  adminToken: string | undefined;
+  eventStoreConnectionString: string | undefined;
+  clickhouse: { url: string | undefined; user: string | undefined; password: string | undefined; database: string };
+  plansFile: string | undefined;
+  roles: ReadonlySet<Role>;
+  /** The scraper's page loading (GOOGLE_BASE_URL, timeouts, retries, proxies): `SCRAPER_*` variables. */
+  scraper: SerpFetcherConfig;
+  /** Checks one scraper process runs at once. */
+  scraperChecksAtOnce: number;
+  /** The environment, for the parts that read their own variables (Chromium's path). */
+  env: Env;
+  logLevel: 'error' | 'warn' | 'log' | 'debug';
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * Reads and checks every variable at once, so an operator sees all mistakes in one go, each message
+ * naming the variable. Unset and empty mean the same: the default.
+ */
+export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): AppConfig {
+  const problems: string[] = [];
+  const get = (name: string) => {
+    const value = env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  };
+
+  const integer = (name: string, fallback: number, min: number, max: number) => {
+    const raw = get(name);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return n;
+  };
+
+  const url = (name: string, fallback?: string) => {
+    const raw = get(name) ?? fallback;
+    if (raw === undefined) return undefined;
+    try {
+      const parsed = new URL(raw);
+      if (!['http:', 'https:'].includes(parsed.protocol)) throw new Error('scheme');
+      return raw.replace(/\/+$/, '');
+    } catch {
+      problems.push(`${name} must be an http(s) URL (got "${raw}")`);
+      return fallback;
+    }
+  };
+
+  const port = integer('PORT', 3000, 0, 65535);
+  const host = get('HOST') ?? '127.0.0.1';
+  const dataDirRaw = get('DATA_DIR') ?? './data';
+  const dataDir = isAbsolute(dataDirRaw) ? dataDirRaw : resolve(cwd, dataDirRaw);
+
+  const adminToken = get('ADMIN_TOKEN');
+  if (adminToken !== undefined && adminToken.length < 16) problems.push('ADMIN_TOKEN must be at least 16 characters long');
+
+  const eventStoreConnectionString = get('EVENTSTORE_CONNECTION_STRING');
+  if (eventStoreConnectionString !== undefined && !/^(esdb|kurrentdb|kurrent|esdb\+discover|kurrentdb\+discover):\/\//.test(eventStoreConnectionString)) {
+    problems.push('EVENTSTORE_CONNECTION_STRING must start with esdb:// or kurrentdb:// (with +discover for a cluster)');
+  }
+
+  const database = get('CLICKHOUSE_DATABASE') ?? 'rank_tracker';
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(database)) problems.push(`CLICKHOUSE_DATABASE must be a plain identifier (got "${database}")`);
+
+  const rolesRaw = get('ROLES');
+  const roles = new Set<Role>(ROLES);
+  if (rolesRaw !== undefined) {
+    roles.clear();
+    for (const r of rolesRaw.split(',').map((s) => s.trim()).filter(Boolean)) {
+      if ((ROLES as readonly string[]).includes(r)) roles.add(r as Role);
+      else problems.push(`ROLES may hold only ${ROLES.join(', ')} (got "${r}")`);
+    }
+  }
+
+  const logLevelRaw = get('LOG_LEVEL') ?? 'log';
+  const logLevels = ['error', 'warn', 'log', 'debug'] as const;
+  if (!(logLevels as readonly string[]).includes(logLevelRaw)) problems.push(`LOG_LEVEL must be one of ${logLevels.join(', ')}`);
+
+  let scraper: SerpFetcherConfig | undefined;
+  try {
+    scraper = serpFetcherConfigFromEnv(env);
+  } catch (error) {
+    if (!(error instanceof SerpFetcherConfigError)) throw error;
+    problems.push(...error.problems);
+  }
+  const scraperChecksAtOnce = integer('SCRAPER_CHECKS_AT_ONCE', 2, 1, 64);
+
+  const config: AppConfig = {
+    port,
+    host,
+    dataDir,
+    chdbPath: get('CHDB_PATH') ?? join(dataDir, 'clickhouse'),
+    adminToken,
+    eventStoreConnectionString,
+    clickhouse: { url: url('CLICKHOUSE_URL'), user: get('CLICKHOUSE_USER'), password: get('CLICKHOUSE_PASSWORD'), database },
+    plansFile: get('PLANS_FILE'),
+    roles,
+    scraper: scraper as SerpFetcherConfig,
+    scraperChecksAtOnce,
+    env,
+    logLevel: logLevelRaw as AppConfig['logLevel'],
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

@@ -1,0 +1,43 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createEventStore } from '@rank/event-store/create-event-store';
+import type { EventStore } from '@rank/event-store/event-store.port';
+import { createReadStore } from '@rank/read-store/create-read-store';
+import { loadMigrationsFromDir } from '@rank/read-store/migrations';
+import type { ReadStore } from '@rank/read-store/read-store.port';
+import type { AppConfig } from '../config/app-config';
+import { repositoryPath } from '../repository-path';
+
+export interface Stores {
+  eventStore: EventStore;
+  readStore: ReadStore;
+}
+
+/** The ClickHouse migrations of the read models, applied at start, each once. */
+export const READ_MODEL_MIGRATIONS_DIR = repositoryPath('projections', 'migrations');
+
+/**
+ * Opens the event store and the read store the configuration names (embedded ones under DATA_DIR
+ * by default) and brings the read models' schema up to date.
+ */
+export async function openStores(config: AppConfig): Promise<Stores> {
+  mkdirSync(config.dataDir, { recursive: true });
+  const eventStore = await createEventStore({
+    eventStoreConnectionString: config.eventStoreConnectionString,
+    sqlitePath: join(config.dataDir, 'events.sqlite'),
+  });
+  try {
+    const readStore = await createReadStore({
+      clickhouseUrl: config.clickhouse.url,
+      clickhouseUser: config.clickhouse.user,
+      clickhousePassword: config.clickhouse.password,
+      database: config.clickhouse.database,
+      chdbPath: config.chdbPath,
+    });
+    await readStore.migrate(loadMigrationsFromDir(READ_MODEL_MIGRATIONS_DIR));
+    return { eventStore, readStore };
+  } catch (error) {
+    await eventStore.close();
+    throw error;
+  }
+}

@@ -1,0 +1,81 @@
+import type { ProjectContentEvent } from './domain/project-content.events';
+import type { WorkspaceEvent } from './domain/workspace.events';
+import { assertNever } from '@rank/domain/domain-error';
+import type { RecordedEvent } from '@rank/event-store/event-store.port';
+import { Projection, ReadModelChange, streamId } from '@rank/read-store/projection';
+
+/** Tables that hold a project's rows, all emptied of them when the project is deleted. */
+export const RECORD_TABLES_BY_PROJECT = ['projects', 'project_folders', 'keywords', 'notes'] as const;
+
+function workspaceChanges(accountId: string, e: WorkspaceEvent, version: number): ReadModelChange[] {
+  switch (e.type) {
+    case 'FolderCreated':
+    case 'FolderRenamed':
+      return [{ kind: 'insert', table: 'folders', row: { folder_id: e.data.folderId, account_id: accountId, name: e.data.name, position: e.data.position, version, is_deleted: 0 } }];
+    case 'FolderDeleted':
+      return [
+        { kind: 'insert', table: 'folders', row: { folder_id: e.data.folderId, account_id: accountId, name: '', position: 0, version, is_deleted: 1 } },
+        ...e.data.unassignedProjectIds.map((projectId) => ({
+          kind: 'insert' as const, table: 'project_folders', row: { project_id: projectId, account_id: accountId, folder_id: null, version },
+        })),
+      ];
+    case 'ProjectCreated':
+    case 'ProjectUpdated': {
+      const s = e.data.settings;
+      return [
+        {
+          kind: 'insert', table: 'projects', row: {
+            project_id: e.data.projectId, account_id: accountId, name: s.name, domain: s.domain, aliases: s.aliases,
+            competitors: e.type === 'ProjectUpdated' ? e.data.competitors : [], shared: s.shared ? 1 : 0,
+            update_frequency: s.updateFrequency, custom_update_days: s.customUpdateDays, update_time: s.updateTime,
+            update_timezone: s.updateTimezone, serp_top: s.serpTop, created_at: Date.parse(e.data.createdAt), version, is_deleted: 0,
+          },
+        },
+        { kind: 'insert', table: 'project_folders', row: { project_id: e.data.projectId, account_id: accountId, folder_id: e.data.folder, version } },
+      ];
+    }
+    case 'ProjectDeleted':
+      return RECORD_TABLES_BY_PROJECT.map((table) => ({ kind: 'delete' as const, table, column: 'project_id', value: e.data.projectId }));
+    default:
+      return assertNever(e);
+  }
+}
+
+function projectChanges(projectId: string, e: ProjectContentEvent, version: number): ReadModelChange[] {
+  switch (e.type) {
+    case 'ProjectOwnerRecorded':
+      return [];
+    case 'KeywordsAdded':
+      return e.data.keywords.map((k) => ({
+        kind: 'insert' as const, table: 'keywords',
+        row: { project_id: projectId, keyword_id: k.keywordId, value: k.value, geo_code: k.geoCode, lang_code: k.langCode, added_at: Date.parse(e.data.addedAt), version, is_deleted: 0 },
+      }));
+    case 'KeywordsRemoved':
+      return e.data.keywordIds.map((keywordId) => ({
+        kind: 'insert' as const, table: 'keywords',
+        row: { project_id: projectId, keyword_id: keywordId, value: '', geo_code: '', lang_code: '', added_at: 0, version, is_deleted: 1 },
+      }));
+    case 'NoteSaved':
+    case 'NoteUpdated':
+      return [{ kind: 'insert', table: 'notes', row: { project_id: projectId, note_id: e.data.noteId, date: e.data.date, text: e.data.text, color: e.data.color, version, is_deleted: 0 } }];
+    case 'NoteDeleted':
+      return [{ kind: 'insert', table: 'notes', row: { project_id: projectId, note_id: e.data.noteId, date: '1970-01-01', text: '', color: 'info', version, is_deleted: 1 } }];
+    default:
+      return assertNever(e);
+  }
+}
+
+/** Projects, folders, keywords and notes, from the workspace and project streams. */
+export const recordsProjection: Projection = {
+  name: 'records',
+  tables: ['projects', 'project_folders', 'folders', 'keywords', 'notes'],
+  project(event: RecordedEvent): ReadModelChange[] {
+    if (event.streamName.startsWith('workspace-')) {
+      return workspaceChanges(streamId(event.streamName), { type: event.type, data: event.data } as WorkspaceEvent, event.position);
+    }
+    if (event.streamName.startsWith('project-')) {
+      return projectChanges(streamId(event.streamName), { type: event.type, data: event.data } as ProjectContentEvent, event.position);
+    }
+    return [];
+  },
+};

@@ -1,0 +1,22 @@
+import type { RecordedEvent } from '@rank/event-store/event-store.port';
+
+/** What a projection asks of the read store for one event. */
+export type ReadModelChange =
+  /** Upsert: tables are ReplacingMergeTree keyed so that writing the same row again changes nothing. */
+  | { kind: 'insert'; table: string; row: Record<string, unknown> }
+  /** Removes every row of `table` whose `column` equals `value` (a deleted project's data). */
+  | { kind: 'delete'; table: string; column: string; value: string };
+
+/**
+ * A pure mapping from events to read-model changes. It must be deterministic, so that a replay of
+ * the log from zero gives identical tables.
+ */
+export interface Projection {
+  readonly name: string;
+  /** The tables it writes; a rebuild empties them first. */
+  readonly tables: readonly string[];
+  project(event: RecordedEvent): ReadModelChange[];
+}
+
+/** The id after the first dash of a stream name: `project-<id>` gives `<id>`. */
+export const streamId = (streamName: string) => streamName.slice(streamName.indexOf('-') + 1);

@@ -1,0 +1,240 @@
+import type { AiOverviewSource, OrganicResult, PageSource, SerpPage } from '../parser/serp-page';
+import { retryDelayMs } from './backoff';
+import { EgressPool, type Egress } from './egress-pool';
+import type { PageLoader, PageLoadResult } from './page-loader';
+import { acceptLanguages, browserLocale, buildSearchUrl, RESULTS_PER_PAGE, type SearchTarget } from './search-url';
+import type { SerpFetcherConfig } from './serp-fetcher-config';
+
+export interface SerpRequest extends SearchTarget {
+  /** How many organic results to read: Google's top 50 or top 100. */
+  depth: 50 | 100;
+}
+
+export type SerpFetchOutcome =
+  /** Every page up to `depth` (or to the last page) was read; positions run 1..n across pages. */
+  | { kind: 'success'; organic: OrganicResult[]; aiOverview: AiOverviewSource[]; pagesRead: number }
+  /** The check has no trustworthy answer; `pagesRead` counts pages read before the failure. */
+  | { kind: 'failed'; reason: string; pagesRead: number };
+
+/**
+ * The SERP parser's signature (`parseSerpPage` in scraper/src/serp-parser); `source.url` is the URL
+ * the browser ended on (a redirect to Google's consent service shows there).
+ */
+export type ParseSerpPage = (html: string, source?: PageSource) => SerpPage;
+
+export interface SerpFetcherDependencies {
+  loader: PageLoader;
+  parse: ParseSerpPage;
+  /** User agents used in turn; must not be empty. */
+  userAgents: readonly string[];
+  /** Injected for tests: the clock that decides when a blocked egress is back. */
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+}
+
+type FetcherSettings = Pick<
+  SerpFetcherConfig,
+  'baseUrl' | 'maxAttempts' | 'retryBaseDelayMs' | 'retryMaxDelayMs' | 'proxies' | 'blockRestMs'
+>;
+
+/** Google sometimes shows 8 or 9 organic results a page; two spare pages still reach the depth. */
+const SPARE_PAGES = 2;
+
+/** Result of reading one page, after retries; a block never gets here as a page. */
+type PageRead =
+  | { kind: 'read'; page: Exclude<SerpPage, { kind: 'blocked' }> }
+  | { kind: 'failed'; reason: string };
+
+/** State shared by the pages of one check. */
+interface CheckState {
+  /** A block may be retried once per check, on another proxy, never on the same one. */
+  blockRetryLeft: boolean;
+}
+
+/**
+ * Reads Google's top `depth` organic results for a keyword: pages through `start=0,10,20…`,
+ * parses each page, and merges them. Any page that cannot be read fails the whole check: a
+ * partial list would be stored as "not ranking" for everything past it.
+ */
+export class SerpFetcher {
+  private readonly egresses: EgressPool;
+  private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly random: () => number;
+  private userAgentTurn = 0;
+
+  constructor(
+    private readonly settings: FetcherSettings,
+    private readonly deps: SerpFetcherDependencies,
+  ) {
+    if (deps.userAgents.length === 0) throw new Error('SerpFetcher needs at least one user agent');
+    this.now = deps.now ?? Date.now;
+    this.sleep = deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.random = deps.random ?? Math.random;
+    this.egresses = new EgressPool(settings.proxies, settings.blockRestMs, this.now);
+  }
+
+  async fetchSerp(request: SerpRequest): Promise<SerpFetchOutcome> {
+    assertValidRequest(request);
+    const organic: OrganicResult[] = [];
+    const seenUrls = new Set<string>();
+    let aiOverview: AiOverviewSource[] = [];
+    let pagesRead = 0;
+    const check: CheckState = { blockRetryLeft: this.egresses.usesProxies };
+    const success = (): SerpFetchOutcome => ({ kind: 'success', organic, aiOverview, pagesRead });
+
+    const maxPages = request.depth / RESULTS_PER_PAGE + SPARE_PAGES;
+    for (let pageIndex = 0; pageIndex < maxPages; pageIndex++) {
+      const start = pageIndex * RESULTS_PER_PAGE;
+      const where = `page ${pageIndex + 1} (start=${start})`;
+      const read = await this.readPage(request, start, check);
+      if (read.kind === 'failed') return { kind: 'failed', reason: `${where}: ${read.reason}`, pagesRead };
+
+      const page = read.page;
+      switch (page.kind) {
+        case 'unrecognised':
+          return { kind: 'failed', reason: `${where}: not a result page we can read (${page.detail})`, pagesRead };
+        case 'consent':
+          // Not transient (the same page would come back) and not a block: no retry, no rest.
+          return {
+            kind: 'failed',
+            reason: `${where}: Google showed its cookie-consent page instead of results (${page.detail})`,
+            pagesRead,
+          };
+        case 'no-results':
+          // On the first page: Google found nothing, a valid "not ranking". Later: the list ended.
+          pagesRead++;
+          return success();
+        case 'results': {
+          pagesRead++;
+          if (pageIndex === 0) aiOverview = page.aiOverview;
+          let added = 0;
+          for (const result of page.organic) {
+            if (organic.length >= request.depth) break;
+            // Google repeats a result across pages when its ranking shifts between requests.
+            if (seenUrls.has(result.url)) continue;
+            seenUrls.add(result.url);
+            organic.push({ ...result, position: organic.length + 1 });
+            added++;
+          }
+          // A page that adds nothing new would only lead to more of the same.
+          if (organic.length >= request.depth || !page.hasNextPage || added === 0) return success();
+          break;
+        }
+        default:
+          return assertNever(page);
+      }
+    }
+    return success();
+  }
+
+  async close(): Promise<void> {
+    await this.deps.loader.close();
+  }
+
+  /** Loads and parses one page, retrying transient failures and, once per check, a block on another proxy. */
+  private async readPage(request: SerpRequest, start: number, check: CheckState): Promise<PageRead> {
+    const url = buildSearchUrl(this.settings.baseUrl, request, start);
+    let transientFailures = 0;
+    const blockedOn: string[] = [];
+    for (;;) {
+      const egress = this.egresses.next();
+      if (!egress) return { kind: 'failed', reason: this.describeNoEgress(blockedOn) };
+
+      const loaded = await this.deps.loader.load({
+        url,
+        egress,
+        userAgent: this.nextUserAgent(),
+        locale: browserLocale(request),
+        acceptLanguage: acceptLanguages(request),
+      });
+      const verdict = this.judge(loaded);
+
+      if (verdict.kind === 'transient') {
+        transientFailures++;
+        if (transientFailures >= this.settings.maxAttempts) {
+          return { kind: 'failed', reason: `${verdict.reason}, after ${transientFailures} attempts` };
+        }
+        await this.sleep(retryDelayMs(transientFailures, this.settings.retryBaseDelayMs, this.settings.retryMaxDelayMs, this.random));
+        continue;
+      }
+      if (verdict.kind === 'blocked') {
+        const restingUntil = this.egresses.rest(egress);
+        blockedOn.push(`${egress.label}: ${verdict.reason}`);
+        // The blocked egress rests now, so any available one is another proxy.
+        if (check.blockRetryLeft && this.egresses.availableCount() > 0) {
+          check.blockRetryLeft = false;
+          continue;
+        }
+        return { kind: 'failed', reason: describeBlocks(blockedOn, egress, restingUntil) };
+      }
+      return verdict;
+    }
+  }
+
+  private judge(
+    loaded: PageLoadResult,
+  ): PageRead | { kind: 'transient'; reason: string } | { kind: 'blocked'; reason: string } {
+    switch (loaded.kind) {
+      case 'timeout':
+        return { kind: 'transient', reason: `timed out (${loaded.detail})` };
+      case 'load-error':
+        return { kind: 'transient', reason: `could not load the page (${loaded.detail})` };
+      case 'browser-closed':
+        return { kind: 'failed', reason: `browser unavailable (${loaded.detail})` };
+      case 'loaded':
+        break;
+      default:
+        return assertNever(loaded);
+    }
+    const { status } = loaded;
+    // 429 is Google's "unusual traffic" answer (the /sorry/ page); 403 is its harder refusal.
+    if (status === 429 || status === 403) return { kind: 'blocked', reason: `HTTP ${status}` };
+    if (status >= 500) return { kind: 'transient', reason: `HTTP ${status} from Google` };
+    if (status < 200 || status >= 300) return { kind: 'failed', reason: `HTTP ${status} from Google` };
+
+    let page: SerpPage;
+    try {
+      page = this.deps.parse(loaded.html, { url: loaded.finalUrl });
+    } catch (error) {
+      return { kind: 'failed', reason: `the parser failed: ${error instanceof Error ? error.message : String(error)}` };
+    }
+    if (page.kind === 'blocked') return { kind: 'blocked', reason: `${page.reason} page` };
+    return { kind: 'read', page };
+  }
+
+  private describeNoEgress(blockedOn: string[]): string {
+    const back = this.egresses.firstReturn();
+    const backAt = back === undefined ? '' : new Date(back).toISOString();
+    const resting = this.egresses.usesProxies
+      ? `all ${this.egresses.size} proxies are resting after Google blocked them${backAt && `; the first is back at ${backAt}`}`
+      : `the direct connection is resting after Google blocked it${backAt && `; it is back at ${backAt}`}`;
+    return blockedOn.length > 0 ? `${resting} (blocked just now: ${blockedOn.join('; ')})` : resting;
+  }
+
+  private nextUserAgent(): string {
+    const agents = this.deps.userAgents;
+    const agent = agents[this.userAgentTurn % agents.length];
+    this.userAgentTurn++;
+    return agent;
+  }
+}
+
+function describeBlocks(blockedOn: string[], last: Egress, restingUntil: number): string {
+  const resting = `${last.label} resting until ${new Date(restingUntil).toISOString()}`;
+  return `blocked by Google (${blockedOn.join('; ')}); ${resting}`;
+}
+
+function assertValidRequest(request: SerpRequest): void {
+  if (request.keyword.trim().length === 0) throw new TypeError('SerpRequest.keyword must not be empty');
+  if (request.depth !== 50 && request.depth !== 100) throw new TypeError(`SerpRequest.depth must be 50 or 100, got ${String(request.depth)}`);
+  if (!/^[A-Za-z]{2}$/.test(request.geoCode)) throw new TypeError(`SerpRequest.geoCode must be two letters, got "${request.geoCode}"`);
+  if (!/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})?$/.test(request.langCode)) {
+    throw new TypeError(`SerpRequest.langCode must look like "en" or "pt-BR", got "${request.langCode}"`);
+  }
+}
+
+function assertNever(value: never): never {
+  throw new Error(`Unexpected value: ${JSON.stringify(value)}`);
+}

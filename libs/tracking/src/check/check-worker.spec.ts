@@ -1,0 +1,210 @@
+import { randomUUID } from 'node:crypto';
+import { SqliteEventStore } from '@rank/event-store/sqlite/sqlite-event-store';
+import type { AppendResult, EventStore, ExpectedRevision, NewEvent } from '@rank/event-store/event-store.port';
+import type { SerpFetchOutcome, SerpRequest } from '@rank/serp/fetcher';
+import type { CreditRefund } from './check-work';
+import { CheckWorker, ProjectToCheck } from './check-worker';
+import { DISPATCHER_CHECKPOINT_STREAM, WorkDispatcher } from '../dispatch/work-dispatcher';
+
+const project: ProjectToCheck = {
+  accountId: 'acc',
+  ownDomains: ['shop.example'],
+  serpTop: 50,
+  keywords: Array.from({ length: 4 }, (_, i) => ({ keywordId: `k${i}`, value: `keyword ${i}`, geoCode: 'US', langCode: 'en' })),
+};
+
+const success = (domain: string): SerpFetchOutcome => ({
+  kind: 'success', pagesRead: 1, aiOverview: [],
+  organic: [{ position: 1, url: 'https://other.example/', title: 'o', domain: 'other.example', snippet: '' }, { position: 2, url: `https://${domain}/p`, title: 't', domain, snippet: '' }],
+});
+
+async function requestScrape(store: EventStore, batchId: string, keywordIds: string[]) {
+  await store.appendToStream('account-acc', [{
+    id: randomUUID(), type: 'ScrapeRequested',
+    data: { batchId, projectId: 'p1', keywordIds, serpTop: 50, creditsPerCheck: 1, credits: keywordIds.length, requestedAt: '2026-05-01T00:00:00.000Z' },
+  }], { expectedRevision: 'any' });
+}
+
+interface Harness {
+  refunds: CreditRefund[];
+  loadProject: () => Promise<ProjectToCheck | null>;
+}
+
+function harness(): Harness {
+  return { refunds: [], loadProject: async () => project };
+}
+
+function dispatcherFor(store: EventStore, h: Harness) {
+  return new WorkDispatcher({ store, loadProject: () => h.loadProject(), refund: async (r) => void h.refunds.push(r), log: () => undefined }, 10);
+}
+
+function workerFor(store: EventStore, h: Harness, fetchSerp: (r: SerpRequest) => Promise<SerpFetchOutcome>, options: { concurrency?: number; checkTimeoutMs?: number; attempts?: number } = {}) {
+  return new CheckWorker(
+    { store, loadProject: () => h.loadProject(), fetchSerp, refund: async (r) => void h.refunds.push(r), now: () => new Date('2026-05-01T00:00:01.000Z'), log: () => undefined },
+    { concurrency: options.concurrency ?? 2, checkTimeoutMs: options.checkTimeoutMs, attempts: options.attempts },
+  );
+}
+
+const storedResults = async (store: EventStore) => (await store.readAll()).filter((e) => e.streamName.startsWith('checks-p1-'));
+const resultsOf = async (store: EventStore) => (await storedResults(store)).map((e) => ({ type: e.type, keywordId: (e.data as { keywordId: string }).keywordId }));
+const until = async (probe: () => Promise<boolean> | boolean, ms = 8000) => {
+  const deadline = Date.now() + ms;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+describe('WorkDispatcher and CheckWorker', () => {
+  let store: SqliteEventStore;
+  const running: Array<{ stop(): Promise<void> }> = [];
+  const started = <T extends { stop(): Promise<void> }>(thing: T) => (running.push(thing), thing);
+
+  beforeEach(() => {
+    store = new SqliteEventStore(':memory:', { pollIntervalMs: 10 });
+  });
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((thing) => thing.stop()));
+    await store.close();
+  });
+
+  it('given a work order, queues one check per keyword, and two scrapers share the checks: each run once', async () => {
+    const h = harness();
+    await started(dispatcherFor(store, h)).start();
+    const seen: string[][] = [[], []];
+    for (const index of [0, 1]) {
+      started(workerFor(store, h, async (r) => {
+        await new Promise((done) => setTimeout(done, 20));
+        seen[index]!.push(r.keyword);
+        return success('shop.example');
+      }, { concurrency: 1 })).start();
+    }
+
+    for (let b = 0; b < 3; b++) await requestScrape(store, `batch-${b}`, ['k0', 'k1', 'k2']);
+    await until(async () => (await resultsOf(store)).length === 9);
+
+    expect((await store.readStream('check-work-batch-0')).map((e) => [e.type, (e.data as { keywordId: string }).keywordId])).toEqual([
+      ['CheckQueued', 'k0'], ['CheckQueued', 'k1'], ['CheckQueued', 'k2'],
+    ]);
+    expect(seen[0]!.length + seen[1]!.length).toBe(9);
+    expect(seen[0]!.length).toBeGreaterThan(0);
+    expect(seen[1]!.length).toBeGreaterThan(0);
+  });
+
+  it('given a scheduled slot, queues every keyword the project has when it is dispatched', async () => {
+    const h = harness();
+    await started(dispatcherFor(store, h)).start();
+    await store.appendToStream('schedule-p1', [{
+      id: randomUUID(), type: 'ScheduledCheckRequested',
+      data: { projectId: 'p1', accountId: 'acc', slotKey: '2026-05-01', batchId: 'slot-1', dueAt: '2026-05-01T00:00:00.000Z', requestedAt: '2026-05-01T00:00:00.000Z' },
+    }], { expectedRevision: 'no_stream' });
+
+    await until(async () => (await store.readStream('check-work-slot-1')).length === 4);
+    const queued = (await store.readStream('check-work-slot-1')).map((e) => e.data as { keywordId: string; creditsPerCheck: number });
+    expect(queued.map((q) => q.keywordId)).toEqual(['k0', 'k1', 'k2', 'k3']);
+    expect(queued.every((q) => q.creditsPerCheck === 0)).toBe(true);
+  });
+
+  it('stores the project\'s position, and a failed check\'s refund is paid once even when the dispatcher reads the log again', async () => {
+    const h = harness();
+    const dispatcher = started(dispatcherFor(store, h));
+    await dispatcher.start();
+    started(workerFor(store, h, async (r) => (r.keyword === 'keyword 1' ? { kind: 'failed', reason: 'blocked by Google', pagesRead: 1 } : success('shop.example')))).start();
+    await requestScrape(store, 'b1', ['k0', 'k1']);
+    await until(() => h.refunds.length === 1);
+    await dispatcher.caughtUp();
+
+    const events = await storedResults(store);
+    const completed = events.find((e) => e.type === 'CheckCompleted')!;
+    expect((completed.data as { position: { position: number } }).position.position).toBe(2);
+    expect(events.find((e) => e.type === 'CheckFailed')!.data).toMatchObject({ keywordId: 'k1', reason: 'blocked by Google', refundCredits: 1 });
+    expect(h.refunds).toEqual([{ accountId: 'acc', batchId: 'b1', checkId: expect.stringMatching(/^[0-9a-f]{24}$/), credits: 1 }]);
+
+    // A dispatcher that lost its checkpoint reads the whole log again: nothing new is queued. (The
+    // refund is requested again, and the account decider pays it once: keyed by check id.)
+    await dispatcher.stop();
+    await store.deleteStream(DISPATCHER_CHECKPOINT_STREAM);
+    const again = started(dispatcherFor(store, h));
+    await again.start();
+    await again.caughtUp();
+    expect(await store.readStream('check-work-b1')).toHaveLength(2);
+    expect(new Set(h.refunds.map((r) => r.checkId)).size).toBe(1);
+  });
+
+  it('stores a check delivered twice once', async () => {
+    const h = harness();
+    await started(dispatcherFor(store, h)).start();
+    let searches = 0;
+    started(workerFor(store, h, async () => (searches++, success('shop.example')))).start();
+    await requestScrape(store, 'b1', ['k0']);
+    await until(async () => (await resultsOf(store)).length === 1);
+    const [queued] = await store.readStream('check-work-b1');
+
+    // The same check again, as a redelivery would hand it out.
+    await store.appendToStream('check-work-b1-again', [{ id: randomUUID(), type: 'CheckQueued', data: queued!.data }], { expectedRevision: 'no_stream' });
+    await until(() => searches === 2);
+    await until(async () => (await store.readStream('check-work-b1-again')).length === 1);
+    await new Promise((r) => setTimeout(r, 100));
+
+    expect(await resultsOf(store)).toEqual([{ type: 'CheckCompleted', keywordId: 'k0' }]);
+  });
+
+  it('offers a check held by a hung scraper to another after the check timeout; the result is stored once', async () => {
+    const h = harness();
+    await started(dispatcherFor(store, h)).start();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const hung = started(workerFor(store, h, async () => (await gate, success('shop.example')), { concurrency: 1, checkTimeoutMs: 300 }));
+    hung.start();
+    await requestScrape(store, 'b1', ['k0']);
+    await until(async () => (await store.readStream('check-work-b1')).length === 1);
+    await new Promise((r) => setTimeout(r, 50));
+
+    const rescuer = started(workerFor(store, h, async () => success('shop.example'), { checkTimeoutMs: 300 }));
+    rescuer.start();
+    await until(async () => (await resultsOf(store)).length === 1);
+    release();
+    await hung.idle();
+
+    expect(await resultsOf(store)).toEqual([{ type: 'CheckCompleted', keywordId: 'k0' }]);
+  });
+
+  it('records a check that keeps failing to store as failed after its attempts, so it does not stay processing', async () => {
+    const h = harness();
+    const flaky = storeFailingCompletedChecks(store);
+    await started(dispatcherFor(store, h)).start();
+    started(workerFor(flaky, h, async () => success('shop.example'), { attempts: 2 })).start();
+    await requestScrape(store, 'b1', ['k0']);
+
+    await until(() => h.refunds.length === 1);
+    const [failed] = await storedResults(store);
+    expect(failed).toMatchObject({ type: 'CheckFailed', data: { keywordId: 'k0', reason: 'The check could not be completed after several attempts', refundCredits: 1 } });
+    expect(flaky.refusedAppends).toBe(2);
+  });
+
+  it('refunds the queued checks of a deleted project and stores nothing for them', async () => {
+    const h = harness();
+    await started(dispatcherFor(store, h)).start();
+    await requestScrape(store, 'b1', ['k0', 'k1']);
+    await until(async () => (await store.readStream('check-work-b1')).length === 2);
+    h.loadProject = async () => null;
+    started(workerFor(store, h, async () => success('shop.example'))).start();
+
+    await until(() => h.refunds.length === 2);
+    expect(await storedResults(store)).toEqual([]);
+  });
+});
+
+/** The real store, except that appending a completed check throws: a store outage seen by the worker. */
+function storeFailingCompletedChecks(store: EventStore): EventStore & { refusedAppends: number } {
+  const wrapper = Object.create(store) as EventStore & { refusedAppends: number };
+  wrapper.refusedAppends = 0;
+  wrapper.appendToStream = async (stream: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> => {
+    if (events.some((e) => e.type === 'CheckCompleted')) {
+      wrapper.refusedAppends++;
+      throw new Error('store unavailable');
+    }
+    return store.appendToStream(stream, events, options);
+  };
+  return wrapper;
+}

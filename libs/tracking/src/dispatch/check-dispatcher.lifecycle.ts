@@ -1,0 +1,43 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import type { EventStore } from '@rank/event-store/event-store.port';
+import { WorkDispatcher } from './work-dispatcher';
+import type { AppConfig } from '@rank/platform/config/app-config';
+import { APP_CONFIG, EVENT_STORE } from '@rank/platform/tokens';
+import { CheckWorkSupport } from '../check/check-work-support';
+
+/**
+ * Runs the work dispatcher (work orders into queued checks, refunds of failed checks) in the process
+ * with the `projections` role: like the projections it is one follower of the whole log, and running
+ * a second one by mistake only repeats idempotent writes.
+ */
+@Injectable()
+export class CheckDispatcherLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Dispatcher');
+  private dispatcher: WorkDispatcher | undefined;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly support: CheckWorkSupport,
+  ) {}
+
+  /** The running dispatcher (for tests that wait for it). */
+  get current(): WorkDispatcher | undefined {
+    return this.dispatcher;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.roles.has('projections')) return;
+    this.dispatcher = new WorkDispatcher({
+      store: this.store,
+      loadProject: (projectId) => this.support.loadProject(projectId),
+      refund: (refund) => this.support.refund(refund),
+      log: (message) => this.logger.warn(message),
+    });
+    await this.dispatcher.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.dispatcher?.stop();
+  }
+}

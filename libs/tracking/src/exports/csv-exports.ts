@@ -1,0 +1,94 @@
+import type { TrackedKeyword } from '@rank/projects/domain/project-content.events';
+import { CSV_BOM, csvLine, csvTextField } from './csv';
+import type { CsvFormat } from '../../../../apps/api/src/tracking/exports/export-query';
+import { inExportOrder, keywordsPerPage, pagesOf } from './keyword-pages';
+import { changeOf, formatAverage, summarise } from './ranking-figures';
+import type { DayRange, RankingHistory } from './ranking-history.reader';
+
+export interface CsvExportInput {
+  projectId: string;
+  keywords: readonly TrackedKeyword[];
+  range: DayRange;
+}
+
+export const FULL_COLUMNS = ['Keyword', 'SERP', 'Volume', 'URL', 'Change'] as const;
+export const SUMMARY_COLUMNS = ['Keyword', 'Current', 'Best', 'Worst', 'Average', 'Change', 'Checked days', 'Days not ranking', 'URL'] as const;
+
+const numberOrEmpty = (value: number | null | undefined) => (value === null || value === undefined ? '' : String(value));
+
+/**
+ * The export as text chunks: the header first, then one chunk per page of keywords, each fetched only
+ * when the previous chunk has been taken (the reply pulls, so a slow client slows the queries down
+ * instead of piling rows up in memory).
+ */
+export function csvExport(history: RankingHistory, format: CsvFormat, input: CsvExportInput): AsyncGenerator<string> {
+  return format === 'full' ? fullCsv(history, input) : summaryCsv(history, input);
+}
+
+/**
+ * `Keyword;SERP;Volume;URL;Change;<day>;<day>...`: one column per day in the window with a successful
+ * check of any of the project's keywords, newest first. SERP, URL and Change come from the latest
+ * successful check on or before the window's last day, so an export of a past month reads the same
+ * tomorrow. A day cell is that day's latest successful check: 0 when not in the depth, empty without one.
+ */
+async function* fullCsv(history: RankingHistory, { projectId, keywords, range }: CsvExportInput): AsyncGenerator<string> {
+  const ordered = inExportOrder(keywords);
+  const days = await history.checkedDays(projectId, ordered.map((k) => k.keywordId), range);
+  yield CSV_BOM + csvLine([...FULL_COLUMNS, ...days]);
+  for (const page of pagesOf(ordered, keywordsPerPage(days.length))) {
+    const ids = page.map((k) => k.keywordId);
+    const latest = await history.latestChecks(projectId, ids, range.endDate);
+    const daily = await history.dailyPositions(projectId, ids, range);
+    yield page.map((keyword) => {
+      const check = latest.get(keyword.keywordId);
+      const positions = daily.get(keyword.keywordId);
+      return csvLine([
+        csvTextField(keyword.value),
+        numberOrEmpty(check?.position),
+        // No keyword-volume data exists in the service yet: empty means "unknown", as the spec says.
+        '',
+        csvTextField(check?.url ?? ''),
+        numberOrEmpty(changeOf(check)),
+        ...days.map((day) => numberOrEmpty(positions?.get(day))),
+      ]);
+    }).join('');
+  }
+}
+
+/**
+ * `Keyword;Current;Best;Worst;Average;Change;Checked days;Days not ranking;URL`. Current, Change and
+ * URL as SERP, Change and URL of the full export. Best, Worst and Average are over the window's
+ * checked days on which the keyword ranked (one position per day, the day cells of the full export);
+ * the days it did not rank are counted in `Days not ranking` instead of dragging the average.
+ */
+async function* summaryCsv(history: RankingHistory, { projectId, keywords, range }: CsvExportInput): AsyncGenerator<string> {
+  const ordered = inExportOrder(keywords);
+  const days = await history.checkedDays(projectId, ordered.map((k) => k.keywordId), range);
+  yield CSV_BOM + csvLine([...SUMMARY_COLUMNS]);
+  for (const page of pagesOf(ordered, keywordsPerPage(days.length))) {
+    const ids = page.map((k) => k.keywordId);
+    const latest = await history.latestChecks(projectId, ids, range.endDate);
+    const daily = await history.dailyPositions(projectId, ids, range);
+    yield page.map((keyword) => {
+      const check = latest.get(keyword.keywordId);
+      const summary = summarise(daily.get(keyword.keywordId)?.values() ?? []);
+      return csvLine([
+        csvTextField(keyword.value),
+        numberOrEmpty(check?.position),
+        numberOrEmpty(summary.best),
+        numberOrEmpty(summary.worst),
+        summary.average === null ? '' : formatAverage(summary.average),
+        numberOrEmpty(changeOf(check)),
+        String(summary.checkedDays),
+        String(summary.notRankingDays),
+        csvTextField(check?.url ?? ''),
+      ]);
+    }).join('');
+  }
+}
+
+/** `example.com_full_2026-01-01_2026-01-31.csv`: the domain is already [a-z0-9.-], the rest is ours. */
+export function csvFilename(domain: string, format: CsvFormat, range: DayRange): string {
+  const safeDomain = domain.replace(/[^a-z0-9.-]/g, '-') || 'project';
+  return `${safeDomain}_${format}_${range.startDate}_${range.endDate}.csv`;
+}

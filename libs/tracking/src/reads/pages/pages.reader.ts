@@ -1,0 +1,90 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ReadStore } from '@rank/read-store/read-store.port';
+import { READ_STORE } from '@rank/platform/tokens';
+
+export interface LatestPositionRow {
+  keywordId: string;
+  position: number;
+  url: string;
+  checkedAtMs: string;
+}
+
+/** One page in one period: the average position of the keywords it ranked for, and how many. */
+export interface PeriodRow {
+  url: string;
+  /** `YYYY-MM-DD`: a day, or the Monday of a week. */
+  period: string;
+  avgPosition: number;
+  keywordCount: number;
+}
+
+export interface TrendWindow {
+  /** Start of the first trend week (a Monday, 00:00 UTC). */
+  from: Date;
+  /** End of today (exclusive). */
+  to: Date;
+  /** First day of the daily series. */
+  dailyFrom: string;
+}
+
+/**
+ * Per page and period: the average position of the keywords whose latest successful check of the
+ * period ranked with that page, and how many they were. Each keyword speaks once per period (argMax
+ * over (checked_at, check_id), which also makes a replayed duplicate row harmless), only the project's
+ * current keywords count, and a keyword at 0 counts for no page.
+ */
+const periodAverages = (period: 'toMonday(checked_at)' | 'toDate(checked_at)', since: string) => `
+  SELECT latest.1 AS url, toString(bucket) AS period, avg(latest.2) AS avgPosition, toUInt32(count()) AS keywordCount
+  FROM (
+    SELECT keyword_id, ${period} AS bucket, argMax(tuple(url, position), tuple(checked_at, check_id)) AS latest
+    FROM keyword_updates
+    WHERE project_id = {projectId:String} AND status = 'success'
+      AND checked_at >= ${since} AND checked_at < {to:DateTime64(3, 'UTC')}
+      AND keyword_id IN {keywordIds:Array(String)}
+    GROUP BY keyword_id, bucket
+  )
+  WHERE latest.2 > 0 AND latest.1 IN {pageUrls:Array(String)}
+  GROUP BY latest.1, bucket`;
+
+/** Rankings per page, reduced in ClickHouse to one row per keyword or per page and period. */
+@Injectable()
+export class PagesQuery {
+  constructor(@Inject(READ_STORE) private readonly store: ReadStore) {}
+
+  /** Each keyword's latest successful check: its position and ranking URL (the caller drops untracked keywords). */
+  latestPositions(projectId: string): Promise<LatestPositionRow[]> {
+    return this.store.query<LatestPositionRow>(
+      `SELECT keyword_id AS keywordId, pick.1 AS position, pick.2 AS url, toString(toUnixTimestamp64Milli(pick.3)) AS checkedAtMs
+       FROM (
+         SELECT keyword_id, argMax(tuple(position, url, checked_at), tuple(checked_at, check_id)) AS pick
+         FROM keyword_updates
+         WHERE project_id = {projectId:String} AND status = 'success'
+         GROUP BY keyword_id
+       )`,
+      { projectId },
+    );
+  }
+
+  /**
+   * Per page: the weekly series over the whole trend window, the daily series over its last 14 days,
+   * and the first moment in the window it ranked for any keyword. Three narrow queries, each reading
+   * only the days it needs, rather than one reduction per day over 90 days.
+   */
+  async trends(projectId: string, keywordIds: readonly string[], pageUrls: readonly string[], window: TrendWindow) {
+    const params = { projectId, keywordIds, pageUrls, from: window.from, to: window.to, dailyFrom: window.dailyFrom };
+    const [weekly, daily, firstDays] = await Promise.all([
+      this.store.query<PeriodRow>(periodAverages('toMonday(checked_at)', "{from:DateTime64(3, 'UTC')}"), params),
+      this.store.query<PeriodRow>(periodAverages('toDate(checked_at)', "toDateTime64({dailyFrom:Date}, 3, 'UTC')"), params),
+      this.store.query<{ url: string; firstDay: string }>(
+        `SELECT url, toString(toDate(min(checked_at))) AS firstDay
+         FROM keyword_updates
+         WHERE project_id = {projectId:String} AND status = 'success' AND position > 0
+           AND checked_at >= {from:DateTime64(3, 'UTC')} AND checked_at < {to:DateTime64(3, 'UTC')}
+           AND keyword_id IN {keywordIds:Array(String)} AND url IN {pageUrls:Array(String)}
+         GROUP BY url`,
+        params,
+      ),
+    ]);
+    return { weekly, daily, firstDays };
+  }
+}
