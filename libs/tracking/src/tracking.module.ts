@@ -11,7 +11,7 @@ import { ProjectsModule } from '@rank/projects/projects.module';
 import { CheckDispatcherLifecycle } from './dispatch/check-dispatcher.lifecycle';
 import { CheckWorkSupport } from './check/check-work-support';
 import { CheckWorkerLifecycle } from './check/check-worker.lifecycle';
-import { RequestScrapeRoute } from '../../../apps/api/src/tracking/request-scrape/request-scrape.controller';
+import { RequestScrapeController } from '../../../apps/api/src/tracking/request-scrape/request-scrape.controller';
 import { CheckScheduler } from './schedule/check-scheduler';
 import { MonthlyTokensRepository } from './schedule/monthly-tokens.repository';
 import { ScheduledChecksRepository } from './schedule/scheduled-checks.repository';
@@ -23,7 +23,7 @@ import { ScheduledChecksRepository } from './schedule/scheduled-checks.repositor
  */
 @Module({
   imports: [ScheduleModule.forRoot(), AccountsModule, ProjectsModule],
-  controllers: [RequestScrapeRoute],
+  controllers: [RequestScrapeController],
   providers: [CheckWorkSupport, CheckDispatcherLifecycle, CheckWorkerLifecycle, CheckScheduler, ScheduledChecksRepository, MonthlyTokensRepository],
   exports: [CheckDispatcherLifecycle, CheckWorkerLifecycle, CheckScheduler],
 })

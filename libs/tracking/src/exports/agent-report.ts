@@ -4,7 +4,7 @@ import type { ProjectRecord } from '@rank/projects/domain/workspace';
 import { inExportOrder, MAX_KEYWORDS_PER_PAGE, pagesOf } from './keyword-pages';
 import { mdChange, mdRow, mdTable, mdText, mdUrl } from './markdown';
 import { changeOf, formatAverage } from './ranking-figures';
-import type { DomainStanding, LatestCheck, RankingHistory } from './ranking-history.reader';
+import type { DomainStanding, LatestCheck, RankingHistoryReader } from './ranking-history.reader';
 
 /** How many keywords each "biggest movers" list shows. */
 export const MOVERS_SHOWN = 5;
@@ -69,7 +69,7 @@ export interface AgentReportInput {
  * Built only from stored data (no "generated at" time), so the same data gives the same bytes.
  * The keyword table is written page by page, after a first paged pass has gathered the totals.
  */
-export async function* agentReport(history: RankingHistory, { project, keywords }: AgentReportInput): AsyncGenerator<string> {
+export async function* agentReport(history: RankingHistoryReader, { project, keywords }: AgentReportInput): AsyncGenerator<string> {
   const { settings } = project;
   const ordered = inExportOrder(keywords);
   const tally = new RankingTally();
@@ -150,7 +150,7 @@ function moversTable(title: string, movers: readonly Mover[], none: string): str
     + '\n';
 }
 
-async function competitorsSection(history: RankingHistory, project: ProjectRecord, keywords: readonly TrackedKeyword[], latestDay: string | null): Promise<string> {
+async function competitorsSection(history: RankingHistoryReader, project: ProjectRecord, keywords: readonly TrackedKeyword[], latestDay: string | null): Promise<string> {
   const title = '## Competitors\n\n';
   if (project.competitors.length === 0) return `${title}No competitor domains are tracked for this project.\n\n`;
   if (latestDay === null) {

@@ -3,7 +3,7 @@ import { CSV_BOM, csvLine, csvTextField } from './csv';
 import type { CsvFormat } from '../../../../apps/api/src/tracking/exports/export-query';
 import { inExportOrder, keywordsPerPage, pagesOf } from './keyword-pages';
 import { changeOf, formatAverage, summarise } from './ranking-figures';
-import type { DayRange, RankingHistory } from './ranking-history.reader';
+import type { DayRange, RankingHistoryReader } from './ranking-history.reader';
 
 export interface CsvExportInput {
   projectId: string;
@@ -21,7 +21,7 @@ const numberOrEmpty = (value: number | null | undefined) => (value === null || v
  * when the previous chunk has been taken (the reply pulls, so a slow client slows the queries down
  * instead of piling rows up in memory).
  */
-export function csvExport(history: RankingHistory, format: CsvFormat, input: CsvExportInput): AsyncGenerator<string> {
+export function csvExport(history: RankingHistoryReader, format: CsvFormat, input: CsvExportInput): AsyncGenerator<string> {
   return format === 'full' ? fullCsv(history, input) : summaryCsv(history, input);
 }
 
@@ -31,7 +31,7 @@ export function csvExport(history: RankingHistory, format: CsvFormat, input: Csv
  * successful check on or before the window's last day, so an export of a past month reads the same
  * tomorrow. A day cell is that day's latest successful check: 0 when not in the depth, empty without one.
  */
-async function* fullCsv(history: RankingHistory, { projectId, keywords, range }: CsvExportInput): AsyncGenerator<string> {
+async function* fullCsv(history: RankingHistoryReader, { projectId, keywords, range }: CsvExportInput): AsyncGenerator<string> {
   const ordered = inExportOrder(keywords);
   const days = await history.checkedDays(projectId, ordered.map((k) => k.keywordId), range);
   yield CSV_BOM + csvLine([...FULL_COLUMNS, ...days]);
@@ -61,7 +61,7 @@ async function* fullCsv(history: RankingHistory, { projectId, keywords, range }:
  * checked days on which the keyword ranked (one position per day, the day cells of the full export);
  * the days it did not rank are counted in `Days not ranking` instead of dragging the average.
  */
-async function* summaryCsv(history: RankingHistory, { projectId, keywords, range }: CsvExportInput): AsyncGenerator<string> {
+async function* summaryCsv(history: RankingHistoryReader, { projectId, keywords, range }: CsvExportInput): AsyncGenerator<string> {
   const ordered = inExportOrder(keywords);
   const days = await history.checkedDays(projectId, ordered.map((k) => k.keywordId), range);
   yield CSV_BOM + csvLine([...SUMMARY_COLUMNS]);

@@ -25,7 +25,7 @@ export interface LatestCheck {
  * argMax, min and DISTINCT see through; FINAL doubled the time of the paged queries.
  */
 @Injectable()
-export class RankingHistory {
+export class RankingHistoryReader {
   constructor(@Inject(READ_STORE) private readonly store: ReadStore) {}
 
   /** Days (newest first) with at least one successful check of one of the keywords in the range. */

@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '@rank/accounts/accounts.module';
-import { CreateApiKeyRoute } from './create-api-key.controller';
+import { CreateApiKeyController } from './create-api-key.controller';
 import { KeyUsageStore } from '@rank/accounts/api-keys/key-usage.store';
-import { ListApiKeysRoute } from './list-api-keys.controller';
-import { RevokeApiKeyRoute } from './revoke-api-key.controller';
+import { ListApiKeysController } from './list-api-keys.controller';
+import { RevokeApiKeyController } from './revoke-api-key.controller';
 
 @Module({
   imports: [AccountsModule],
-  controllers: [ListApiKeysRoute, CreateApiKeyRoute, RevokeApiKeyRoute],
+  controllers: [ListApiKeysController, CreateApiKeyController, RevokeApiKeyController],
   providers: [KeyUsageStore],
 })
 export class ApiKeysModule {}

@@ -30,7 +30,7 @@ class CreateApiKeyResponse {
 @ApiTags('API keys')
 @ApiBearerAuth()
 @Controller('api/user/api-keys')
-export class CreateApiKeyRoute {
+export class CreateApiKeyController {
   constructor(private readonly accounts: AccountRepository, @Inject(CLOCK) private readonly clock: Clock) {}
 
   @Post()

@@ -14,7 +14,7 @@ class ListApiKeysResponse {
 @ApiTags('API keys')
 @ApiBearerAuth()
 @Controller('api/user/api-keys')
-export class ListApiKeysRoute {
+export class ListApiKeysController {
   constructor(private readonly usageStore: KeyUsageStore, private readonly tracker: KeyUsageTracker) {}
 
   /** Active keys only: revoked keys are not listed, and secrets never are. */

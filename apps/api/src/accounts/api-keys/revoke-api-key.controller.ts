@@ -16,7 +16,7 @@ class SuccessResponse {
 @ApiTags('API keys')
 @ApiBearerAuth()
 @Controller('api/user/api-keys')
-export class RevokeApiKeyRoute {
+export class RevokeApiKeyController {
   constructor(private readonly accounts: AccountRepository, @Inject(CLOCK) private readonly clock: Clock) {}
 
   /** Soft revoke: the key stays in the account's history with `revokedAt`, and stops working at once. */

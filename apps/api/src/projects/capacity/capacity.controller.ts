@@ -24,7 +24,7 @@ class CapacityResponse {
 @ApiTags('Account')
 @ApiBearerAuth()
 @Controller('api/user/capacity')
-export class CapacityRoute {
+export class CapacityController {
   constructor(
     private readonly workspaces: WorkspaceRepository,
     private readonly contents: ProjectContentRepository,

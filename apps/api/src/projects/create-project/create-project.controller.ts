@@ -21,7 +21,7 @@ class CreateProjectResponse {
 @ApiTags('Projects')
 @ApiBearerAuth()
 @Controller('api/projects')
-export class CreateProjectRoute {
+export class CreateProjectController {
   constructor(
     private readonly workspaces: WorkspaceRepository,
     private readonly contents: ProjectContentRepository,

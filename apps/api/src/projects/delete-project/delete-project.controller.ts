@@ -23,7 +23,7 @@ class DeleteProjectResponse {
 @ApiTags('Projects')
 @ApiBearerAuth()
 @Controller('api/projects')
-export class DeleteProjectRoute {
+export class DeleteProjectController {
   constructor(
     private readonly access: ProjectAccess,
     private readonly workspaces: WorkspaceRepository,

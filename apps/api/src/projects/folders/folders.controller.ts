@@ -38,7 +38,7 @@ function folderIdFromQuery(id: unknown): string {
 @ApiTags('Folders')
 @ApiBearerAuth()
 @Controller('api/projects/folders')
-export class FoldersRoutes {
+export class FoldersController {
   constructor(private readonly workspaces: WorkspaceRepository, @Inject(CLOCK) private readonly clock: Clock) {}
 
   @Get()

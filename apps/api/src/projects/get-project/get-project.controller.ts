@@ -16,7 +16,7 @@ class GetProjectResponse {
 @ApiTags('Projects')
 @ApiBearerAuth()
 @Controller('api/projects')
-export class GetProjectRoute {
+export class GetProjectController {
   constructor(private readonly access: ProjectAccess, private readonly contents: ProjectContentRepository) {}
 
   /** Public when the project is shared. */

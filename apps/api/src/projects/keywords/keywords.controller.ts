@@ -69,7 +69,7 @@ class RemoveKeywordsResponse {
 @ApiTags('Keywords')
 @ApiBearerAuth()
 @Controller('api/projects/keywords')
-export class KeywordsRoutes {
+export class KeywordsController {
   constructor(private readonly access: ProjectAccess, private readonly contents: ProjectContentRepository, @Inject(CLOCK) private readonly clock: Clock) {}
 
   /**

@@ -12,7 +12,7 @@ class ListProjectsResponse {
 @ApiTags('Projects')
 @ApiBearerAuth()
 @Controller('api/projects')
-export class ListProjectsRoute {
+export class ListProjectsController {
   constructor(private readonly workspaces: WorkspaceRepository) {}
 
   @Get()

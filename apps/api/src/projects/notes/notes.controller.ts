@@ -65,7 +65,7 @@ const notesOf = (projectId: string, content: ProjectContentState) =>
 @ApiTags('Notes')
 @ApiBearerAuth()
 @Controller('api/projects/notes')
-export class NotesRoutes {
+export class NotesController {
   constructor(
     private readonly access: ProjectAccess,
     private readonly workspaces: WorkspaceRepository,

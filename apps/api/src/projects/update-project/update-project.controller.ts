@@ -31,7 +31,7 @@ class UpdateProjectResponse {
 @ApiTags('Projects')
 @ApiBearerAuth()
 @Controller('api/projects')
-export class UpdateProjectRoute {
+export class UpdateProjectController {
   constructor(private readonly access: ProjectAccess, private readonly workspaces: WorkspaceRepository, @Inject(CLOCK) private readonly clock: Clock) {}
 
   /** `_id`, `name` and `domain` are required; other settings keep their value when absent. */

@@ -9,7 +9,7 @@ import { ProjectContentRepository } from '@rank/projects/workspace.repository';
 import { agentReport } from '@rank/tracking/exports/agent-report';
 import { csvExport, csvFilename, FULL_COLUMNS, SUMMARY_COLUMNS } from '@rank/tracking/exports/csv-exports';
 import { AgentReportQuery, CsvExportQuery, exportWindow } from './export-query';
-import { RankingHistory } from '@rank/tracking/exports/ranking-history.reader';
+import { RankingHistoryReader } from '@rank/tracking/exports/ranking-history.reader';
 import { streamedBody } from '@rank/tracking/exports/streamed-body';
 
 const CSV_DESCRIPTION = [
@@ -23,11 +23,11 @@ const CSV_DESCRIPTION = [
 @ApiTags('Export')
 @ApiBearerAuth()
 @Controller('api/projects')
-export class ExportRoutes {
+export class ExportController {
   constructor(
     private readonly access: ProjectAccess,
     private readonly contents: ProjectContentRepository,
-    private readonly history: RankingHistory,
+    private readonly history: RankingHistoryReader,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 

@@ -9,7 +9,7 @@ import { ProjectContentRepository } from '@rank/projects/workspace.repository';
 import { resolveDayWindow } from '@rank/tracking/reads/shared/day-window';
 import { KeywordRefView, KeywordUpdateView, toKeywordRef, updatesByKeyword } from '@rank/tracking/reads/shared/keyword-update.view';
 import { OptionalCalendarDateQuery, RequiredObjectIdQuery, RequiredQuery } from './query-fields';
-import { CompetitorPositionsQuery } from '@rank/tracking/reads/competitor-positions/competitor-positions.reader';
+import { CompetitorPositionsReader } from '@rank/tracking/reads/competitor-positions/competitor-positions.reader';
 
 class CompetitorPositionsParams {
   @RequiredObjectIdQuery()
@@ -46,11 +46,11 @@ class CompetitorPositionsResponse {
 @ApiTags('Competitors')
 @ApiBearerAuth()
 @Controller('api/projects/competitor-positions')
-export class CompetitorPositionsRoute {
+export class CompetitorPositionsController {
   constructor(
     private readonly access: ProjectAccess,
     private readonly contents: ProjectContentRepository,
-    private readonly positions: CompetitorPositionsQuery,
+    private readonly positions: CompetitorPositionsReader,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 

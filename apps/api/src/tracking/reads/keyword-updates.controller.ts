@@ -12,7 +12,7 @@ import { resolveDayWindow } from '@rank/tracking/reads/shared/day-window';
 import { KeywordRefView, KeywordUpdateView, toKeywordRef, updatesByKeyword } from '@rank/tracking/reads/shared/keyword-update.view';
 import { OptionalCalendarDateQuery, OptionalEnumQuery, OptionalTextQuery, RequiredObjectIdQuery } from './query-fields';
 import { orderKeywords, SORT_FIELDS, SORT_ORDERS, SortField, SortOrder } from '@rank/tracking/reads/keyword-updates/keyword-order';
-import { Aggregation, AGGREGATIONS, KeywordUpdatesQuery } from '@rank/tracking/reads/keyword-updates/keyword-updates.reader';
+import { Aggregation, AGGREGATIONS, KeywordUpdatesReader } from '@rank/tracking/reads/keyword-updates/keyword-updates.reader';
 
 const isCode = (test: (code: string) => boolean, what: string) =>
   ValidateBy({
@@ -89,11 +89,11 @@ function keywordFilter(params: KeywordUpdatesParams): ((k: TrackedKeyword) => bo
 @ApiTags('Ranking data')
 @ApiBearerAuth()
 @Controller('api/projects/keyword-updates')
-export class KeywordUpdatesRoute {
+export class KeywordUpdatesController {
   constructor(
     private readonly access: ProjectAccess,
     private readonly contents: ProjectContentRepository,
-    private readonly updates: KeywordUpdatesQuery,
+    private readonly updates: KeywordUpdatesReader,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 

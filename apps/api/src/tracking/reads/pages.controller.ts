@@ -9,7 +9,7 @@ import { ProjectContentRepository } from '@rank/projects/workspace.repository';
 import { isoOfMillis } from '@rank/tracking/reads/shared/keyword-update.view';
 import { RequiredObjectIdQuery } from './query-fields';
 import { granularityOf, roundTo2, seriesOf, TrendGranularity, trendPeriods } from '@rank/tracking/reads/pages/page-trend';
-import { PagesQuery, PeriodRow } from '@rank/tracking/reads/pages/pages.reader';
+import { PagesReader, PeriodRow } from '@rank/tracking/reads/pages/pages.reader';
 
 class PagesParams {
   @RequiredObjectIdQuery()
@@ -75,11 +75,11 @@ function byPage(rows: readonly PeriodRow[]): Map<string, Map<string, PeriodRow>>
 @ApiTags('Performance')
 @ApiBearerAuth()
 @Controller('api/projects/pages')
-export class PagesRoute {
+export class PagesController {
   constructor(
     private readonly access: ProjectAccess,
     private readonly contents: ProjectContentRepository,
-    private readonly pages: PagesQuery,
+    private readonly pages: PagesReader,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 

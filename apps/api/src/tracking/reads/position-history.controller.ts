@@ -8,7 +8,7 @@ import { ProjectContentRepository } from '@rank/projects/workspace.repository';
 import { ourDomains } from '@rank/tracking/reads/shared/domain-matcher';
 import { UPDATE_STATUSES, UpdateStatus } from '@rank/tracking/reads/shared/keyword-update.view';
 import { RequiredObjectIdQuery } from './query-fields';
-import { PositionHistoryQuery } from '@rank/tracking/reads/position-history/position-history.reader';
+import { PositionHistoryReader } from '@rank/tracking/reads/position-history/position-history.reader';
 import { compareSnapshots, MovementType } from '@rank/tracking/reads/position-history/serp-movement';
 
 class PositionHistoryParams {
@@ -73,11 +73,11 @@ const KEYWORD_UPDATE_NOT_FOUND = 'Keyword update not found';
 @ApiTags('Ranking data')
 @ApiBearerAuth()
 @Controller('api/projects/position-history')
-export class PositionHistoryRoute {
+export class PositionHistoryController {
   constructor(
     private readonly access: ProjectAccess,
     private readonly contents: ProjectContentRepository,
-    private readonly history: PositionHistoryQuery,
+    private readonly history: PositionHistoryReader,
   ) {}
 
   /**

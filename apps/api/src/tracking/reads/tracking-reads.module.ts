@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
 import { ProjectsModule } from '@rank/projects/projects.module';
-import { CompetitorPositionsQuery } from '@rank/tracking/reads/competitor-positions/competitor-positions.reader';
-import { CompetitorPositionsRoute } from './competitor-positions.controller';
-import { KeywordUpdatesQuery } from '@rank/tracking/reads/keyword-updates/keyword-updates.reader';
-import { KeywordUpdatesRoute } from './keyword-updates.controller';
-import { PagesQuery } from '@rank/tracking/reads/pages/pages.reader';
-import { PagesRoute } from './pages.controller';
-import { PositionHistoryQuery } from '@rank/tracking/reads/position-history/position-history.reader';
-import { PositionHistoryRoute } from './position-history.controller';
+import { CompetitorPositionsReader } from '@rank/tracking/reads/competitor-positions/competitor-positions.reader';
+import { CompetitorPositionsController } from './competitor-positions.controller';
+import { KeywordUpdatesReader } from '@rank/tracking/reads/keyword-updates/keyword-updates.reader';
+import { KeywordUpdatesController } from './keyword-updates.controller';
+import { PagesReader } from '@rank/tracking/reads/pages/pages.reader';
+import { PagesController } from './pages.controller';
+import { PositionHistoryReader } from '@rank/tracking/reads/position-history/position-history.reader';
+import { PositionHistoryController } from './position-history.controller';
 
 /**
  * The ranking reads: keyword updates, SERP snapshots, competitor positions and pages, answered from
@@ -15,7 +15,7 @@ import { PositionHistoryRoute } from './position-history.controller';
  */
 @Module({
   imports: [ProjectsModule],
-  controllers: [KeywordUpdatesRoute, PositionHistoryRoute, CompetitorPositionsRoute, PagesRoute],
-  providers: [KeywordUpdatesQuery, PositionHistoryQuery, CompetitorPositionsQuery, PagesQuery],
+  controllers: [KeywordUpdatesController, PositionHistoryController, CompetitorPositionsController, PagesController],
+  providers: [KeywordUpdatesReader, PositionHistoryReader, CompetitorPositionsReader, PagesReader],
 })
 export class TrackingReadsModule {}

@@ -44,7 +44,7 @@ class RequestScrapeResponse {
 @ApiTags('Keywords')
 @ApiBearerAuth()
 @Controller('api/scrape/new-keywords')
-export class RequestScrapeRoute {
+export class RequestScrapeController {
   constructor(
     private readonly access: ProjectAccess,
     private readonly contents: ProjectContentRepository,

@@ -15,7 +15,7 @@ export const COMPETITOR_DEPTH = 30;
  * 0 and empty strings (join_use_nulls = 0, pinned below), which is exactly "absent from the top 30".
  */
 @Injectable()
-export class CompetitorPositionsQuery {
+export class CompetitorPositionsReader {
   constructor(@Inject(READ_STORE) private readonly store: ReadStore) {}
 
   /** `competitor` is a normalised domain; its subdomains count as the competitor. Rows oldest first per keyword. */

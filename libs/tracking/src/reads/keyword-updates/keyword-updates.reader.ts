@@ -21,7 +21,7 @@ const PERIOD_OF: Record<Aggregation, string> = {
  * A row stored twice (a replayed event) is an identical tuple, so argMax dedups without FINAL.
  */
 @Injectable()
-export class KeywordUpdatesQuery {
+export class KeywordUpdatesReader {
   constructor(@Inject(READ_STORE) private readonly store: ReadStore) {}
 
   /**

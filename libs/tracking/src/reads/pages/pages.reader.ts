@@ -48,7 +48,7 @@ const periodAverages = (period: 'toMonday(checked_at)' | 'toDate(checked_at)', s
 
 /** Rankings per page, reduced in ClickHouse to one row per keyword or per page and period. */
 @Injectable()
-export class PagesQuery {
+export class PagesReader {
   constructor(@Inject(READ_STORE) private readonly store: ReadStore) {}
 
   /** Each keyword's latest successful check: its position and ranking URL (the caller drops untracked keywords). */

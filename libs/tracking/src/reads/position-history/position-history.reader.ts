@@ -37,7 +37,7 @@ const millisOf = (row: { checkedAtMs: string }) => new Date(Number(row.checkedAt
  * Rows stored twice (replayed events) are folded by GROUP BY on their key, newest version winning.
  */
 @Injectable()
-export class PositionHistoryQuery {
+export class PositionHistoryReader {
   constructor(@Inject(READ_STORE) private readonly store: ReadStore) {}
 
   async locate(checkId: string): Promise<CheckLocation | undefined> {
