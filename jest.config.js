@@ -6,6 +6,8 @@ module.exports = {
   // require(esm), jest's module loader does not, so jest compiles that one package to CommonJS.
   transformIgnorePatterns: ['^(?!.*/node_modules/content-disposition/).*/node_modules/'],
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/projections', '<rootDir>/scraper', '<rootDir>/test'],
+  // The path aliases of tsconfig.json: @rank/<lib>/<path> is libs/<lib>/src/<path>.
+  moduleNameMapper: { '^@rank/([^/]+)/(.*)$': '<rootDir>/libs/$1/src/$2' },
   testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   testTimeout: 30000,

@@ -15,13 +15,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { READ_MODEL_MIGRATIONS_DIR } from '@rank/platform/stores/open-stores';
+import { readModelMigrations } from '@rank/platform/stores/open-stores';
 import { DEFAULT_SETTINGS } from '@rank/projects/domain/project-settings';
 import type { CheckEvent, RankedResult } from '@rank/tracking/domain/check.events';
 import { createEventStore } from '@rank/event-store/create-event-store';
 import type { EventStore, NewEvent } from '@rank/event-store/event-store.port';
 import { createReadStore } from '@rank/read-store/create-read-store';
-import { loadMigrationsFromDir } from '@rank/read-store/migrations';
 import type { ReadStore } from '@rank/read-store/read-store.port';
 import { ALL_PROJECTIONS } from '@rank/projector/all-projections';
 import { ProjectionRunner } from '@rank/projector/projection-runner';
@@ -61,7 +60,7 @@ async function replay(log: Log, sqlitePath: string, chdbPath: string, database: 
   const eventStore = await createEventStore({ sqlitePath });
   const readStore = await createReadStore({ database, chdbPath });
   try {
-    await readStore.migrate(loadMigrationsFromDir(READ_MODEL_MIGRATIONS_DIR));
+    await readStore.migrate(readModelMigrations());
 
     const appendStarted = performance.now();
     const { events, rows } = await log.append(eventStore);

@@ -9,6 +9,14 @@ import { join } from 'node:path';
 const TYPESCRIPT_HOOK = `
 const swc = require('@swc/core');
 const fs = require('node:fs');
+const path = require('node:path');
+const Module = require('node:module');
+// tsconfig's path aliases: @rank/<lib>/<path> is libs/<lib>/src/<path>.
+const resolveFilename = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) {
+  const alias = /^@rank\\/([^/]+)\\/(.*)$/.exec(request);
+  return resolveFilename.call(this, alias ? path.join(process.cwd(), 'libs', alias[1], 'src', alias[2]) : request, ...rest);
+};
 require.extensions['.ts'] = (module, filename) => {
   const { code } = swc.transformSync(fs.readFileSync(filename, 'utf8'), {
     filename, swcrc: false, sourceMaps: false,

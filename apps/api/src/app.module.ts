@@ -1,24 +1,47 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { AccountsModule } from '@rank/accounts/accounts.module';
+import { PlatformModule, PlatformOptions } from '@rank/platform/platform.module';
+import { ProjectorModule } from '@rank/projector/projector.module';
+import { CheckWorkerModule } from '@rank/tracking/check/check-worker.module';
+import { DispatcherModule } from '@rank/tracking/dispatch/dispatcher.module';
+import { SchedulerModule } from '@rank/tracking/schedule/scheduler.module';
+import { AccountsAdminModule } from './accounts/accounts-admin.module';
 import { ApiKeysModule } from './accounts/api-keys/api-keys.module';
-import { ProjectsModule } from '@rank/projects/projects.module';
-import { TrackingModule } from '@rank/tracking/tracking.module';
+import { ApiKeyGuard } from './platform/auth/api-key.guard';
+import { HealthController } from './platform/health/health.controller';
+import { AllExceptionsFilter } from './platform/http/exception.filter';
+import { RouteRegistry } from './platform/http/route-registry';
+import { ProjectsHttpModule } from './projects/projects-http.module';
 import { ExportsModule } from './tracking/exports/exports.module';
 import { TrackingReadsModule } from './tracking/reads/tracking-reads.module';
-import { ProjectionsModule } from '@rank/projector/projector.module';
-import { ApiKeyGuard } from './platform/auth/api-key.guard';
-import { AllExceptionsFilter } from './platform/http/exception.filter';
-import { PlatformModule, PlatformOptions } from '@rank/platform/platform.module';
+import { TrackingHttpModule } from './tracking/tracking-http.module';
 
-/** The whole API: one module per bounded context, wired together here and nowhere else. */
+export interface ApiOptions extends PlatformOptions {
+  routes: RouteRegistry;
+}
+
+/**
+ * The HTTP API, one module per bounded context. With more ROLES than `api` (standalone runs them all)
+ * the same process also composes the other apps' roles from their libraries: the projector
+ * (projections and work dispatcher), the scheduler and the check worker.
+ */
 @Module({})
 export class AppModule {
-  static forRoot(options: PlatformOptions): DynamicModule {
+  static forRoot(options: ApiOptions): DynamicModule {
+    const { roles } = options.config;
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(options), AccountsModule, ApiKeysModule, ProjectsModule, ProjectionsModule, TrackingModule, ExportsModule, TrackingReadsModule],
+      imports: [
+        PlatformModule.forRoot(options),
+        AccountsModule, AccountsAdminModule, ApiKeysModule, ProjectsHttpModule, TrackingHttpModule, ExportsModule, TrackingReadsModule,
+        ...(roles.has('projections') ? [ProjectorModule, DispatcherModule] : []),
+        ...(roles.has('scheduler') ? [SchedulerModule] : []),
+        ...(roles.has('scraper') ? [CheckWorkerModule] : []),
+      ],
+      controllers: [HealthController],
       providers: [
+        { provide: RouteRegistry, useValue: options.routes },
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],

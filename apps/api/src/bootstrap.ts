@@ -1,7 +1,7 @@
 import 'reflect-metadata';
-import { LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { nestLogLevels } from '@rank/platform/log-levels';
 import { AppModule } from './app.module';
 import type { AppConfig } from '@rank/platform/config/app-config';
 import { createValidationPipe } from './platform/http/validation';
@@ -23,13 +23,6 @@ export interface RunningApp {
   close(options?: { beforeStoresClose?: (stores: Stores) => Promise<void> }): Promise<void>;
 }
 
-const LOG_LEVELS: Record<AppConfig['logLevel'], LogLevel[]> = {
-  error: ['fatal', 'error'],
-  warn: ['fatal', 'error', 'warn'],
-  log: ['fatal', 'error', 'warn', 'log'],
-  debug: ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'],
-};
-
 /** Builds and starts the whole service for a configuration; used by `npm start` and by the tests. */
 export async function createApp(config: AppConfig, overrides: { clock?: Clock } = {}): Promise<RunningApp> {
   const plans = loadPlans(config.plansFile);
@@ -42,7 +35,7 @@ export async function createApp(config: AppConfig, overrides: { clock?: Clock } 
     const app = await NestFactory.create<NestFastifyApplication>(
       AppModule.forRoot({ config, stores, plans, clock: overrides.clock ?? systemClock, routes }),
       adapter,
-      { logger: LOG_LEVELS[config.logLevel] },
+      { logger: nestLogLevels(config.logLevel) },
     );
     app.useGlobalPipes(createValidationPipe());
     setupOpenApi(app);

@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { AccountRepository } from './account.repository';
-import { AccountsAdminController } from '../../../apps/api/src/accounts/admin/accounts-admin.controller';
-import { AdminTokenGuard } from '../../../apps/api/src/accounts/admin/admin-token.guard';
+import { KeyUsageTracker } from './api-keys/key-usage.tracker';
 import { ChangeAccountHandler } from './change-account/change-account.handler';
 import { GetAccountHandler } from './get-account/get-account.query';
 import { OpenAccountHandler } from './open-account/open-account.handler';
@@ -10,8 +9,7 @@ import { OpenAccountHandler } from './open-account/open-account.handler';
 /** Accounts: the operator's use cases, and the repository that authentication reads. */
 @Module({
   imports: [CqrsModule],
-  controllers: [AccountsAdminController],
-  providers: [AccountRepository, AdminTokenGuard, OpenAccountHandler, ChangeAccountHandler, GetAccountHandler],
-  exports: [AccountRepository],
+  providers: [AccountRepository, KeyUsageTracker, OpenAccountHandler, ChangeAccountHandler, GetAccountHandler],
+  exports: [AccountRepository, KeyUsageTracker, CqrsModule],
 })
 export class AccountsModule {}

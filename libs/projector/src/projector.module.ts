@@ -13,11 +13,11 @@ class ProjectionsLifecycle implements OnApplicationBootstrap, OnApplicationShutd
   constructor(private readonly runner: ProjectionRunner, @Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    if (this.config.roles.has('projections')) await this.runner.start();
+    await this.runner.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.config.roles.has('projections')) await this.runner.stop();
+    await this.runner.stop();
   }
 }
 
@@ -35,4 +35,4 @@ class ProjectionsLifecycle implements OnApplicationBootstrap, OnApplicationShutd
   ],
   exports: [ProjectionRunner],
 })
-export class ProjectionsModule {}
+export class ProjectorModule {}

@@ -1,7 +1,7 @@
 import { Injectable, UnauthorizedException } from '@nestjs/common';
 import { notFound } from '@rank/domain/domain-error';
 import { findProject, ProjectRecord } from './domain/workspace';
-import type { AccountCaller, Caller } from '../../../apps/api/src/platform/auth/caller';
+import type { AccountCaller, Caller } from '@rank/accounts/caller';
 import { ProjectContentRepository, WorkspaceRepository } from './workspace.repository';
 
 export interface AccessibleProject {

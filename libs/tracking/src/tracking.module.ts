@@ -1,5 +1,4 @@
 import { Module, OnModuleInit } from '@nestjs/common';
-import { ScheduleModule } from '@nestjs/schedule';
 import { ProjectContentEvent, projectStreamName } from '@rank/projects/domain/project-content.events';
 import { checksStreamName } from './domain/check.events';
 import type { EventStore } from '@rank/event-store/event-store.port';
@@ -8,24 +7,20 @@ import { AccountsModule } from '@rank/accounts/accounts.module';
 import { EVENT_STORE } from '@rank/platform/tokens';
 import { ProjectEraser } from '@rank/projects/project-eraser';
 import { ProjectsModule } from '@rank/projects/projects.module';
-import { CheckDispatcherLifecycle } from './dispatch/check-dispatcher.lifecycle';
 import { CheckWorkSupport } from './check/check-work-support';
-import { CheckWorkerLifecycle } from './check/check-worker.lifecycle';
-import { RequestScrapeController } from '../../../apps/api/src/tracking/request-scrape/request-scrape.controller';
-import { CheckScheduler } from './schedule/check-scheduler';
-import { MonthlyTokensRepository } from './schedule/monthly-tokens.repository';
 import { ScheduledChecksRepository } from './schedule/scheduled-checks.repository';
 
 /**
- * Rank tracking's write side: on-demand scrapes, the scheduler, the work dispatcher, the check worker. Their project
- * streams (`checks-<projectId>-*`, `schedule-*`) are erased with their project; the account's monthly token
+ * Rank tracking's shared parts: what the scheduler, the dispatcher, the check worker and the routes all
+ * need. The roles themselves are modules of their own (SchedulerModule, DispatcherModule,
+ * CheckWorkerModule), so that an app composes only the roles it runs. A project's tracking streams
+ * (`checks-<projectId>-*`, `schedule-*`) are erased with the project; the account's monthly token
  * ledgers (`tokens-*`) stay: the tokens a deleted project drew were spent.
  */
 @Module({
-  imports: [ScheduleModule.forRoot(), AccountsModule, ProjectsModule],
-  controllers: [RequestScrapeController],
-  providers: [CheckWorkSupport, CheckDispatcherLifecycle, CheckWorkerLifecycle, CheckScheduler, ScheduledChecksRepository, MonthlyTokensRepository],
-  exports: [CheckDispatcherLifecycle, CheckWorkerLifecycle, CheckScheduler],
+  imports: [AccountsModule, ProjectsModule],
+  providers: [CheckWorkSupport, ScheduledChecksRepository],
+  exports: [CheckWorkSupport, ScheduledChecksRepository, AccountsModule, ProjectsModule],
 })
 export class TrackingModule implements OnModuleInit {
   constructor(

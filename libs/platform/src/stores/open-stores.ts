@@ -13,19 +13,29 @@ export interface Stores {
   readStore: ReadStore;
 }
 
-/** The ClickHouse migrations of the read models, applied at start, each once. */
-export const READ_MODEL_MIGRATIONS_DIR = repositoryPath('projections', 'migrations');
+/** The event store alone, for an app that never reads ClickHouse (the scraper). */
+export async function openEventStore(config: AppConfig): Promise<EventStore> {
+  mkdirSync(config.dataDir, { recursive: true });
+  return createEventStore({
+    eventStoreConnectionString: config.eventStoreConnectionString,
+    sqlitePath: join(config.dataDir, 'events.sqlite'),
+  });
+}
+
+/**
+ * The ClickHouse migrations of the read models, applied at start, each once. Each bounded context keeps
+ * the SQL of its own tables in `libs/<context>/migrations`; the numbers are one sequence across them.
+ */
+export const READ_MODEL_MIGRATION_DIRS = ['accounts', 'projector', 'projects', 'tracking'].map((lib) => repositoryPath('libs', lib, 'migrations'));
+
+export const readModelMigrations = () => READ_MODEL_MIGRATION_DIRS.flatMap((dir) => loadMigrationsFromDir(dir));
 
 /**
  * Opens the event store and the read store the configuration names (embedded ones under DATA_DIR
  * by default) and brings the read models' schema up to date.
  */
 export async function openStores(config: AppConfig): Promise<Stores> {
-  mkdirSync(config.dataDir, { recursive: true });
-  const eventStore = await createEventStore({
-    eventStoreConnectionString: config.eventStoreConnectionString,
-    sqlitePath: join(config.dataDir, 'events.sqlite'),
-  });
+  const eventStore = await openEventStore(config);
   try {
     const readStore = await createReadStore({
       clickhouseUrl: config.clickhouse.url,
@@ -34,7 +44,7 @@ export async function openStores(config: AppConfig): Promise<Stores> {
       database: config.clickhouse.database,
       chdbPath: config.chdbPath,
     });
-    await readStore.migrate(loadMigrationsFromDir(READ_MODEL_MIGRATIONS_DIR));
+    await readStore.migrate(readModelMigrations());
     return { eventStore, readStore };
   } catch (error) {
     await eventStore.close();

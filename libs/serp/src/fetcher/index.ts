@@ -23,7 +23,7 @@ export interface CreateSerpFetcherOptions {
   /** A browser from `launchChromium`; the fetcher does not close it. */
   browser: Browser;
   config: SerpFetcherConfig;
-  /** `parseSerpPage` from scraper/src/serp-parser. */
+  /** `parseSerpPage` from libs/serp/src/parser. */
   parse: ParseSerpPage;
   /** For tests: the clock that decides when a blocked proxy is back. */
   now?: () => number;

@@ -33,7 +33,6 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
   }
 
   onApplicationBootstrap(): void {
-    if (!this.config.roles.has('scraper')) return;
     this.worker = new CheckWorker(
       {
         store: this.store,

@@ -27,7 +27,6 @@ export class CheckDispatcherLifecycle implements OnApplicationBootstrap, OnAppli
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    if (!this.config.roles.has('projections')) return;
     this.dispatcher = new WorkDispatcher({
       store: this.store,
       loadProject: (projectId) => this.support.loadProject(projectId),

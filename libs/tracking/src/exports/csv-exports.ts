@@ -1,9 +1,11 @@
 import type { TrackedKeyword } from '@rank/projects/domain/project-content.events';
 import { CSV_BOM, csvLine, csvTextField } from './csv';
-import type { CsvFormat } from '../../../../apps/api/src/tracking/exports/export-query';
 import { inExportOrder, keywordsPerPage, pagesOf } from './keyword-pages';
 import { changeOf, formatAverage, summarise } from './ranking-figures';
 import type { DayRange, RankingHistoryReader } from './ranking-history.reader';
+
+export const CSV_FORMATS = ['full', 'summary'] as const;
+export type CsvFormat = (typeof CSV_FORMATS)[number];
 
 export interface CsvExportInput {
   projectId: string;

@@ -1,10 +1,8 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import type { OpenAccountState } from '@rank/accounts/domain/account';
+import type { Caller } from '@rank/accounts/caller';
 
-/** Who is calling: an account through one of its keys, or nobody (a public read of a shared project). */
-export type Caller =
-  | { kind: 'account'; accountId: string; keyId: string; account: OpenAccountState }
-  | { kind: 'anonymous' };
+export type { AccountCaller, Caller } from '@rank/accounts/caller';
+
 
 export const CALLER = 'caller';
 
@@ -19,4 +17,3 @@ export const CurrentAccount = createParamDecorator((_: unknown, context: Executi
   if (!caller || caller.kind !== 'account') throw new Error('CurrentAccount used on a route that does not require a key');
   return caller;
 });
-export type AccountCaller = Extract<Caller, { kind: 'account' }>;

@@ -4,9 +4,8 @@ import { invalid } from '@rank/domain/domain-error';
 import { utcDay } from '@rank/domain/calendar-date';
 import { IsCalendarDate, ObjectIdField } from '../../platform/http/validators';
 import type { DayRange } from '@rank/tracking/exports/ranking-history.reader';
+import { CSV_FORMATS, CsvFormat } from '@rank/tracking/exports/csv-exports';
 
-export const CSV_FORMATS = ['full', 'summary'] as const;
-export type CsvFormat = (typeof CSV_FORMATS)[number];
 
 /** Days in the default window before its end day (the spec's "last 30 days", as keyword-updates has it). */
 export const DEFAULT_WINDOW_DAYS = 30;

@@ -1,0 +1,26 @@
+import { Module } from '@nestjs/common';
+import { NewDomainAllowances } from '@rank/accounts/new-domain-allowances';
+import { ProjectsModule } from '@rank/projects/projects.module';
+import { CapacityController } from './capacity/capacity.controller';
+import { CreateProjectController } from './create-project/create-project.controller';
+import { DeleteProjectController } from './delete-project/delete-project.controller';
+import { FoldersController } from './folders/folders.controller';
+import { GetProjectController } from './get-project/get-project.controller';
+import { KeywordsController } from './keywords/keywords.controller';
+import { ListProjectsController } from './list-projects/list-projects.controller';
+import { NotesController } from './notes/notes.controller';
+import { UpdateProjectController } from './update-project/update-project.controller';
+
+/**
+ * The account's own records over HTTP: projects, folders, keywords, notes, capacity. Folder, keyword and note
+ * routes come before GET /api/projects/:id only for readability: Fastify matches static paths first.
+ */
+@Module({
+  imports: [ProjectsModule],
+  controllers: [
+    FoldersController, KeywordsController, NotesController, CapacityController,
+    ListProjectsController, CreateProjectController, UpdateProjectController, DeleteProjectController, GetProjectController,
+  ],
+  providers: [NewDomainAllowances],
+})
+export class ProjectsHttpModule {}

@@ -1,0 +1,16 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { PlatformModule, PlatformOptions } from '@rank/platform/platform.module';
+import { ProjectorModule } from '@rank/projector/projector.module';
+import { DispatcherModule } from '@rank/tracking/dispatch/dispatcher.module';
+import { SchedulerModule } from '@rank/tracking/schedule/scheduler.module';
+
+/**
+ * The projector app: the followers of the whole log (the read-model projections and the work
+ * dispatcher with its refunds) and the scheduler. Run one; a second only repeats idempotent writes.
+ */
+@Module({})
+export class ProjectorAppModule {
+  static forRoot(options: PlatformOptions): DynamicModule {
+    return { module: ProjectorAppModule, imports: [PlatformModule.forRoot(options), ProjectorModule, DispatcherModule, SchedulerModule] };
+  }
+}

@@ -1,0 +1,26 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { loadConfig } from '@rank/platform/config/app-config';
+import { nestLogLevels } from '@rank/platform/log-levels';
+import { loadPlans } from '@rank/platform/plans/load-plans';
+import { runApp } from '@rank/platform/run-app';
+import { openEventStore } from '@rank/platform/stores/open-stores';
+import { systemClock } from '@rank/platform/tokens';
+import { ScraperAppModule } from './scraper-app.module';
+
+/** `node dist/scraper/src/main.js`: one scraper; run as many as Google and the proxies allow. */
+void runApp('Scraper', async () => {
+  const config = loadConfig();
+  const eventStore = await openEventStore(config);
+  const app = await NestFactory.createApplicationContext(
+    ScraperAppModule.forRoot({ config, stores: { eventStore }, plans: loadPlans(config.plansFile), clock: systemClock }),
+    { logger: nestLogLevels(config.logLevel) },
+  );
+  console.log(`Scraper started (checks at once: ${config.scraperChecksAtOnce})`);
+  return {
+    close: async () => {
+      await app.close();
+      await eventStore.close();
+    },
+  };
+});
