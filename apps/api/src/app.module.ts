@@ -24,7 +24,7 @@ export interface ApiOptions extends PlatformOptions {
 /**
  * The HTTP API, one module per bounded context. With more ROLES than `api` (standalone runs them all)
  * the same process also composes the other apps' roles from their libraries: the projector
- * (projections and work dispatcher), the scheduler and the check worker.
+ * (projections and work dispatcher), the scheduler's minute tick and the check worker.
  */
 @Module({})
 export class AppModule {
@@ -35,8 +35,9 @@ export class AppModule {
       imports: [
         PlatformModule.forRoot(options),
         AccountsModule, AccountsAdminModule, ApiKeysModule, ProjectsHttpModule, TrackingHttpModule, ExportsModule, TrackingReadsModule,
+        // Always composed, so that slots can be requested on demand; its minute tick runs only with the `scheduler` role.
+        SchedulerModule,
         ...(roles.has('projections') ? [ProjectorModule, DispatcherModule] : []),
-        ...(roles.has('scheduler') ? [SchedulerModule] : []),
         ...(roles.has('scraper') ? [CheckWorkerModule] : []),
       ],
       controllers: [HealthController],

@@ -41,7 +41,7 @@ export class CheckScheduler {
 
   @Cron(CronExpression.EVERY_MINUTE)
   async onMinute(): Promise<void> {
-    if (this.running) return;
+    if (!this.config.roles.has('scheduler') || this.running) return;
     try {
       await this.requestDueSlots();
     } catch (error) {
