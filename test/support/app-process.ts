@@ -45,15 +45,25 @@ export function runTypeScript(entry: string, args: string[], env: Record<string,
 }
 
 export interface AppProcess {
+  /** The api's base URL; empty for the apps that serve no HTTP. */
   url: string;
   process: ChildProcess;
   output(): string;
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export async function startAppProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<AppProcess> {
+/** Which entry point a child process runs, and the line that says it is ready. */
+const APPS = {
+  api: { entry: 'apps/api/src/main.ts', ready: /listening on (http:\/\/[^\s]+)/ },
+  projector: { entry: 'projections/src/main.ts', ready: /Projector started/ },
+  scraper: { entry: 'scraper/src/main.ts', ready: /Scraper started/ },
+} as const;
+
+/** The service (the api app in standalone mode, unless told otherwise) in a child process of its own. */
+export async function startAppProcess(env: Record<string, string>, timeoutMs = 60_000, app: keyof typeof APPS = 'api'): Promise<AppProcess> {
   const root = join(__dirname, '..', '..');
-  const child = spawn(process.execPath, ['-e', TYPESCRIPT_HOOK, join(root, 'apps/api/src/main.ts')], {
+  const { entry, ready } = APPS[app];
+  const child = spawn(process.execPath, ['-e', TYPESCRIPT_HOOK, join(root, entry)], {
     cwd: root,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env, PORT: '0', HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -64,10 +74,10 @@ export async function startAppProcess(env: Record<string, string>, timeoutMs = 6
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the app did not start in time:\n${output}`)), timeoutMs);
     const check = () => {
-      const match = /listening on (http:\/\/[^\s]+)/.exec(output);
+      const match = ready.exec(output);
       if (match) {
         clearTimeout(timer);
-        resolve(match[1]!);
+        resolve(match[1] ?? '');
       }
     };
     child.stdout!.on('data', check);

@@ -1,8 +1,17 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { createEventStore } from '@rank/event-store/create-event-store';
+import type { EventStore } from '@rank/event-store/event-store.port';
 import { EventStoreDbDouble } from '@rank/event-store/eventstoredb/testing/eventstoredb-double';
+import { startChdbHttpServer, type ChdbHttpServer } from '@rank/read-store/testing/chdb-http-server';
+import { testChdbPath } from '@rank/read-store/testing/test-read-store';
 import { FakeGoogle } from '@rank/serp/fetcher/test-support/fake-google';
 import { readSavedSerp } from '@rank/serp/fetcher/test-support/saved-serp';
+import { AppProcess, startAppProcess } from '../support/app-process';
 import { checkResultsOf } from '../support/seed-checks';
-import { startTestApp, TestApp } from '../support/test-app';
+import { TEST_ADMIN_TOKEN } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
 const EGGS_PAGE = readSavedSerp('fra50__persistent_browser_service__ai_overview.html');
@@ -14,40 +23,84 @@ async function slowGoogle(): Promise<FakeGoogle> {
   return google;
 }
 
-describe('Distributed mode: an API and two scraper replicas on EventStoreDB (the wire-level double)', () => {
+/**
+ * The distributed stack as separate processes, each started from its own entry point: the api, the
+ * projector and two scrapers, on EventStoreDB (the wire-level double) and ClickHouse (the HTTP
+ * interface over chDB). Only the api serves HTTP; only the scrapers run Chromium; the scrapers get no
+ * ClickHouse settings at all.
+ */
+describe('Distributed mode: api, projector and two scrapers as separate processes', () => {
   const double = new EventStoreDbDouble();
   const googles: FakeGoogle[] = [];
-  const apps: TestApp[] = [];
+  const processes: AppProcess[] = [];
+  const dataDirs: string[] = [];
+  let clickhouse: ChdbHttpServer | undefined;
+  let store: EventStore | undefined;
 
   afterAll(async () => {
-    for (const app of apps.reverse()) await app.close();
+    for (const child of processes.reverse()) await child.kill('SIGTERM');
+    await store?.close();
+    await clickhouse?.close();
     for (const google of googles) await google.close();
     await double.stop();
+    for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('shares one work order between the scrapers through the persistent subscription: each check runs once, all are stored', async () => {
+  const dataDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rank-tracker-distributed-'));
+    dataDirs.push(dir);
+    return dir;
+  };
+
+  it('shares one work order between the scrapers: each check runs once, all are stored and read back through the api', async () => {
     const { connectionString } = await double.start();
-    const api = await startTestApp({ env: { EVENTSTORE_CONNECTION_STRING: connectionString, ROLES: 'api,projections' } });
-    apps.push(api);
+    clickhouse = await startChdbHttpServer({ chdbPath: testChdbPath() });
+    const shared = { EVENTSTORE_CONNECTION_STRING: connectionString, LOG_LEVEL: 'log', ADMIN_TOKEN: TEST_ADMIN_TOKEN };
+    const clickhouseEnv = { CLICKHOUSE_URL: clickhouse.url, CLICKHOUSE_DATABASE: `d_${randomBytes(6).toString('hex')}` };
+
+    // The projector first: it applies the read models' migrations, which want one process at a time.
+    processes.push(await startAppProcess({ ...shared, ...clickhouseEnv, DATA_DIR: dataDir() }, 60_000, 'projector'));
+    const api = await startAppProcess({ ...shared, ...clickhouseEnv, DATA_DIR: dataDir(), ROLES: 'api' }, 60_000, 'api');
+    processes.push(api);
     for (let i = 0; i < 2; i++) {
       const google = await slowGoogle();
       googles.push(google);
-      apps.push(await startTestApp({ env: { EVENTSTORE_CONNECTION_STRING: connectionString, ROLES: 'scraper', GOOGLE_BASE_URL: google.baseUrl, SCRAPER_CHECKS_AT_ONCE: '1' } }));
+      const env = { ...shared, DATA_DIR: dataDir(), GOOGLE_BASE_URL: google.baseUrl, SCRAPER_CHECKS_AT_ONCE: '1' };
+      processes.push(await startAppProcess(env, 60_000, 'scraper'));
     }
-    const { apiKey: key } = await api.createAccount({ balance: 20 });
-    const projectId = (await api.request('POST', '/api/projects', { key, body: { name: 'Eggs', domain: 'simplyrecipes.com' } })).body.project._id as string;
+
+    const call = async (method: string, path: string, key: string, body?: unknown) => {
+      const response = await fetch(new URL(path, api.url), {
+        method,
+        headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as any };
+    };
+    const opened = await call('POST', '/admin/accounts', TEST_ADMIN_TOKEN, { name: 'Fleet', balance: 20 });
+    expect(opened.status).toBe(201);
+    const key = opened.body.apiKey as string;
+    const projectId = (await call('POST', '/api/projects', key, { name: 'Eggs', domain: 'simplyrecipes.com' })).body.project._id as string;
     const keywords = ['eggs 1', 'eggs 2', 'eggs 3', 'eggs 4', 'eggs 5', 'eggs 6'];
-    const added = await api.request('POST', '/api/projects/keywords', { key, body: { projectId, keywords, geoCode: 'US', langCode: 'en' } });
-
-    const scrape = await api.request('POST', '/api/scrape/new-keywords', { key, body: { projectId, keywordIds: added.body.project.keywords } });
+    const added = await call('POST', '/api/projects/keywords', key, { projectId, keywords, geoCode: 'US', langCode: 'en' });
+    const scrape = await call('POST', '/api/scrape/new-keywords', key, { projectId, keywordIds: added.body.project.keywords });
     expect(scrape.status).toBe(200);
-    const results = await waitFor(() => checkResultsOf(api.running.stores.eventStore, projectId), (events) => events.length >= 6, 60_000);
 
+    store = await createEventStore({ eventStoreConnectionString: connectionString, sqlitePath: join(dataDir(), 'unused.sqlite') });
+    const results = await waitFor(() => checkResultsOf(store!, projectId), (events) => events.length >= 6, 60_000);
     expect(results.map((e) => e.type)).toEqual(Array(6).fill('CheckCompleted'));
     // A check may read more than one page; what matters is which scraper ran which keyword.
     const ranBy = googles.map((google) => new Set(google.searches.map((s) => s.query.get('q'))));
     expect(ranBy[0]!.size).toBeGreaterThan(0);
     expect(ranBy[1]!.size).toBeGreaterThan(0);
     expect([...ranBy[0]!, ...ranBy[1]!].sort()).toEqual(keywords);
-  }, 90_000);
+
+    // The projector wrote them to ClickHouse, and the api (which runs no projection) reads them back.
+    const updates = await waitFor(
+      async () => (await call('GET', `/api/projects/keyword-updates?projectId=${projectId}`, key)).body,
+      (body) => Object.values(body.data ?? {}).filter((keyword: any) => keyword.updates?.length > 0).length === 6,
+      30_000,
+    );
+    expect(Object.keys(updates.data)).toHaveLength(6);
+  }, 150_000);
 });
