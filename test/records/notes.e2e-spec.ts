@@ -13,7 +13,7 @@ describe('Notes (/api/projects/notes)', () => {
     await app.close();
   });
 
-  it('creates a note (201 Note saved, info by default, date at 00:00 UTC), then updates it on the same date (200 Note updated, color kept)', async () => {
+  it('creates a note (201 Note saved, info by default, date at 00:00 UTC), then updates it on the same date (200 Note updated, the sent color taken, an unsent one kept)', async () => {
     const created = await app.request('POST', '/api/projects/notes', { key, body: { projectId, date: '2026-02-10', text: 'Launch', color: 'success' } });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
@@ -22,13 +22,15 @@ describe('Notes (/api/projects/notes)', () => {
     });
     const updated = await app.request('POST', '/api/projects/notes', { key, body: { projectId, date: '2026-02-10', text: 'Relaunch', color: 'danger' } });
     expect(updated.status).toBe(200);
-    expect(updated.body).toEqual({ success: true, message: 'Note updated', data: { ...created.body.data, text: 'Relaunch' } });
+    expect(updated.body).toEqual({ success: true, message: 'Note updated', data: { ...created.body.data, text: 'Relaunch', color: 'danger' } });
+    const recoloured = await app.request('POST', '/api/projects/notes', { key, body: { projectId, date: '2026-02-10', text: 'Relaunch, again' } });
+    expect(recoloured.body.data).toEqual({ ...created.body.data, text: 'Relaunch, again', color: 'danger' });
 
     const plain = await app.request('POST', '/api/projects/notes', { key, body: { projectId, date: '2026-01-05', text: 'Earlier' } });
     expect(plain.body.data.color).toBe('info');
     const list = await app.request('GET', '/api/projects/notes', { key, query: { projectId } });
     expect(list.status).toBe(200);
-    expect(list.body.data.map((n: { date: string; text: string }) => `${n.date.slice(0, 10)} ${n.text}`)).toEqual(['2026-01-05 Earlier', '2026-02-10 Relaunch']);
+    expect(list.body.data.map((n: { date: string; text: string }) => `${n.date.slice(0, 10)} ${n.text}`)).toEqual(['2026-01-05 Earlier', '2026-02-10 Relaunch, again']);
   });
 
   it('deletes a note and answers with the project\'s remaining notes', async () => {

@@ -1,20 +1,19 @@
 import 'reflect-metadata';
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_PLAN_ID } from '@rank/accounts/domain/plans';
 import { DomainError } from '@rank/domain/domain-error';
-import { createEventStore } from '@rank/event-store/create-event-store';
 import { AccountsModule } from '@rank/accounts/accounts.module';
 import { ChangeAccountCommand } from '@rank/accounts/change-account/change-account.command';
 import { GetAccountQuery } from '@rank/accounts/get-account/get-account.query';
 import { OpenAccountCommand } from '@rank/accounts/open-account/open-account.command';
 import { loadConfig } from '@rank/platform/config/app-config';
 import { loadPlans } from '@rank/platform/plans/load-plans';
-import { APP_CONFIG, CLOCK, EVENT_STORE, PLAN_CATALOGUE, systemClock } from '@rank/platform/tokens';
+import { PlatformModule } from '@rank/platform/platform.module';
+import { openEventStore } from '@rank/platform/stores/open-stores';
+import { systemClock } from '@rank/platform/tokens';
 
 const USAGE = `Operator commands (the same rules as the /admin API):
   npm run admin -- create-account [--name NAME] [--plan PLAN] [--trial] [--balance N]
@@ -51,20 +50,9 @@ async function main(rawArgv: string[]): Promise<number> {
     return 0;
   }
 
-  mkdirSync(config.dataDir, { recursive: true });
-  const eventStore = await createEventStore({ eventStoreConnectionString: config.eventStoreConnectionString, sqlitePath: join(config.dataDir, 'events.sqlite') });
+  const eventStore = await openEventStore(config);
 
-  @Global()
-  @Module({
-    providers: [
-      { provide: APP_CONFIG, useValue: config }, { provide: EVENT_STORE, useValue: eventStore },
-      { provide: PLAN_CATALOGUE, useValue: plans }, { provide: CLOCK, useValue: systemClock },
-    ],
-    exports: [APP_CONFIG, EVENT_STORE, PLAN_CATALOGUE, CLOCK],
-  })
-  class CliPlatformModule {}
-
-  @Module({ imports: [CliPlatformModule, AccountsModule] })
+  @Module({ imports: [PlatformModule.forRoot({ config, stores: { eventStore }, plans, clock: systemClock }), AccountsModule] })
   class CliModule {}
 
   const app = await NestFactory.createApplicationContext(CliModule, { logger: ['error'] });

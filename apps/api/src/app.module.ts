@@ -8,6 +8,7 @@ import { DispatcherModule } from '@rank/tracking/dispatch/dispatcher.module';
 import { SchedulerModule } from '@rank/tracking/schedule/scheduler.module';
 import { AccountsAdminModule } from './accounts/accounts-admin.module';
 import { ApiKeysModule } from './accounts/api-keys/api-keys.module';
+import { ApiKeyAuthenticator } from './platform/auth/api-key-authenticator';
 import { ApiKeyGuard } from './platform/auth/api-key.guard';
 import { HealthController } from './platform/health/health.controller';
 import { AllExceptionsFilter } from './platform/http/exception.filter';
@@ -43,6 +44,7 @@ export class AppModule {
       controllers: [HealthController],
       providers: [
         { provide: RouteRegistry, useValue: options.routes },
+        ApiKeyAuthenticator,
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],

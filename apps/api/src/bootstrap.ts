@@ -5,6 +5,10 @@ import { nestLogLevels } from '@rank/platform/log-levels';
 import { AppModule } from './app.module';
 import type { AppConfig } from '@rank/platform/config/app-config';
 import { createValidationPipe } from './platform/http/validation';
+import { WellFormedInputPipe } from './platform/http/well-formed-input';
+import { limitJsonDepth } from './platform/http/json-body';
+import { addSecurityHeaders } from './platform/http/security-headers';
+import { ApiKeyAuthenticator, authenticateBeforeBody } from './platform/auth/api-key-authenticator';
 import { RouteRegistry } from './platform/http/route-registry';
 import { setupOpenApi } from './platform/openapi';
 import { loadPlans } from '@rank/platform/plans/load-plans';
@@ -29,17 +33,31 @@ export async function createApp(config: AppConfig, overrides: { clock?: Clock } 
   const stores = await openStores(config);
   try {
     const routes = new RouteRegistry();
-    const adapter = new FastifyAdapter({ bodyLimit: 5 * 1024 * 1024 });
-    adapter.getInstance().addHook('onRoute', (route) => routes.add(route.method as string | string[], route.url));
+    const adapter = new FastifyAdapter({
+      bodyLimit: 5 * 1024 * 1024,
+      routerOptions: { ignoreTrailingSlash: true },
+      // A request (headers and body) must arrive whole within the timeout: slow bodies are cut off
+      // with a 408. Node checks the timeout every connectionsCheckingInterval.
+      requestTimeout: config.http.requestTimeoutMs,
+      connectionTimeout: config.http.requestTimeoutMs * 2,
+      http: { connectionsCheckingInterval: Math.min(1_000, config.http.requestTimeoutMs), headersTimeout: config.http.requestTimeoutMs },
+    });
+    const fastify = adapter.getInstance();
+    fastify.addHook('onRoute', (route) => routes.add(route.method as string | string[], route.url));
+    limitJsonDepth(fastify);
+    addSecurityHeaders(fastify);
 
     const app = await NestFactory.create<NestFastifyApplication>(
       AppModule.forRoot({ config, stores, plans, clock: overrides.clock ?? systemClock, routes }),
       adapter,
-      { logger: nestLogLevels(config.logLevel) },
+      // The JSON body parser is ours (limitJsonDepth), not Nest's.
+      { logger: nestLogLevels(config.logLevel), bodyParser: false },
     );
-    app.useGlobalPipes(createValidationPipe());
+    authenticateBeforeBody(fastify, app.get(ApiKeyAuthenticator));
+    app.useGlobalPipes(new WellFormedInputPipe(), createValidationPipe());
     setupOpenApi(app);
     await app.listen(config.port, config.host);
+    app.getHttpServer().maxConnections = config.http.maxConnections;
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;

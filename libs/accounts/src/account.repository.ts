@@ -4,15 +4,16 @@ import { AccountEvent, accountStreamName } from './domain/account.events';
 import { uuidFromName } from '@rank/domain/deterministic-uuid';
 import { AggregateRepository } from '@rank/event-store/aggregate-repository';
 import type { EventStore } from '@rank/event-store/event-store.port';
-import { EVENT_STORE } from '@rank/platform/tokens';
+import { StateCache } from '@rank/event-store/state-cache';
+import { EVENT_STORE, STATE_CACHE } from '@rank/platform/tokens';
 
 /** Accounts live in one small stream each; this runs their commands and loads their state. */
 @Injectable()
 export class AccountRepository {
   private readonly repository: AggregateRepository<AccountCommand, AccountEvent, AccountState>;
 
-  constructor(@Inject(EVENT_STORE) store: EventStore) {
-    this.repository = new AggregateRepository(store, accountDecider);
+  constructor(@Inject(EVENT_STORE) store: EventStore, @Inject(STATE_CACHE) cache: StateCache) {
+    this.repository = new AggregateRepository(store, accountDecider, cache);
   }
 
   async load(accountId: string): Promise<AccountState> {

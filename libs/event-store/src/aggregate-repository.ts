@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventData, EventStore, RecordedEvent, WrongExpectedRevisionError } from './event-store.port';
+import { estimatedEventBytes, StateCache } from './state-cache';
 
 /** The minimal decider shape this repository drives (see libs/domain/src/shared/decider.ts). */
 export interface StreamDecider<Command, Event extends DomainEvent, State> {
@@ -27,7 +28,8 @@ export interface HandleOptions<Event> {
 }
 
 const MAX_CONFLICT_RETRIES = 20;
-const MAX_CACHED_STREAMS = 20_000;
+/** The cache a repository makes for itself when none is shared with it (tests, tools): 16 MiB. */
+const OWN_CACHE_BYTES = 16 * 1024 * 1024;
 
 /**
  * Runs commands against one kind of aggregate: load its stream, fold it, decide, append with the
@@ -37,11 +39,10 @@ const MAX_CACHED_STREAMS = 20_000;
  * by another process or replica (a revoked API key, say) is seen on the very next load.
  */
 export class AggregateRepository<Command, Event extends DomainEvent, State> {
-  private readonly cache = new Map<string, LoadedStream<State>>();
-
   constructor(
     private readonly store: EventStore,
     private readonly decider: StreamDecider<Command, Event, State>,
+    private readonly cache: StateCache = new StateCache(OWN_CACHE_BYTES),
   ) {}
 
   async load(streamName: string): Promise<LoadedStream<State>> {
@@ -50,13 +51,15 @@ export class AggregateRepository<Command, Event extends DomainEvent, State> {
       this.cache.delete(streamName);
       return { state: this.decider.initialState(), revision: -1 };
     }
-    const cached = this.cache.get(streamName);
-    if (cached && cached.revision === last.revision) return cached;
+    const cached = this.cache.get<LoadedStream<State>>(streamName);
+    if (cached && cached.value.revision === last.revision) return cached.value;
 
-    const base = cached && cached.revision < last.revision ? cached : { state: this.decider.initialState(), revision: -1 };
+    const fromCache = cached && cached.value.revision < last.revision;
+    const base = fromCache ? cached.value : { state: this.decider.initialState(), revision: -1 };
     const newer = await this.store.readStream(streamName, { fromRevision: base.revision + 1 });
     const loaded = this.fold(base, newer);
-    this.remember(streamName, loaded);
+    const bytes = (fromCache ? cached.bytes : 0) + newer.reduce((sum, event) => sum + estimatedEventBytes(event.data), 0);
+    this.cache.set(streamName, loaded, bytes);
     return loaded;
   }
 
@@ -76,7 +79,11 @@ export class AggregateRepository<Command, Event extends DomainEvent, State> {
         );
         const state = events.reduce(this.decider.evolve, current.state);
         const revision = result.nextExpectedRevision;
-        if (revision === current.revision + events.length) this.remember(streamName, { state, revision });
+        if (revision === current.revision + events.length) {
+          const before = this.cache.get<LoadedStream<State>>(streamName);
+          const bytes = (before?.value.revision === current.revision ? before.bytes : 0) + events.reduce((sum, e) => sum + estimatedEventBytes(e.data), 0);
+          this.cache.set(streamName, { state, revision }, bytes);
+        }
         return { events, state, revision };
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_CONFLICT_RETRIES) throw error;
@@ -98,10 +105,4 @@ export class AggregateRepository<Command, Event extends DomainEvent, State> {
     return { state, revision };
   }
 
-  private remember(streamName: string, loaded: LoadedStream<State>): void {
-    // Map keeps insertion order: re-inserting makes this the newest, and the oldest goes first.
-    this.cache.delete(streamName);
-    this.cache.set(streamName, loaded);
-    if (this.cache.size > MAX_CACHED_STREAMS) this.cache.delete(this.cache.keys().next().value as string);
-  }
 }

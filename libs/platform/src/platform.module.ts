@@ -2,7 +2,8 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import type { PlanCatalogue } from '@rank/accounts/domain/plans';
 import type { AppConfig } from './config/app-config';
 import type { Stores } from './stores/open-stores';
-import { APP_CONFIG, CLOCK, Clock, EVENT_STORE, PLAN_CATALOGUE, READ_STORE } from './tokens';
+import { StateCache } from '@rank/event-store/state-cache';
+import { APP_CONFIG, CLOCK, Clock, EVENT_STORE, PLAN_CATALOGUE, READ_STORE, STATE_CACHE } from './tokens';
 
 export interface PlatformOptions {
   config: AppConfig;
@@ -23,6 +24,7 @@ export class PlatformModule {
       ...(options.stores.readStore ? [{ provide: READ_STORE, useValue: options.stores.readStore }] : []),
       { provide: PLAN_CATALOGUE, useValue: options.plans },
       { provide: CLOCK, useValue: options.clock },
+      { provide: STATE_CACHE, useValue: new StateCache(options.config.aggregateCacheMb * 1024 * 1024) },
     ];
     return {
       module: PlatformModule,

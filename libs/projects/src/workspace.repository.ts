@@ -5,15 +5,16 @@ import { WorkspaceCommand, workspaceDecider, WorkspaceState } from './domain/wor
 import { WorkspaceEvent, workspaceStreamName } from './domain/workspace.events';
 import { AggregateRepository } from '@rank/event-store/aggregate-repository';
 import type { EventStore } from '@rank/event-store/event-store.port';
-import { EVENT_STORE } from '@rank/platform/tokens';
+import { StateCache } from '@rank/event-store/state-cache';
+import { EVENT_STORE, STATE_CACHE } from '@rank/platform/tokens';
 
 /** An account's folders and project settings (stream `workspace-<accountId>`). */
 @Injectable()
 export class WorkspaceRepository {
   private readonly repository: AggregateRepository<WorkspaceCommand, WorkspaceEvent, WorkspaceState>;
 
-  constructor(@Inject(EVENT_STORE) store: EventStore) {
-    this.repository = new AggregateRepository(store, workspaceDecider);
+  constructor(@Inject(EVENT_STORE) store: EventStore, @Inject(STATE_CACHE) cache: StateCache) {
+    this.repository = new AggregateRepository(store, workspaceDecider, cache);
   }
 
   async load(accountId: string): Promise<WorkspaceState> {
@@ -30,8 +31,8 @@ export class WorkspaceRepository {
 export class ProjectContentRepository {
   private readonly repository: AggregateRepository<ProjectContentCommand, ProjectContentEvent, ProjectContentState>;
 
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {
-    this.repository = new AggregateRepository(store, projectContentDecider);
+  constructor(@Inject(EVENT_STORE) private readonly store: EventStore, @Inject(STATE_CACHE) cache: StateCache) {
+    this.repository = new AggregateRepository(store, projectContentDecider, cache);
   }
 
   async load(projectId: string): Promise<ProjectContentState> {

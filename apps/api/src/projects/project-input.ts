@@ -1,11 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { DEFAULT_SETTINGS, ProjectSettings, SERP_DEPTHS, SerpDepth, UPDATE_FREQUENCIES, UpdateFrequency } from '@rank/projects/domain/project-settings';
 import { invalid } from '@rank/domain/domain-error';
 import { normaliseDomain } from '@rank/domain/domain-name';
 import { isObjectId } from '@rank/domain/object-id';
 import { RequiredText } from '../platform/http/validators';
+import { MultilineText } from '../platform/http/well-formed-input';
+
+/**
+ * The spec allows "an icon identifier or URL"; clients render it, so a URL must be http(s) (never
+ * `javascript:` or `data:`) and an identifier has no scheme at all. Empty means no icon.
+ */
+const ICON = /^(?:https?:\/\/[^\s]+|[A-Za-z0-9][A-Za-z0-9._-]{0,63})?$/i;
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
@@ -23,14 +30,16 @@ export class ProjectSettingsBody {
   @IsString()
   folder?: string | null;
 
-  @ApiPropertyOptional({ maxLength: 2048 })
+  @ApiPropertyOptional({ maxLength: 2048, description: 'An http(s) URL, or an icon identifier (letters, digits, `.`, `_`, `-`)', example: 'https://example.com/favicon.ico' })
   @IsOptional()
   @IsString()
   @MaxLength(2048)
+  @Matches(ICON, { message: 'icon must be an http(s) URL or an icon identifier (letters, digits, ".", "_", "-")' })
   icon?: string;
 
   @ApiPropertyOptional({ description: 'Comma- or newline-separated domains (an array is accepted too)', example: 'example.org, example.net' })
   @IsOptional()
+  @MultilineText()
   aliases?: string | string[];
 
   @ApiPropertyOptional({ default: false })

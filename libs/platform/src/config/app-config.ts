@@ -24,6 +24,10 @@ export interface AppConfig {
   /** The environment, for the parts that read their own variables (Chromium's path). */
   env: Env;
   logLevel: 'error' | 'warn' | 'log' | 'debug';
+  /** Budget of the aggregate-state cache, in MiB (AGGREGATE_CACHE_MB). */
+  aggregateCacheMb: number;
+  /** HTTP limits: the whole request must arrive within this (slow bodies are cut off), and at most this many connections. */
+  http: { requestTimeoutMs: number; maxConnections: number };
 }
 
 export class ConfigError extends Error {
@@ -76,7 +80,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const dataDir = isAbsolute(dataDirRaw) ? dataDirRaw : resolve(cwd, dataDirRaw);
 
   const adminToken = get('ADMIN_TOKEN');
-  if (adminToken !== undefined && adminToken.length < 16) problems.push('ADMIN_TOKEN must be at least 16 characters long');
+  if (adminToken !== undefined && adminToken.length < 32) problems.push('ADMIN_TOKEN must be at least 32 characters long');
 
   const eventStoreConnectionString = get('EVENTSTORE_CONNECTION_STRING');
   if (eventStoreConnectionString !== undefined && !/^(esdb|kurrentdb|kurrent|esdb\+discover|kurrentdb\+discover):\/\//.test(eventStoreConnectionString)) {
@@ -108,6 +112,11 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     problems.push(...error.problems);
   }
   const scraperChecksAtOnce = integer('SCRAPER_CHECKS_AT_ONCE', 2, 1, 64);
+  const aggregateCacheMb = integer('AGGREGATE_CACHE_MB', 64, 0, 65_536);
+  const http = {
+    requestTimeoutMs: integer('HTTP_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    maxConnections: integer('HTTP_MAX_CONNECTIONS', 1_024, 1, 1_000_000),
+  };
 
   const config: AppConfig = {
     port,
@@ -123,6 +132,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     scraperChecksAtOnce,
     env,
     logLevel: logLevelRaw as AppConfig['logLevel'],
+    aggregateCacheMb,
+    http,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

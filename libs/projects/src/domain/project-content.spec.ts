@@ -49,14 +49,26 @@ describe('Project content: keywords', () => {
 });
 
 describe('Project content: notes', () => {
-  it('creates a note with its color (info by default), then updates its text on the same date, keeping the color', () => {
+  const saved: ProjectContentEvent = { type: 'NoteSaved', data: { noteId: id(7), date: '2026-02-01', text: 'launch', color: 'warning', savedAt: at } };
+  it('creates a note with its color, info by default', () => {
     spec.given([owner]).when({ type: 'SaveNote', noteId: id(7), date: '2026-02-01', text: 'launch', color: undefined }).then([
       { type: 'NoteSaved', data: { noteId: id(7), date: '2026-02-01', text: 'launch', color: 'info', savedAt: at } },
     ]);
-    const saved: ProjectContentEvent = { type: 'NoteSaved', data: { noteId: id(7), date: '2026-02-01', text: 'launch', color: 'warning', savedAt: at } };
+  });
+  it('updates the note of the same date with the color it is sent', () => {
     spec.given([owner, saved]).when({ type: 'SaveNote', noteId: id(8), date: '2026-02-01', text: 'relaunch', color: 'danger' }).then([
+      { type: 'NoteUpdated', data: { noteId: id(7), date: '2026-02-01', text: 'relaunch', color: 'danger', updatedAt: at } },
+    ]);
+  });
+  it('keeps the old color when an update sends none', () => {
+    spec.given([owner, saved]).when({ type: 'SaveNote', noteId: id(8), date: '2026-02-01', text: 'relaunch', color: undefined }).then([
       { type: 'NoteUpdated', data: { noteId: id(7), date: '2026-02-01', text: 'relaunch', color: 'warning', updatedAt: at } },
     ]);
+  });
+  it('folds an update into the note, color included', () => {
+    const updated: ProjectContentEvent = { type: 'NoteUpdated', data: { noteId: id(7), date: '2026-02-01', text: 'relaunch', color: 'danger', updatedAt: at } };
+    const state = [owner, saved, updated].reduce(projectContentDecider.evolve, projectContentDecider.initialState());
+    expect(state.notes).toEqual([{ noteId: id(7), date: '2026-02-01', text: 'relaunch', color: 'danger' }]);
   });
   it('deletes a note, and says not found for an unknown one', () => {
     const saved: ProjectContentEvent = { type: 'NoteSaved', data: { noteId: id(7), date: '2026-02-01', text: 'x', color: 'info', savedAt: at } };

@@ -60,7 +60,8 @@ export function decideProjectContent(command: ProjectContentCommand, state: Proj
       if (state.projectId === null) throw notFound('Project not found');
       const existing = state.notes.find((n) => n.date === command.date);
       if (existing) {
-        return [{ type: 'NoteUpdated', data: { ...existing, text: command.text, updatedAt: at } }];
+        // The default colour applies only to a new note: an update keeps the old colour unless it sends one.
+        return [{ type: 'NoteUpdated', data: { ...existing, text: command.text, color: command.color ?? existing.color, updatedAt: at } }];
       }
       const { noteId, date, text } = command;
       return [{ type: 'NoteSaved', data: { noteId, date, text, color: command.color ?? 'info', savedAt: at } }];
@@ -89,7 +90,7 @@ export function evolveProjectContent(state: ProjectContentState, event: ProjectC
       return { ...state, notes: [...state.notes, { noteId, date, text, color }] };
     }
     case 'NoteUpdated':
-      return { ...state, notes: state.notes.map((n) => (n.noteId === event.data.noteId ? { ...n, text: event.data.text } : n)) };
+      return { ...state, notes: state.notes.map((n) => (n.noteId === event.data.noteId ? { ...n, text: event.data.text, color: event.data.color } : n)) };
     case 'NoteDeleted':
       return { ...state, notes: state.notes.filter((n) => n.noteId !== event.data.noteId) };
     default:

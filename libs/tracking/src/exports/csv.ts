@@ -18,8 +18,16 @@ export function csvField(value: string): string {
  * user input and result URLs come from Google, so either could carry one.
  */
 export function csvTextField(value: string): string {
-  return csvField(/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
+  const printable = withoutControlCharacters(value);
+  return csvField(/^[=+\-@\t\r]/.test(printable) ? `'${printable}` : printable);
 }
+
+/**
+ * Control characters (a NUL in an old keyword, say) become spaces, so no cell carries one; tab, line
+ * feed and carriage return stay, quoted by csvField. Input is refused with them today, but events
+ * written before that check, or by another writer, may hold them.
+ */
+const withoutControlCharacters = (value: string) => value.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g, ' ');
 
 /** One line; the fields are already encoded with csvField or csvTextField. */
 export const csvLine = (fields: readonly string[]) => fields.join(CSV_SEPARATOR) + CSV_LINE_END;

@@ -4,15 +4,16 @@ import {
 } from '../domain/monthly-tokens';
 import { AggregateRepository } from '@rank/event-store/aggregate-repository';
 import type { EventStore } from '@rank/event-store/event-store.port';
-import { EVENT_STORE } from '@rank/platform/tokens';
+import { StateCache } from '@rank/event-store/state-cache';
+import { EVENT_STORE, STATE_CACHE } from '@rank/platform/tokens';
 
 /** Each account's monthly token ledger (stream `tokens-<accountId>-<YYYY-MM>`). */
 @Injectable()
 export class MonthlyTokensRepository {
   private readonly repository: AggregateRepository<MonthlyTokensCommand, MonthlyTokensEvent, MonthlyTokensState>;
 
-  constructor(@Inject(EVENT_STORE) store: EventStore) {
-    this.repository = new AggregateRepository(store, monthlyTokensDecider);
+  constructor(@Inject(EVENT_STORE) store: EventStore, @Inject(STATE_CACHE) cache: StateCache) {
+    this.repository = new AggregateRepository(store, monthlyTokensDecider, cache);
   }
 
   /**

@@ -4,15 +4,16 @@ import {
 } from '../domain/scheduled-checks';
 import { AggregateRepository } from '@rank/event-store/aggregate-repository';
 import type { EventStore } from '@rank/event-store/event-store.port';
-import { EVENT_STORE } from '@rank/platform/tokens';
+import { StateCache } from '@rank/event-store/state-cache';
+import { EVENT_STORE, STATE_CACHE } from '@rank/platform/tokens';
 
 /** Scheduled slots of each project (stream `schedule-<projectId>`). */
 @Injectable()
 export class ScheduledChecksRepository {
   private readonly repository: AggregateRepository<ScheduleCommand, ScheduleStreamEvent, ScheduleState>;
 
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {
-    this.repository = new AggregateRepository(store, scheduleDecider);
+  constructor(@Inject(EVENT_STORE) private readonly store: EventStore, @Inject(STATE_CACHE) cache: StateCache) {
+    this.repository = new AggregateRepository(store, scheduleDecider, cache);
   }
 
   /** Whether the slot has been requested or skipped already (by any replica). */

@@ -1,13 +1,11 @@
-import { CanActivate, ExecutionContext, ForbiddenException, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
+import { CanActivate, ExecutionContext, ForbiddenException, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import type { PlanCatalogue } from '@rank/accounts/domain/plans';
-import { AccountRepository } from '@rank/accounts/account.repository';
-import { CLOCK, Clock, PLAN_CATALOGUE } from '@rank/platform/tokens';
+import { PLAN_CATALOGUE } from '@rank/platform/tokens';
 import { Access, ACCESS, REFUSED_WHEN_SUSPENDED } from './access.decorators';
-import { accountIdOfApiKey, hashApiKey, sameHash } from '@rank/accounts/api-keys/api-key-secret';
+import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { CALLER, Caller } from './caller';
-import { KeyUsageTracker } from '@rank/accounts/api-keys/key-usage.tracker';
 
 /**
  * Authentication and account state for every route, in the order the spec implies: a key that is
@@ -19,10 +17,8 @@ import { KeyUsageTracker } from '@rank/accounts/api-keys/key-usage.tracker';
 export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly accounts: AccountRepository,
-    private readonly usage: KeyUsageTracker,
+    private readonly authenticator: ApiKeyAuthenticator,
     @Inject(PLAN_CATALOGUE) private readonly plans: PlanCatalogue,
-    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -35,7 +31,9 @@ export class ApiKeyGuard implements CanActivate {
       request[CALLER] = { kind: 'anonymous' } satisfies Caller;
       return true;
     }
-    const caller = await this.authenticate(header);
+    // The early hook has already authenticated requests with bodies; the rest are authenticated here.
+    const early = request[CALLER] as Caller | undefined;
+    const caller = early?.kind === 'account' ? early : await this.authenticator.authenticate(header);
     request[CALLER] = caller;
 
     const { account } = caller;
@@ -48,27 +46,5 @@ export class ApiKeyGuard implements CanActivate {
       throw new ForbiddenException({ message: 'Account suspended', suspended: true });
     }
     return true;
-  }
-
-  private async authenticate(header: string | undefined): Promise<Extract<Caller, { kind: 'account' }>> {
-    if (header === undefined || header.trim() === '') {
-      throw new UnauthorizedException({ message: 'Missing API key: send the header Authorization: Bearer <API_KEY>' });
-    }
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match) throw new UnauthorizedException({ message: 'Malformed Authorization header: expected Bearer <API_KEY>' });
-    const key = match[1]!;
-    const accountId = accountIdOfApiKey(key);
-    const invalid = () => new UnauthorizedException({ message: 'Invalid API key' });
-    if (accountId === null) throw invalid();
-
-    const state = await this.accounts.load(accountId);
-    if (state.kind !== 'open') throw invalid();
-    const keyHash = hashApiKey(key);
-    const record = state.apiKeys.find((k) => sameHash(k.keyHash, keyHash));
-    if (!record) throw invalid();
-    if (record.revokedAt !== null) throw new UnauthorizedException({ message: 'API key has been revoked' });
-
-    this.usage.touch(accountId, record.keyId, this.clock.now());
-    return { kind: 'account', accountId, keyId: record.keyId, account: state };
   }
 }

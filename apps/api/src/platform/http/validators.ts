@@ -25,12 +25,16 @@ export const RequiredText = (maxLength: number, api: ApiPropertyOptions = {}) =>
     MaxLength(maxLength),
   );
 
-/** `YYYY-MM-DD` naming a real calendar day (2026-02-30 is refused). */
+/** The days a ClickHouse `Date` column holds: a day outside them would be stored as another day. */
+export const FIRST_STORABLE_DAY = '1970-01-01';
+export const LAST_STORABLE_DAY = '2149-06-06';
+
+/** `YYYY-MM-DD` naming a real calendar day (2026-02-30 is refused) that the read models can store. */
 export const IsCalendarDate = (options: ValidationOptions = {}) =>
   ValidateBy({
     name: 'isCalendarDate',
     validator: {
-      validate: (value: unknown) => isCalendarDate(value),
-      defaultMessage: () => '$property must be a real calendar date as YYYY-MM-DD',
+      validate: (value: unknown) => isCalendarDate(value) && value >= FIRST_STORABLE_DAY && value <= LAST_STORABLE_DAY,
+      defaultMessage: () => `$property must be a real calendar date as YYYY-MM-DD, from ${FIRST_STORABLE_DAY} to ${LAST_STORABLE_DAY}`,
     },
   }, options);

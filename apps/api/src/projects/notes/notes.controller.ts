@@ -10,6 +10,7 @@ import { isObjectId, newObjectId } from '@rank/domain/object-id';
 import { PublicWhenShared, RefusedWhenSuspended } from '../../platform/auth/access.decorators';
 import { AccountCaller, Caller, CurrentAccount, CurrentCaller } from '../../platform/auth/caller';
 import { IsCalendarDate, ObjectIdField, RequiredText } from '../../platform/http/validators';
+import { MultilineText } from '../../platform/http/well-formed-input';
 import { CLOCK, Clock } from '@rank/platform/tokens';
 import { ProjectAccess } from '@rank/projects/project-access';
 import { ProjectContentRepository, WorkspaceRepository } from '@rank/projects/workspace.repository';
@@ -31,9 +32,10 @@ class SaveNoteBody {
   date!: string;
 
   @RequiredText(2000)
+  @MultilineText()
   text!: string;
 
-  @ApiPropertyOptional({ enum: NOTE_COLORS, default: 'info', description: 'Applied only when the note is created' })
+  @ApiPropertyOptional({ enum: NOTE_COLORS, default: 'info', description: 'Default `info` when a note is created; on an update, a sent color replaces the old one and an unsent one keeps it' })
   @IsOptional()
   @IsIn(NOTE_COLORS)
   color?: NoteColor;

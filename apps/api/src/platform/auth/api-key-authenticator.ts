@@ -1,0 +1,63 @@
+import { Inject, Injectable, UnauthorizedException } from '@nestjs/common';
+import type { FastifyInstance } from 'fastify';
+import { AccountRepository } from '@rank/accounts/account.repository';
+import { accountIdOfApiKey, hashApiKey, sameHash } from '@rank/accounts/api-keys/api-key-secret';
+import { KeyUsageTracker } from '@rank/accounts/api-keys/key-usage.tracker';
+import { CLOCK, Clock } from '@rank/platform/tokens';
+import { AccountCaller, CALLER } from './caller';
+
+/**
+ * Who an `Authorization` header names: the account and key, or a 401 that says why (missing,
+ * malformed, invalid, revoked). Each call re-reads the account's stream from the cached revision, so
+ * a key revoked on another replica fails on the very next request.
+ */
+@Injectable()
+export class ApiKeyAuthenticator {
+  constructor(
+    private readonly accounts: AccountRepository,
+    private readonly usage: KeyUsageTracker,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async authenticate(header: string | undefined): Promise<AccountCaller> {
+    if (header === undefined || header.trim() === '') {
+      throw new UnauthorizedException({ message: 'Missing API key: send the header Authorization: Bearer <API_KEY>' });
+    }
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match) throw new UnauthorizedException({ message: 'Malformed Authorization header: expected Bearer <API_KEY>' });
+    const key = match[1]!;
+    const accountId = accountIdOfApiKey(key);
+    const invalid = () => new UnauthorizedException({ message: 'Invalid API key' });
+    if (accountId === null) throw invalid();
+
+    const state = await this.accounts.load(accountId);
+    if (state.kind !== 'open') throw invalid();
+    const keyHash = hashApiKey(key);
+    const record = state.apiKeys.find((k) => sameHash(k.keyHash, keyHash));
+    if (!record) throw invalid();
+    if (record.revokedAt !== null) throw new UnauthorizedException({ message: 'API key has been revoked' });
+
+    this.usage.touch(accountId, record.keyId, this.clock.now());
+    return { kind: 'account', accountId, keyId: record.keyId, account: state };
+  }
+}
+
+const METHODS_WITH_BODIES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Checks the key of every /api request that may carry a body before the body is read: a keyless
+ * client cannot make the service read and parse megabytes. (Routes without bodies, and the public
+ * reads of shared projects among them, are authenticated by the guard.) The caller found here is
+ * kept on the request for the guard.
+ */
+export function authenticateBeforeBody(fastify: FastifyInstance, authenticator: ApiKeyAuthenticator): void {
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (!METHODS_WITH_BODIES.has(request.method) || !request.url.startsWith('/api/')) return;
+    try {
+      (request as unknown as Record<string, unknown>)[CALLER] = await authenticator.authenticate(request.headers.authorization);
+    } catch (error) {
+      if (!(error instanceof UnauthorizedException)) throw error;
+      return reply.code(401).send({ success: false, ...(error.getResponse() as object) });
+    }
+  });
+}

@@ -1,0 +1,70 @@
+import { ArgumentMetadata, BadRequestException, Injectable, PipeTransform } from '@nestjs/common';
+
+/**
+ * Every string a client sends must be well-formed text before anything stores it: a lone UTF-16
+ * surrogate (`"\ud800"` in JSON) cannot be written to ClickHouse, and control characters break
+ * exports and terminals. Tab is allowed everywhere; a line break only in fields marked
+ * `@MultilineText()` (note text, and a project's `aliases`, which the spec takes newline-separated).
+ * The check walks the whole value, keys included, and names the
+ * first offending field.
+ */
+
+const MULTILINE_FIELDS = Symbol('multilineFields');
+
+// C0 controls but tab (\x09) and line feed (\x0A), DEL, and the C1 controls.
+const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/;
+const MAX_DEPTH = 64;
+
+/** Marks a DTO property whose text may span several lines. */
+export const MultilineText = (): PropertyDecorator => (target, key) => {
+  const type = target.constructor as { [MULTILINE_FIELDS]?: Set<string> };
+  const own = Object.prototype.hasOwnProperty.call(type, MULTILINE_FIELDS) ? type[MULTILINE_FIELDS]! : new Set(type[MULTILINE_FIELDS]);
+  own.add(String(key));
+  type[MULTILINE_FIELDS] = own;
+};
+
+const multilineFieldsOf = (type: unknown): ReadonlySet<string> =>
+  (typeof type === 'function' ? (type as { [MULTILINE_FIELDS]?: Set<string> })[MULTILINE_FIELDS] : undefined) ?? new Set();
+
+/** Why a string is not acceptable, or null. */
+function problemOf(text: string, multiline: boolean): string | null {
+  if (!text.isWellFormed()) return 'must be well-formed text (it contains a lone UTF-16 surrogate)';
+  if (CONTROL.test(text)) return 'must not contain control characters';
+  if (!multiline && text.includes('\n')) return 'must be a single line (line breaks are allowed only in note text and aliases)';
+  return null;
+}
+
+/**
+ * The first ill-formed string in `value` as a message naming its field (`keywords.2 must …`), or null.
+ * `multiline` names the top-level fields allowed to hold line breaks.
+ */
+export function findIllFormedText(value: unknown, path: string, multiline: ReadonlySet<string> = new Set()): string | null {
+  const visit = (current: unknown, at: string, depth: number, allowLines: boolean): string | null => {
+    if (typeof current === 'string') {
+      const problem = problemOf(current, allowLines);
+      return problem && `${at || 'the request body'} ${problem}`;
+    }
+    if (current === null || typeof current !== 'object') return null;
+    if (depth > MAX_DEPTH) return `${at || 'the request body'} is nested too deeply`;
+    for (const [key, inner] of Object.entries(current)) {
+      const keyProblem = problemOf(key, false);
+      if (keyProblem) return `a field name in ${at || 'the request body'} ${keyProblem}`;
+      const innerPath = at ? `${at}.${key}` : key;
+      const found = visit(inner, innerPath, depth + 1, depth === 0 && multiline.has(key));
+      if (found) return found;
+    }
+    return null;
+  };
+  return visit(value, path, 0, false);
+}
+
+/** The global pipe that applies the check to every body, query and route parameter, before validation. */
+@Injectable()
+export class WellFormedInputPipe implements PipeTransform {
+  transform(value: unknown, metadata: ArgumentMetadata): unknown {
+    if (metadata.type === 'custom') return value;
+    const problem = findIllFormedText(value, metadata.data ?? '', multilineFieldsOf(metadata.metatype));
+    if (problem) throw new BadRequestException({ message: problem });
+    return value;
+  }
+}
