@@ -1,7 +1,8 @@
 import type { EventStore, RecordedEvent, Subscription } from '@rank/event-store/event-store.port';
-import { BatchedWriter } from '@rank/read-store/batched-writer';
-import type { ReadStore } from '@rank/read-store/read-store.port';
+import { BatchedWriter, RefusedRow } from '@rank/read-store/batched-writer';
 import type { Projection, ReadModelChange } from '@rank/read-store/projection';
+import type { ReadStore } from '@rank/read-store/read-store.port';
+import { isPermanentWriteError } from '@rank/read-store/write-errors';
 
 export interface ProjectionRunnerOptions {
   /** Checkpoint name: one runner, one position in the log. */
@@ -10,16 +11,35 @@ export interface ProjectionRunnerOptions {
   maxEventsPerCheckpoint?: number;
   /** Flush and checkpoint this long after the first unflushed event. */
   checkpointIntervalMs?: number;
-  /** Pause before re-subscribing after a failure. */
+  /** The first pause before retrying a failed write or re-subscribing; it doubles up to maxRetryDelayMs. */
   retryDelayMs?: number;
+  maxRetryDelayMs?: number;
+  /** How often the lag is looked at, and the lag (events or seconds behind the log) that is worth a warning. */
+  lagCheckIntervalMs?: number;
+  lagWarning?: { events: number; seconds: number };
   log?: (message: string) => void;
 }
+
+/** How far the read models are behind the log. */
+export interface ProjectionLag {
+  /** Events in the log after the checkpoint (counted up to 100,000). */
+  events: number;
+  /** Age of the oldest event not yet written; 0 when caught up. */
+  seconds: number;
+}
+
+const LAG_COUNT_LIMIT = 100_000;
 
 /**
  * Follows the whole event log from the stored checkpoint and applies the projections' changes to
  * ClickHouse in batches. The checkpoint is saved only after the rows it covers are written, so a
  * crash replays a little and never skips; the tables are keyed so that replaying is harmless.
- * A failure (ClickHouse down, say) restarts the subscription from the last checkpoint.
+ *
+ * One event never stalls the others: an event whose rows ClickHouse refuses for good (a lone
+ * surrogate written by an old version, say), or that a projection cannot map, is recorded in
+ * `projection_dead_letters` with the reason, and the runner moves on. Failures that may pass (the
+ * store unreachable, a timeout) are retried in place with a doubling pause, holding the log where it
+ * is: nothing is read twice and nothing is skipped.
  */
 export class ProjectionRunner {
   private readonly name: string;
@@ -33,9 +53,18 @@ export class ProjectionRunner {
   private eventsSinceCheckpoint = 0;
   /** Events handled since start (for progress reports). */
   eventsHandled = 0;
+  /** Events recorded as dead letters since start (a metric). */
+  deadLetters = 0;
+  /** Subscriptions opened since start: one, unless reading the log failed. */
+  subscriptions = 0;
+  private readonly deadLettered = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private checkpointing: Promise<void> = Promise.resolve();
   private restartTimer: NodeJS.Timeout | undefined;
+  private lagTimer: NodeJS.Timeout | undefined;
+  private lagWarned = false;
+  private subscribeFailures = 0;
+  private readonly wakers = new Set<() => void>();
   private readonly log: (message: string) => void;
 
   constructor(
@@ -46,7 +75,13 @@ export class ProjectionRunner {
   ) {
     this.name = options.name ?? 'read-models';
     this.log = options.log ?? ((m) => console.warn(m));
-    this.writer = new BatchedWriter(readStore, { maxBatchRows: 20_000, flushIntervalMs: 1_000 });
+    this.writer = new BatchedWriter(readStore, {
+      maxBatchRows: 20_000,
+      flushIntervalMs: 1_000,
+      maxRetryDelayMs: this.maxRetryDelayMs,
+      onRefusedRow: (refused) => this.refused(refused),
+      onFlushError: (error, failure) => this.log(`projection ${this.name}: writing ${failure.table} failed, ${failure.bufferedRows} rows kept for retry: ${describe(error)}`),
+    });
   }
 
   /** Position up to which every read model is written. */
@@ -54,85 +89,190 @@ export class ProjectionRunner {
     return this.checkpointPosition;
   }
 
+  private get retryDelayMs(): number {
+    return this.options.retryDelayMs ?? 1_000;
+  }
+
+  private get maxRetryDelayMs(): number {
+    return this.options.maxRetryDelayMs ?? 60_000;
+  }
+
   async start(): Promise<void> {
     this.running = true;
     this.checkpointPosition = await this.loadCheckpoint();
     this.queuedPosition = this.checkpointPosition;
     this.subscribe();
+    this.watchLag();
   }
 
+  /** Stops reading, writes what it can, and never throws: what is not written is read again at the next start. */
   async stop(): Promise<void> {
     this.running = false;
     clearTimeout(this.restartTimer);
+    clearTimeout(this.lagTimer);
+    for (const wake of [...this.wakers]) wake();
     await this.subscription?.stop();
     this.subscription = undefined;
-    await this.checkpoint();
-    await this.writer.close();
+    try {
+      await this.checkpoint();
+      await this.writer.close();
+    } catch (error) {
+      this.log(`projection ${this.name}: stopping with unwritten rows; they are projected again from position ${this.checkpointPosition} at the next start: ${describe(error)}`);
+    }
   }
 
   /** Resolves once every event in the log when called has been written to the read models. */
   async waitUntilCaughtUp(timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    const [newest] = await this.newestEvents();
-    if (!newest) return;
-    while (this.checkpointPosition < newest.position) {
-      if (Date.now() > deadline) throw new Error(`projections stuck at ${this.checkpointPosition}, log at ${newest.position}`);
-      await this.checkpoint();
+    const newest = await this.newestPosition();
+    while (this.checkpointPosition < newest) {
+      if (Date.now() > deadline) throw new Error(`projections stuck at ${this.checkpointPosition}, log at ${newest}`);
+      await this.checkpoint().catch(() => undefined);
       await new Promise((r) => setTimeout(r, 10));
     }
   }
 
-  private async newestEvents(): Promise<RecordedEvent[]> {
+  /** How far behind the log the written read models are. */
+  async lag(now = new Date()): Promise<ProjectionLag> {
+    const first = await this.store.readAll({ afterPosition: this.checkpointPosition, maxCount: 1 });
+    if (first.length === 0) return { events: 0, seconds: 0 };
+    let events = 0;
+    for (let after = this.checkpointPosition; events < LAG_COUNT_LIMIT; ) {
+      const page = await this.store.readAll({ afterPosition: after, maxCount: 5_000 });
+      if (page.length === 0) break;
+      events += page.length;
+      after = page[page.length - 1]!.position;
+    }
+    return { events, seconds: Math.max(0, (now.getTime() - first[0]!.recordedAt.getTime()) / 1000) };
+  }
+
+  private async newestPosition(): Promise<number> {
     // The port reads the log forwards only; walking from our checkpoint keeps this cheap.
     let after = this.checkpointPosition;
-    let last: RecordedEvent | undefined;
     for (;;) {
       const page = await this.store.readAll({ afterPosition: after, maxCount: 1000 });
-      if (page.length === 0) break;
-      last = page[page.length - 1];
-      after = last!.position;
+      if (page.length === 0) return after;
+      after = page[page.length - 1]!.position;
     }
-    return last ? [last] : [];
   }
 
   private subscribe(): void {
+    this.subscriptions++;
     this.subscription = this.store.subscribeToAll({
-      afterPosition: this.checkpointPosition,
-      onEvent: (event) => this.handle(event),
+      afterPosition: this.queuedPosition,
+      onEvent: async (event) => {
+        await this.handle(event);
+        this.subscribeFailures = 0;
+      },
       onError: (error) => {
-        this.log(`projection ${this.name} failed at ${this.queuedPosition}, restarting from ${this.checkpointPosition}: ${String(error)}`);
+        // Reading the log failed (the event store is down, say): writes are retried in place by
+        // handle(), so this is only about the subscription. Re-subscribe after a doubling pause,
+        // from what is queued: queued rows stay in the writer and are not read twice.
         this.subscription = undefined;
         if (!this.running) return;
-        this.restartTimer = setTimeout(() => {
-          this.queuedPosition = this.checkpointPosition;
-          if (this.running) this.subscribe();
-        }, this.options.retryDelayMs ?? 1_000);
+        const delay = Math.min(this.retryDelayMs * 2 ** this.subscribeFailures++, this.maxRetryDelayMs);
+        this.log(`projection ${this.name}: reading the log failed at ${this.queuedPosition}, again in ${delay} ms: ${describe(error)}`);
+        this.restartTimer = setTimeout(() => this.running && this.subscribe(), delay);
       },
     });
   }
 
   private async handle(event: RecordedEvent): Promise<void> {
-    const changes: ReadModelChange[] = this.projections.flatMap((p) => p.project(event));
+    let changes: ReadModelChange[];
+    try {
+      changes = this.projections.flatMap((p) => p.project(event));
+    } catch (error) {
+      // A projection that throws on an event would throw on it at every replay.
+      await this.retrying(() => this.deadLetter(event, error));
+      changes = [];
+    }
     for (const change of changes) {
       if (change.kind === 'insert') {
-        this.writer.add(change.table, change.row);
+        this.writer.add(change.table, change.row, event);
       } else {
         // Rows queued before the delete must land before it, or they would survive it.
-        await this.writer.flush();
-        await this.readStore.command(`DELETE FROM ${change.table} WHERE ${change.column} = {value:String}`, { value: change.value });
+        await this.retrying(() => this.writer.flush());
+        await this.retrying(async () => {
+          try {
+            await this.readStore.command(`DELETE FROM ${change.table} WHERE ${change.column} = {value:String}`, { value: change.value });
+          } catch (error) {
+            if (!isPermanentWriteError(error)) throw error;
+            await this.deadLetter(event, error);
+          }
+        });
       }
     }
     this.queuedPosition = event.position;
     this.eventsSinceCheckpoint++;
     this.eventsHandled++;
     if (this.eventsSinceCheckpoint >= (this.options.maxEventsPerCheckpoint ?? 5_000)) {
-      await this.checkpoint();
+      await this.retrying(() => this.checkpoint());
     } else if (!this.timer) {
-      this.timer = setTimeout(() => {
-        this.timer = undefined;
-        void this.checkpoint().catch((e: unknown) => this.log(`projection ${this.name}: checkpoint failed: ${String(e)}`));
-      }, this.options.checkpointIntervalMs ?? 200);
+      this.scheduleCheckpoint(this.options.checkpointIntervalMs ?? 200, 0);
     }
+  }
+
+  /** A checkpoint a little later; one that fails (the writer has logged why) is tried again after a doubling pause. */
+  private scheduleCheckpoint(delayMs: number, failures: number): void {
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.checkpoint().catch(() => {
+        if (this.running && !this.timer) this.scheduleCheckpoint(Math.min(this.retryDelayMs * 2 ** failures, this.maxRetryDelayMs), failures + 1);
+      });
+    }, delayMs);
+  }
+
+  /**
+   * Runs a write until it succeeds, pausing between tries (doubling up to maxRetryDelayMs) while it
+   * fails for reasons that may pass. The log waits meanwhile: the subscription is not read further.
+   */
+  private async retrying(write: () => Promise<void>): Promise<void> {
+    for (let failures = 0; ; failures++) {
+      try {
+        return await write();
+      } catch (error) {
+        if (!this.running) throw error;
+        const delay = Math.min(this.retryDelayMs * 2 ** failures, this.maxRetryDelayMs);
+        if (failures === 0 || delay === this.maxRetryDelayMs) this.log(`projection ${this.name}: a write failed, trying again in ${delay} ms: ${describe(error)}`);
+        await this.pause(delay);
+      }
+    }
+  }
+
+  /** A pause that stop() cuts short, so that stopping never waits out a long retry delay. */
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const done = () => {
+        clearTimeout(timer);
+        this.wakers.delete(done);
+        resolve();
+      };
+      timer = setTimeout(done, ms);
+      this.wakers.add(done);
+    });
+  }
+
+  private refused({ table, source, error }: RefusedRow): Promise<void> {
+    return this.deadLetter(source as RecordedEvent, error, table);
+  }
+
+  /** Records an event the read models could not take, once per event, and says so. */
+  private async deadLetter(event: RecordedEvent, error: unknown, table?: string): Promise<void> {
+    if (this.deadLettered.has(event.id)) return;
+    const reason = `${table ? `${table}: ` : ''}${describe(error)}`;
+    await this.readStore.insert('projection_dead_letters', [{
+      runner: this.name,
+      event_id: printable(event.id),
+      stream: printable(event.streamName),
+      type: printable(event.type),
+      position: event.position,
+      error: printable(reason).slice(0, 2_000),
+      dead_lettered_at: Date.now(),
+    }]);
+    this.deadLettered.add(event.id);
+    this.deadLetters++;
+    this.log(`projection ${this.name}: event ${event.id} (${event.type} in ${event.streamName}, position ${event.position}) set aside in projection_dead_letters: ${reason}`);
   }
 
   /** Writes what is queued, then records how far that is. One at a time. */
@@ -142,12 +282,31 @@ export class ProjectionRunner {
       this.timer = undefined;
       const upTo = this.queuedPosition;
       if (upTo <= this.checkpointPosition) return;
-      this.eventsSinceCheckpoint = 0;
       await this.writer.flush();
       await this.readStore.insert('projection_checkpoints', [{ name: this.name, position: upTo, updated_at: Date.now() }]);
+      this.eventsSinceCheckpoint = 0;
       this.checkpointPosition = upTo;
     });
     return this.checkpointing;
+  }
+
+  /** Looks at the lag now and then; warns once when it grows past the threshold, and once when it is back. */
+  private watchLag(): void {
+    const interval = this.options.lagCheckIntervalMs ?? 10_000;
+    const { events, seconds } = this.options.lagWarning ?? { events: 10_000, seconds: 60 };
+    const look = async () => {
+      try {
+        const lag = await this.lag();
+        const behind = lag.events > events || lag.seconds > seconds;
+        if (behind && !this.lagWarned) this.log(`projection ${this.name} is behind the log: ${lag.events} events, ${Math.round(lag.seconds)} s`);
+        if (!behind && this.lagWarned) this.log(`projection ${this.name} has caught up with the log`);
+        this.lagWarned = behind;
+      } catch {
+        // The store is down: handle() and the subscription say so.
+      }
+      if (this.running) this.lagTimer = setTimeout(() => void look(), interval);
+    };
+    this.lagTimer = setTimeout(() => void look(), interval);
   }
 
   private async loadCheckpoint(): Promise<number> {
@@ -159,8 +318,14 @@ export class ProjectionRunner {
   }
 }
 
+/** Text safe to store and log whatever the event held: well-formed, without control characters. */
+const printable = (text: string) => text.toWellFormed().replace(/[\u0000-\u001F\u007F-\u009F]/g, ' ');
+
+const describe = (error: unknown) => printable(error instanceof Error ? error.message : String(error));
+
 /** Empties the projections' tables and forgets the checkpoint, for a rebuild from the first event. */
 export async function resetReadModels(readStore: ReadStore, projections: readonly Projection[], name = 'read-models'): Promise<void> {
   for (const table of new Set(projections.flatMap((p) => p.tables))) await readStore.command(`TRUNCATE TABLE IF EXISTS ${table}`);
   await readStore.command('DELETE FROM projection_checkpoints WHERE name = {name:String}', { name });
+  await readStore.command('DELETE FROM projection_dead_letters WHERE runner = {name:String}', { name });
 }

@@ -1,6 +1,21 @@
 import type { ReadStore } from './read-store.port';
+import { isPermanentWriteError } from './write-errors';
 
 type Row = Record<string, unknown>;
+
+/** A buffered row and what produced it (an event, for the projection runner), handed back if it is refused. */
+interface Entry {
+  row: Row;
+  source: unknown;
+}
+
+/** A row that the store refuses for good (see isPermanentWriteError), found by bisecting its batch. */
+export interface RefusedRow {
+  table: string;
+  row: Row;
+  source: unknown;
+  error: unknown;
+}
 
 export type BatchSink = Pick<ReadStore, 'insert'>;
 
@@ -17,15 +32,25 @@ export interface BatchedWriterOptions {
   flushIntervalMs?: number;
   /** Told about each failed background flush (the rows stay buffered and are retried). Default: console.error. */
   onFlushError?(error: unknown, failure: FlushFailure): void;
+  /**
+   * Told about each row the store refuses for good. With it, a batch that fails with a permanent
+   * error is bisected until the refused rows are found; they are handed here and dropped from the
+   * buffer, and the rest is written. Without it, such a batch is retried like any other.
+   */
+  onRefusedRow?(refused: RefusedRow): Promise<void> | void;
+  /** The longest pause between retries of a failing table; the pause doubles from flushIntervalMs up to it. Default 60 s. */
+  maxRetryDelayMs?: number;
 }
 
 interface TableBuffer {
-  rows: Row[];
+  rows: Entry[];
   /** The latest flush of this table; flushes of one table run one after another, in order. */
   tail: Promise<void>;
   sizeFlushQueued: boolean;
   /** After a failure, size-triggered flushes wait for the timer instead of hammering the store. */
   backingOffUntil: number;
+  /** Failures in a row, for the doubling pause; 0 after a success. */
+  failures: number;
 }
 
 /**
@@ -33,8 +58,9 @@ interface TableBuffer {
  * per event. A table is flushed when it reaches `maxBatchRows`, when its oldest row has waited
  * `flushIntervalMs`, and on `flush()` / `close()`.
  *
- * Nothing is dropped: a failed insert puts its rows back at the head of the buffer, reports the
- * error, and is retried after `flushIntervalMs`. A projection that stores a checkpoint must
+ * Nothing is dropped silently: a failed insert puts its rows back at the head of the buffer, reports
+ * the error, and is retried after a pause that doubles from `flushIntervalMs` up to `maxRetryDelayMs`.
+ * A row the store refuses for good is handed to `onRefusedRow` (when given) and dropped. A projection that stores a checkpoint must
  * `await flush()` first, so that the checkpoint never gets ahead of the rows it covers. While the
  * store is down the buffer grows; `bufferedRows` tells how far.
  */
@@ -43,6 +69,8 @@ export class BatchedWriter {
   readonly #maxBatchRows: number;
   readonly #flushIntervalMs: number;
   readonly #onFlushError: (error: unknown, failure: FlushFailure) => void;
+  readonly #onRefusedRow: ((refused: RefusedRow) => Promise<void> | void) | undefined;
+  readonly #maxRetryDelayMs: number;
   readonly #tables = new Map<string, TableBuffer>();
   #timer: NodeJS.Timeout | undefined;
   #closed = false;
@@ -51,6 +79,8 @@ export class BatchedWriter {
     this.#sink = sink;
     this.#maxBatchRows = positiveInteger(options.maxBatchRows ?? 5_000, 'maxBatchRows');
     this.#flushIntervalMs = positiveInteger(options.flushIntervalMs ?? 500, 'flushIntervalMs');
+    this.#onRefusedRow = options.onRefusedRow;
+    this.#maxRetryDelayMs = positiveInteger(options.maxRetryDelayMs ?? 60_000, 'maxRetryDelayMs');
     this.#onFlushError =
       options.onFlushError ??
       ((error, failure) =>
@@ -63,12 +93,13 @@ export class BatchedWriter {
     return total;
   }
 
-  add(table: string, rowOrRows: Row | readonly Row[]): void {
+  /** Buffers rows; `source` (what produced them) is handed back with any row the store refuses. */
+  add(table: string, rowOrRows: Row | readonly Row[], source?: unknown): void {
     if (this.#closed) throw new Error(`BatchedWriter is closed: rows for ${table} would never be written`);
     const rows: readonly Row[] = Array.isArray(rowOrRows) ? rowOrRows : [rowOrRows as Row];
     if (rows.length === 0) return;
     const buffer = this.#buffer(table);
-    for (const row of rows) buffer.rows.push(row);
+    for (const row of rows) buffer.rows.push({ row, source });
     if (buffer.rows.length >= this.#maxBatchRows && Date.now() >= buffer.backingOffUntil) {
       this.#flushFullBatchesInBackground(table, buffer);
     }
@@ -95,7 +126,7 @@ export class BatchedWriter {
   #buffer(table: string): TableBuffer {
     let buffer = this.#tables.get(table);
     if (buffer === undefined) {
-      buffer = { rows: [], tail: Promise.resolve(), sizeFlushQueued: false, backingOffUntil: 0 };
+      buffer = { rows: [], tail: Promise.resolve(), sizeFlushQueued: false, backingOffUntil: 0, failures: 0 };
       this.#tables.set(table, buffer);
     }
     return buffer;
@@ -112,10 +143,11 @@ export class BatchedWriter {
 
   #scheduleTimer(): void {
     if (this.#timer !== undefined || this.#closed || this.bufferedRows === 0) return;
+    const backoff = Math.max(0, ...[...this.#tables.values()].map((b) => b.backingOffUntil - Date.now()));
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       void this.#flushOnTimer();
-    }, this.#flushIntervalMs);
+    }, Math.max(this.#flushIntervalMs, backoff));
   }
 
   async #flushOnTimer(): Promise<void> {
@@ -134,11 +166,13 @@ export class BatchedWriter {
       while (buffer.rows.length > 0 && (mode === 'everything' || buffer.rows.length >= this.#maxBatchRows)) {
         const batch = buffer.rows.splice(0, this.#maxBatchRows);
         try {
-          await this.#sink.insert(table, batch);
+          await this.#insert(table, batch);
+          buffer.failures = 0;
         } catch (error) {
-          buffer.rows.unshift(...batch);
-          buffer.backingOffUntil = Date.now() + this.#flushIntervalMs;
-          throw error;
+          buffer.rows.unshift(...(error instanceof UnwrittenRows ? error.rows : batch));
+          buffer.failures++;
+          buffer.backingOffUntil = Date.now() + Math.min(this.#flushIntervalMs * 2 ** (buffer.failures - 1), this.#maxRetryDelayMs);
+          throw error instanceof UnwrittenRows ? error.cause : error;
         }
       }
     });
@@ -147,12 +181,44 @@ export class BatchedWriter {
     return run;
   }
 
+  /**
+   * Inserts a batch; when the store refuses it for good, halves it until the refused rows are alone
+   * (about 2·log2(n) inserts per refused row), hands them over, and writes the rest. A transient
+   * failure on the way stops with the rows not yet written, to be retried.
+   */
+  async #insert(table: string, batch: Entry[]): Promise<void> {
+    try {
+      await this.#sink.insert(table, batch.map((entry) => entry.row));
+    } catch (error) {
+      if (this.#onRefusedRow === undefined || !isPermanentWriteError(error)) throw new UnwrittenRows(batch, error);
+      if (batch.length === 1) {
+        await this.#onRefusedRow({ table, row: batch[0]!.row, source: batch[0]!.source, error });
+        return;
+      }
+      const half = Math.ceil(batch.length / 2);
+      const [first, second] = [batch.slice(0, half), batch.slice(half)];
+      try {
+        await this.#insert(table, first);
+      } catch (inner) {
+        throw inner instanceof UnwrittenRows ? new UnwrittenRows([...inner.rows, ...second], inner.cause) : inner;
+      }
+      await this.#insert(table, second);
+    }
+  }
+
   #reportBackgroundFailure(table: string, buffer: TableBuffer, error: unknown): void {
     try {
       this.#onFlushError(error, { table, bufferedRows: buffer.rows.length });
     } finally {
       this.#scheduleTimer();
     }
+  }
+}
+
+/** The rows of a batch not yet written when an insert failed, and why. */
+class UnwrittenRows extends Error {
+  constructor(readonly rows: Entry[], override readonly cause: unknown) {
+    super('rows not written');
   }
 }
 

@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Patch, Post, UseGuards } from '
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { DEFAULT_PLAN_ID } from '@rank/accounts/domain/plans';
+import { invalid } from '@rank/domain/domain-error';
 import { AdminOnly } from '../../platform/auth/access.decorators';
 import { AccountView } from '@rank/accounts/account.view';
 import { ChangeAccountCommand } from '@rank/accounts/change-account/change-account.command';
@@ -9,6 +10,13 @@ import { GetAccountQuery } from '@rank/accounts/get-account/get-account.query';
 import { OpenAccountCommand } from '@rank/accounts/open-account/open-account.command';
 import { OpenedAccount } from '@rank/accounts/open-account/open-account.handler';
 import { AdminTokenGuard } from './admin-token.guard';
+
+/** The body as the fields it holds: none when absent; anything but a JSON object is a 400. */
+function objectBody(body: unknown): Record<string, unknown> {
+  if (body === undefined) return {};
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid('The request body must be a JSON object');
+  return body as Record<string, unknown>;
+}
 
 /**
  * The operator API (clarifications: Accounts, plans and the operator API). Not part of the public
@@ -23,8 +31,8 @@ export class AccountsAdminController {
 
   @Post()
   @HttpCode(201)
-  async open(@Body() body: Record<string, unknown> = {}) {
-    const opened = await this.commands.execute<OpenAccountCommand, OpenedAccount>(new OpenAccountCommand(body ?? {}, DEFAULT_PLAN_ID));
+  async open(@Body() body: unknown) {
+    const opened = await this.commands.execute<OpenAccountCommand, OpenedAccount>(new OpenAccountCommand(objectBody(body), DEFAULT_PLAN_ID));
     return { success: true, account: opened.account, apiKey: opened.apiKey };
   }
 
@@ -34,7 +42,7 @@ export class AccountsAdminController {
   }
 
   @Patch(':id')
-  async change(@Param('id') id: string, @Body() body: Record<string, unknown> = {}) {
-    return { success: true, account: await this.commands.execute<ChangeAccountCommand, AccountView>(new ChangeAccountCommand(id, body ?? {})) };
+  async change(@Param('id') id: string, @Body() body: unknown) {
+    return { success: true, account: await this.commands.execute<ChangeAccountCommand, AccountView>(new ChangeAccountCommand(id, objectBody(body))) };
   }
 }

@@ -1,9 +1,9 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Get, Query, UnauthorizedException } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { notFound } from '@rank/domain/domain-error';
+import { DomainError, notFound } from '@rank/domain/domain-error';
 import { PublicWhenShared } from '../../platform/auth/access.decorators';
 import { Caller, CurrentCaller } from '../../platform/auth/caller';
-import { ProjectAccess } from '@rank/projects/project-access';
+import { MISSING_KEY, ProjectAccess } from '@rank/projects/project-access';
 import { ProjectContentRepository } from '@rank/projects/workspace.repository';
 import { ourDomains } from '@rank/tracking/reads/shared/domain-matcher';
 import { UPDATE_STATUSES, UpdateStatus } from '@rank/tracking/reads/shared/keyword-update.view';
@@ -91,8 +91,15 @@ export class PositionHistoryController {
   async get(@CurrentCaller() caller: Caller, @Query() params: PositionHistoryParams): Promise<PositionHistoryResponse> {
     const checkId = params.keywordUpdateId;
     const location = await this.history.locate(checkId);
-    if (!location) throw notFound(KEYWORD_UPDATE_NOT_FOUND);
-    const { project } = await this.access.readable(caller, location.projectId);
+    // "Not yours" and "does not exist" must read the same, or the answer tells whether another
+    // account's check id exists: the same 404 for a key, the same 401 without one.
+    if (!location) {
+      if (caller.kind === 'anonymous') throw new UnauthorizedException({ message: MISSING_KEY });
+      throw notFound(KEYWORD_UPDATE_NOT_FOUND);
+    }
+    const { project } = await this.access.readable(caller, location.projectId).catch((error: unknown) => {
+      throw error instanceof DomainError && error.kind === 'not-found' ? notFound(KEYWORD_UPDATE_NOT_FOUND) : error;
+    });
     // A keyword removed from the project takes its history with it, as it does in keyword-updates.
     const keyword = (await this.contents.load(project.projectId)).keywords.find((k) => k.keywordId === location.keywordId);
     const snapshot = keyword && (await this.history.snapshot(checkId, location));
