@@ -112,6 +112,45 @@ describe('BatchedWriter', () => {
     expect(sink.rowsOf('positions')).toEqual(rows(3));
   });
 
+  it('bisects a batch the store refuses for good down to the refused rows, hands them over with their source, and writes the rest', async () => {
+    const written: Row[] = [];
+    let inserts = 0;
+    const sink = {
+      insert: async (_table: string, rows: readonly Row[]) => {
+        inserts++;
+        if (rows.some((r) => r.bad)) throw Object.assign(new Error('Cannot parse escape sequence'), { type: 'CANNOT_PARSE_ESCAPE_SEQUENCE' });
+        written.push(...rows);
+      },
+    };
+    const refused: { row: Row; source: unknown }[] = [];
+    const writer = new BatchedWriter(sink, { maxBatchRows: 64, onRefusedRow: ({ row, source }) => void refused.push({ row, source }) });
+    for (let i = 0; i < 64; i++) writer.add('t', { i, bad: i === 5 || i === 40 }, `event ${i}`);
+    await writer.close();
+    expect(refused).toEqual([{ row: { i: 5, bad: true }, source: 'event 5' }, { row: { i: 40, bad: true }, source: 'event 40' }]);
+    expect(written.map((r) => r.i)).toEqual(Array.from({ length: 64 }, (_, i) => i).filter((i) => i !== 5 && i !== 40));
+    expect(inserts).toBeLessThanOrEqual(1 + 2 * 2 * Math.log2(64)); // about 2·log2(n) per refused row
+  });
+
+  it('never sets aside rows for a failure that may pass, and waits longer after each failure', async () => {
+    let failures = 3;
+    const attempts: number[] = [];
+    const sink = {
+      insert: async () => {
+        attempts.push(Date.now());
+        if (failures-- > 0) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+      },
+    };
+    const refused: unknown[] = [];
+    const writer = new BatchedWriter(sink, { flushIntervalMs: 20, maxRetryDelayMs: 1_000, onRefusedRow: (r) => void refused.push(r), onFlushError: () => undefined });
+    writer.add('t', { a: 1 });
+    while (attempts.length < 4) await new Promise((r) => setTimeout(r, 10));
+    await writer.close();
+    expect(refused).toEqual([]);
+    const gaps = attempts.slice(1).map((at, i) => at - attempts[i]!);
+    expect(gaps[1]!).toBeGreaterThan(gaps[0]! * 1.5);
+    expect(gaps[2]!).toBeGreaterThan(gaps[1]! * 1.5);
+  });
+
   it('writes to a real read store', async () => {
     const store = await createTestReadStore();
     try {

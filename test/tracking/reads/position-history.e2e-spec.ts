@@ -129,13 +129,26 @@ describe('GET /api/projects/position-history', () => {
     expect((await get(teaCheck)).status).toBe(404);
   });
 
-  it('404 for another account, 401 anonymous, public once shared', async () => {
+  it('answers another account exactly as it answers an id that does not exist, 401 anonymous, public once shared and not once its owner is blocked', async () => {
     const other = (await app.createAccount()).apiKey;
-    expect((await get(second, other)).status).toBe(404);
-    expect((await get(second, null)).status).toBe(401);
+    const notYours = await get(second, other);
+    const unknown = await get('0123456789abcdef01234567', other);
+    expect(notYours.status).toBe(404);
+    expect(notYours.body).toEqual(unknown.body);
+    expect(notYours.body).toEqual({ success: false, message: 'Keyword update not found' });
+    const anonymousOfPrivate = await get(second, null);
+    expect(anonymousOfPrivate.status).toBe(401);
+    expect((await get('0123456789abcdef01234567', null)).body).toEqual(anonymousOfPrivate.body);
     await share(app, key, projectId, SETTINGS);
     const anonymous = await get(second, null);
     expect(anonymous.status).toBe(200);
     expect(anonymous.body.data.resultList).toHaveLength(31);
+
+    const ownerId = key.slice(key.lastIndexOf('_') + 1); // a key ends with its account's id
+    expect((await app.admin('PATCH', `/admin/accounts/${ownerId}`, { status: 'blocked' })).status).toBe(200);
+    expect((await get(second, null)).status).toBe(401);
+    expect((await get(second, other)).body).toEqual(unknown.body);
+    expect((await app.request('GET', `/api/projects/${projectId}`, { key: null })).status).toBe(401);
+    expect((await app.request('GET', `/api/projects/${projectId}`, { key: other })).status).toBe(404);
   });
 });

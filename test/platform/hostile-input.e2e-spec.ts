@@ -1,0 +1,158 @@
+import { connect } from 'node:net';
+import { loadConfig } from '@rank/platform/config/app-config';
+import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
+
+/** The findings of the hostile probe (issue 8), each as the answer it must now get. */
+describe('Hostile input', () => {
+  let app: TestApp;
+  let key: string;
+  let projectId: string;
+
+  beforeAll(async () => {
+    app = await startTestApp({ env: { HTTP_REQUEST_TIMEOUT_MS: '1500' } });
+    key = (await app.createAccount()).apiKey;
+    projectId = (await app.request('POST', '/api/projects', { key, body: { name: 'Target', domain: 'target.example' } })).body.project._id;
+  });
+  afterAll(() => app.close());
+
+  const raw = (method: string, path: string, body: string, headers: Record<string, string> = {}) =>
+    app.request(method, path, { key, rawBody: body, headers: { 'content-type': 'application/json', ...headers } });
+
+  describe('strings must be well-formed text', () => {
+    // JSON.stringify writes a lone surrogate as the escape \ud800, as a hostile client sends it.
+    it.each([
+      ['POST', '/api/projects/folders', () => ({ name: 'a\ud800b' }), 'name must be well-formed text'],
+      ['POST', '/api/projects', () => ({ name: '\udfff', domain: 'x.example' }), 'name must be well-formed text'],
+      ['POST', '/api/projects/keywords', () => ({ projectId, keywords: ['fine', 'bad \ud83d'], geoCode: 'US', langCode: 'en' }), 'keywords.1 must be well-formed text'],
+      ['POST', '/api/projects/notes', () => ({ projectId, date: '2026-01-01', text: '\ud800' }), 'text must be well-formed text'],
+      ['POST', '/api/projects/folders', () => ({ name: 'nul\u0000' }), 'name must not contain control characters'],
+      ['POST', '/api/projects/keywords', () => ({ projectId, keywords: ['bell\u0007'], geoCode: 'US', langCode: 'en' }), 'keywords.0 must not contain control characters'],
+      ['POST', '/api/projects/notes', () => ({ projectId, date: '2026-01-01', text: 'esc \u001b[31m' }), 'text must not contain control characters'],
+      ['POST', '/api/projects/folders', () => ({ name: 'two\nlines' }), 'name must be a single line'],
+      ['POST', '/api/projects/folders', () => ({ name: 'ok', ['k\ud800']: 1 }), 'a field name in the request body must be well-formed text'],
+    ])('%s %s, case %#: a 400 naming the field, and nothing written', async (method, path, body, message) => {
+      const before = await app.running.stores.eventStore.readAll({ maxCount: 100_000 });
+      const response = await raw(method, path, JSON.stringify(body()));
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({ success: false, message: expect.stringContaining(message) });
+      expect(await app.running.stores.eventStore.readAll({ maxCount: 100_000 })).toHaveLength(before.length);
+    });
+
+    it('takes a line break and a tab in note text, and aliases one per line', async () => {
+      const note = await app.request('POST', '/api/projects/notes', { key, body: { projectId, date: '2026-01-02', text: 'line one\nline\ttwo' } });
+      expect(note.status).toBe(201);
+      expect(note.body.data.text).toBe('line one\nline\ttwo');
+      const update = await app.request('PUT', '/api/projects', { key, body: { _id: projectId, name: 'Target', domain: 'target.example', aliases: 'a.example\nb.example' } });
+      expect(update.status).toBe(200);
+      expect(update.body.project.aliases).toEqual(['a.example', 'b.example']);
+    });
+
+    it('checks query strings too', async () => {
+      const response = await app.request('GET', '/api/projects/keyword-updates', { key, query: { projectId, search: 'x\u0000' } });
+      expect(response.status).toBe(400);
+      expect(response.body.message).toMatch(/search must not contain control characters/);
+    });
+  });
+
+  it('refuses 6,000 levels of nesting with a 400, never a 500', async () => {
+    const deep = '['.repeat(6_000) + ']'.repeat(6_000);
+    const response = await raw('POST', '/api/projects/folders', `{"name": ${deep}}`);
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ success: false, message: 'The request body is nested too deeply: at most 32 levels' });
+    // Brackets inside strings do not count.
+    const brackets = await raw('POST', '/api/projects/folders', JSON.stringify({ name: '[[[[' .repeat(20) }));
+    expect(brackets.status).toBe(201);
+  });
+
+  it('answers a keyless request with a body 401 before reading it', async () => {
+    const garbage = '{'.repeat(10) + 'x'.repeat(4_900_000);
+    const started = process.cpuUsage();
+    const response = await app.request('POST', '/api/projects', { key: null, rawBody: garbage, headers: { 'content-type': 'application/json' } });
+    expect(response.status).toBe(401);
+    expect(response.body.message).toMatch(/Missing API key/);
+    expect((await app.request('POST', '/api/projects', { key: null, rawBody: '', headers: { 'content-type': 'application/json' } })).status).toBe(401);
+    expect((await app.request('POST', '/api/projects', { key: 'wrong', rawBody: 'not json', headers: { 'content-type': 'application/json' } })).status).toBe(401);
+    // Parsing would have cost far more than this (the probe measured 60 ms of CPU per 4.9 MB body).
+    expect(process.cpuUsage(started).user / 1000).toBeLessThan(2_000);
+  });
+
+  it('cuts off a body that arrives one byte a second', async () => {
+    const url = new URL(app.url);
+    const started = Date.now();
+    const closedAfter = await new Promise<{ ms: number; answer: string }>((resolve) => {
+      const socket = connect(Number(url.port), url.hostname, () => {
+        socket.write(`POST /api/projects/folders HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`);
+        const drip = setInterval(() => socket.writable && socket.write(' '), 1_000);
+        let answer = '';
+        socket.on('data', (chunk) => (answer += chunk.toString()));
+        socket.on('close', () => {
+          clearInterval(drip);
+          resolve({ ms: Date.now() - started, answer });
+        });
+      });
+    });
+    expect(closedAfter.ms).toBeLessThan(6_000);
+    expect(closedAfter.answer).toMatch(/^HTTP\/1\.1 408/);
+  });
+
+  it('keeps dates within what ClickHouse stores, and icons to http(s) URLs or plain identifiers', async () => {
+    for (const date of ['0000-01-01', '1969-12-31', '2149-06-07', '9999-12-31']) {
+      const response = await app.request('POST', '/api/projects/notes', { key, body: { projectId, date, text: 'x' } });
+      expect(response.status).toBe(400);
+      expect(response.body.message).toMatch(/date must be a real calendar date as YYYY-MM-DD, from 1970-01-01 to 2149-06-06/);
+    }
+    expect((await app.request('POST', '/api/projects/notes', { key, body: { projectId, date: '2149-06-06', text: 'last' } })).status).toBe(201);
+    for (const icon of ['javascript:alert(1)', 'data:text/html,x', 'ftp://x.example/i.png', '//evil.example/x']) {
+      const response = await app.request('POST', '/api/projects', { key, body: { name: 'Icon', domain: 'icon.example', icon } });
+      expect(response.status).toBe(400);
+      expect(response.body.message).toMatch(/icon must be an http\(s\) URL or an icon identifier/);
+    }
+    for (const icon of ['https://icon.example/i.png', 'star', '']) {
+      expect((await app.request('POST', '/api/projects', { key, body: { name: `Icon ${icon}`, domain: 'icon.example', icon } })).status).toBe(201);
+    }
+  });
+
+  it('sends security headers: nosniff and no-store on authenticated answers, a CSP everywhere, one that lets the docs page load', async () => {
+    const listed = await app.request('GET', '/api/projects', { key });
+    expect(listed.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(listed.headers.get('cache-control')).toBe('no-store');
+    expect(listed.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+    const refused = await app.request('GET', '/api/projects', { key: null });
+    expect(refused.headers.get('cache-control')).toBe('no-store');
+    const docs = await app.request('GET', '/api/docs');
+    expect(docs.status).toBe(200);
+    expect(docs.headers.get('content-security-policy')).toMatch(/script-src 'self' 'unsafe-inline'/);
+  });
+
+  it('serves /api/projects/ as /api/projects', async () => {
+    const slash = await app.request('GET', '/api/projects/', { key });
+    expect(slash.status).toBe(200);
+    expect(slash.body).toEqual((await app.request('GET', '/api/projects', { key })).body);
+  });
+
+  describe('the operator API', () => {
+    it('answers a body that is not a JSON object with a 400', async () => {
+      for (const body of ['null', '123', '[]', '"x"']) {
+        const response = await app.request('POST', '/admin/accounts', { key: TEST_ADMIN_TOKEN, rawBody: body, headers: { 'content-type': 'application/json' } });
+        expect(response.status).toBe(400);
+        expect(response.body).toEqual({ success: false, message: 'The request body must be a JSON object' });
+      }
+    });
+
+    it('limits wrong tokens per address: 429 with Retry-After after a burst, even for the right token, until the minute ends', async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 12; i++) statuses.push((await app.request('GET', '/admin/accounts/0123456789abcdef01234567', { key: `wrong-${i}` })).status);
+      expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+      expect(statuses.slice(10)).toEqual([429, 429]);
+      const right = await app.admin('POST', '/admin/accounts', {});
+      expect(right.status).toBe(429);
+      expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(right.body).toEqual({ success: false, message: 'Too many wrong operator tokens from this address; try again later', retryAfter: Number(right.headers.get('retry-after')) });
+    });
+
+    it('needs an ADMIN_TOKEN of at least 32 characters', () => {
+      expect(() => loadConfig({ ADMIN_TOKEN: 'x'.repeat(31) })).toThrow(/ADMIN_TOKEN must be at least 32 characters long/);
+      expect(loadConfig({ ADMIN_TOKEN: 'x'.repeat(32) }).adminToken).toHaveLength(32);
+    });
+  });
+});
