@@ -1,0 +1,148 @@
+import { AccountEvent, accountStreamName } from '@rank/accounts/domain/account.events';
+import { ProjectContentEvent, projectStreamName } from '@rank/projects/domain/project-content.events';
+import { DEFAULT_SETTINGS } from '@rank/projects/domain/project-settings';
+import { WorkspaceEvent, workspaceStreamName } from '@rank/projects/domain/workspace.events';
+import { EventInStream, projectionSpec, recordedLog } from '@rank/read-store/testing/projection-spec';
+import { CheckEvent, checksStreamName, CheckWorkEvent, checkWorkStreamName } from './domain/check.events';
+import { MonthlyTokensEvent, monthlyTokensStreamName } from './domain/monthly-tokens';
+import { ScheduleStreamEvent, scheduleStreamName } from './domain/scheduled-checks';
+import { TRACKING_TABLES, trackingProjection } from './tracking.projection';
+
+const spec = projectionSpec(trackingProjection);
+
+const accountId = '65f1a2b3c4d5e6f708192a3b';
+const projectId = '65f1a2b3c4d5e6f708192a41';
+const keywordId = '65f1a2b3c4d5e6f708192b01';
+const batchId = '65f1a2b3c4d5e6f708192d01';
+const checkId = '65f2c1a0a1b2c3d4e5f60718';
+const completedAt = '2026-03-02T12:03:41.250Z';
+const completedAtMs = Date.UTC(2026, 2, 2, 12, 3, 41, 250);
+
+const inChecks = (event: CheckEvent, position?: number): EventInStream => ({ streamName: checksStreamName(projectId, keywordId), ...event, position });
+
+const shopResult = { position: 3, url: 'https://garden-shop.example/shovels', title: 'Garden shovels | Garden shop', domain: 'garden-shop.example' };
+const results = [
+  { position: 1, url: 'https://rival-garden.example/spades', title: 'Spades and shovels', domain: 'rival-garden.example' },
+  { position: 2, url: 'https://en.wikipedia.org/wiki/Shovel', title: 'Shovel - Wikipedia', domain: 'en.wikipedia.org' },
+  shopResult,
+];
+const aiOverview = [
+  { position: 1, url: 'https://en.wikipedia.org/wiki/Shovel', title: 'Shovel - Wikipedia', domain: 'en.wikipedia.org' },
+  { position: 2, url: 'https://garden-shop.example/guides/choosing-a-shovel', title: 'Choosing a shovel', domain: 'garden-shop.example' },
+];
+
+const completed = (data: Partial<Extract<CheckEvent, { type: 'CheckCompleted' }>['data']> = {}): CheckEvent => ({
+  type: 'CheckCompleted',
+  data: { checkId, batchId, projectId, keywordId, completedAt, serpTop: 50, position: shopResult, results, aiOverview, ...data },
+});
+
+/** The columns every row of one check shares: its key in each table. */
+const checkKey = { project_id: projectId, keyword_id: keywordId, check_id: checkId, checked_at: completedAtMs };
+
+describe('tracking projection: check results (checks stream)', () => {
+  it('writes a completed check: the keyword update, where the check lives, every organic result and every AI Overview source', () => {
+    spec.given([inChecks(completed(), 812)]).then([
+      {
+        kind: 'insert', table: 'keyword_updates', row: {
+          ...checkKey, status: 'success', position: 3, url: 'https://garden-shop.example/shovels', title: 'Garden shovels | Garden shop', domain: 'garden-shop.example',
+          has_ai_overview: 1, failure_reason: '', version: 812,
+        },
+      },
+      { kind: 'insert', table: 'checks_by_id', row: { check_id: checkId, project_id: projectId, keyword_id: keywordId, checked_at: completedAtMs, version: 812 } },
+      { kind: 'insert', table: 'serp_results', row: { ...checkKey, position: 1, url: 'https://rival-garden.example/spades', title: 'Spades and shovels', domain: 'rival-garden.example', version: 812 } },
+      { kind: 'insert', table: 'serp_results', row: { ...checkKey, position: 2, url: 'https://en.wikipedia.org/wiki/Shovel', title: 'Shovel - Wikipedia', domain: 'en.wikipedia.org', version: 812 } },
+      { kind: 'insert', table: 'serp_results', row: { ...checkKey, position: 3, url: 'https://garden-shop.example/shovels', title: 'Garden shovels | Garden shop', domain: 'garden-shop.example', version: 812 } },
+      { kind: 'insert', table: 'ai_overview_sources', row: { ...checkKey, position: 1, url: 'https://en.wikipedia.org/wiki/Shovel', title: 'Shovel - Wikipedia', domain: 'en.wikipedia.org', version: 812 } },
+      {
+        kind: 'insert', table: 'ai_overview_sources',
+        row: { ...checkKey, position: 2, url: 'https://garden-shop.example/guides/choosing-a-shovel', title: 'Choosing a shovel', domain: 'garden-shop.example', version: 812 },
+      },
+    ]);
+  });
+
+  it('writes a completed check without an AI Overview, the project not within the depth, as position 0 and no sources', () => {
+    const notRanked = { position: 0, url: '', title: '', domain: '' };
+    spec.given([inChecks(completed({ position: notRanked, results: results.slice(0, 1), aiOverview: [] }), 813)]).then([
+      { kind: 'insert', table: 'keyword_updates', row: { ...checkKey, status: 'success', position: 0, url: '', title: '', domain: '', has_ai_overview: 0, failure_reason: '', version: 813 } },
+      { kind: 'insert', table: 'checks_by_id', row: { check_id: checkId, project_id: projectId, keyword_id: keywordId, checked_at: completedAtMs, version: 813 } },
+      { kind: 'insert', table: 'serp_results', row: { ...checkKey, position: 1, url: 'https://rival-garden.example/spades', title: 'Spades and shovels', domain: 'rival-garden.example', version: 813 } },
+    ]);
+  });
+
+  it('writes a failed check as a failed keyword update with its reason, and where it lives, but no results', () => {
+    const failedAt = '2026-03-02T12:09:00.000Z';
+    spec
+      .given([inChecks({
+        type: 'CheckFailed',
+        data: { checkId, batchId, projectId, keywordId, failedAt, reason: 'Google answered with a captcha on every attempt', accountId, refundCredits: 2 },
+      }, 820)])
+      .then([
+        {
+          kind: 'insert', table: 'keyword_updates', row: {
+            project_id: projectId, keyword_id: keywordId, check_id: checkId, checked_at: Date.parse(failedAt), status: 'failed',
+            position: 0, url: '', title: '', domain: '', has_ai_overview: 0, failure_reason: 'Google answered with a captcha on every attempt', version: 820,
+          },
+        },
+        { kind: 'insert', table: 'checks_by_id', row: { check_id: checkId, project_id: projectId, keyword_id: keywordId, checked_at: Date.parse(failedAt), version: 820 } },
+      ]);
+  });
+
+  it('writes the same rows again for the same recorded event, so that a replay changes nothing', () => {
+    const [event] = recordedLog([inChecks(completed(), 812)]);
+    expect(trackingProjection.project(event!)).toStrictEqual(trackingProjection.project(structuredClone(event!)));
+  });
+});
+
+describe('tracking projection: deleting a project (workspace stream)', () => {
+  it('erases the deleted project from every tracking table', () => {
+    spec.given([{ streamName: workspaceStreamName(accountId), type: 'ProjectDeleted', data: { projectId, deletedAt: '2026-03-05T12:00:00.000Z' }, position: 900 }]).then([
+      { kind: 'delete', table: 'keyword_updates', column: 'project_id', value: projectId },
+      { kind: 'delete', table: 'checks_by_id', column: 'project_id', value: projectId },
+      { kind: 'delete', table: 'serp_results', column: 'project_id', value: projectId },
+      { kind: 'delete', table: 'ai_overview_sources', column: 'project_id', value: projectId },
+    ]);
+    expect([...trackingProjection.tables]).toStrictEqual([...TRACKING_TABLES]);
+  });
+
+  it('writes nothing for the other workspace events, nor for a removed keyword, whose check history stays', () => {
+    const workspace: WorkspaceEvent[] = [
+      { type: 'FolderCreated', data: { folderId: '65f1a2b3c4d5e6f708192a50', name: 'Clients', position: 0, createdAt: completedAt } },
+      { type: 'ProjectCreated', data: { projectId, accountId, settings: { ...DEFAULT_SETTINGS, name: 'Garden shop', domain: 'garden-shop.example' }, folder: null, createdAt: completedAt } },
+      { type: 'FolderDeleted', data: { folderId: '65f1a2b3c4d5e6f708192a50', unassignedProjectIds: [projectId], deletedAt: completedAt } },
+    ];
+    const removed: ProjectContentEvent = { type: 'KeywordsRemoved', data: { keywordIds: [keywordId], removedAt: completedAt } };
+    spec
+      .given([
+        ...workspace.map((event) => ({ streamName: workspaceStreamName(accountId), ...event })),
+        { streamName: projectStreamName(projectId), ...removed },
+      ])
+      .thenNothing();
+  });
+});
+
+describe('tracking projection: streams it does not read', () => {
+  it('ignores work orders, queued checks, token draws and the account\'s charges and refunds', () => {
+    const scheduled: ScheduleStreamEvent = {
+      type: 'ScheduledCheckRequested', data: { projectId, accountId, slotKey: '2026-03-02', batchId, dueAt: '2026-03-02T12:00:00.000Z', requestedAt: '2026-03-02T12:00:03.000Z' },
+    };
+    const drawn: MonthlyTokensEvent = {
+      type: 'MonthlyTokensDrawn', data: { accountId, month: '2026-03', projectId, slotKey: '2026-03-02', amount: 1, total: 150_000, drawnAt: '2026-03-02T12:00:02.000Z' },
+    };
+    const queued: CheckWorkEvent = {
+      type: 'CheckQueued', data: { checkId, batchId, projectId, accountId, keywordId, creditsPerCheck: 0, requestedAt: '2026-03-02T12:00:03.000Z' },
+    };
+    const charged: AccountEvent = {
+      type: 'ScrapeRequested', data: { batchId, projectId, keywordIds: [keywordId], serpTop: 100, creditsPerCheck: 2, credits: 2, requestedAt: '2026-03-02T12:00:03.000Z' },
+    };
+    const refunded: AccountEvent = { type: 'ScrapeCreditRefunded', data: { batchId, checkId, credits: 2, refundedAt: '2026-03-02T12:09:01.000Z' } };
+    spec
+      .given([
+        { streamName: scheduleStreamName(projectId), ...scheduled },
+        { streamName: monthlyTokensStreamName(accountId, '2026-03'), ...drawn },
+        { streamName: checkWorkStreamName(batchId), ...queued },
+        { streamName: accountStreamName(accountId), ...charged },
+        { streamName: accountStreamName(accountId), ...refunded },
+      ])
+      .thenNothing();
+  });
+});
