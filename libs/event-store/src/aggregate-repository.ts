@@ -1,18 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { Decider } from '@rank/domain/decider';
+import { DomainEvent, parseEvent } from '@rank/domain/domain-event';
 import { EventData, EventStore, RecordedEvent, WrongExpectedRevisionError } from './event-store.port';
 import { estimatedEventBytes, StateCache } from './state-cache';
-
-/** The minimal decider shape this repository drives (see libs/domain/src/shared/decider.ts). */
-export interface StreamDecider<Command, Event extends DomainEvent, State> {
-  decide(command: Command, state: State, now: Date): Event[];
-  evolve(state: State, event: Event): State;
-  initialState(): State;
-}
-
-export interface DomainEvent {
-  type: string;
-  data: object;
-}
 
 export interface LoadedStream<State> {
   state: State;
@@ -41,7 +31,7 @@ const OWN_CACHE_BYTES = 16 * 1024 * 1024;
 export class AggregateRepository<Command, Event extends DomainEvent, State> {
   constructor(
     private readonly store: EventStore,
-    private readonly decider: StreamDecider<Command, Event, State>,
+    private readonly decider: Decider<Command, Event, State>,
     private readonly cache: StateCache = new StateCache(OWN_CACHE_BYTES),
   ) {}
 
@@ -98,9 +88,12 @@ export class AggregateRepository<Command, Event extends DomainEvent, State> {
 
   private fold(base: LoadedStream<State>, recorded: RecordedEvent[]): LoadedStream<State> {
     let { state, revision } = base;
-    for (const event of recorded) {
-      state = this.decider.evolve(state, { type: event.type, data: event.data } as unknown as Event);
-      revision = event.revision;
+    for (const stored of recorded) {
+      const event = parseEvent<Event>(stored, this.decider.eventTypes);
+      // A stream holds only its decider's events: another type means the stream is not what its name says.
+      if (!event) throw new Error(`stream ${stored.streamName} holds an event of type ${stored.type}, which its decider does not know`);
+      state = this.decider.evolve(state, event);
+      revision = stored.revision;
     }
     return { state, revision };
   }

@@ -1,8 +1,10 @@
-import type { ProjectContentEvent } from './domain/project-content.events';
-import type { WorkspaceEvent } from './domain/workspace.events';
+import { PROJECT_CONTENT_EVENT_TYPES, ProjectContentEvent } from './domain/project-content.events';
+import { WORKSPACE_EVENT_TYPES, WorkspaceEvent } from './domain/workspace.events';
 import { assertNever } from '@rank/domain/domain-error';
+import { parseEvent } from '@rank/domain/domain-event';
+import { streamIdIn } from '@rank/domain/stream-categories';
 import type { RecordedEvent } from '@rank/event-store/event-store.port';
-import { Projection, ReadModelChange, streamId } from '@rank/read-store/projection';
+import { Projection, ReadModelChange } from '@rank/read-store/projection';
 
 /** Tables that hold a project's rows, all emptied of them when the project is deleted. */
 export const RECORD_TABLES_BY_PROJECT = ['projects', 'project_folders', 'keywords', 'notes'] as const;
@@ -70,12 +72,13 @@ export const recordsProjection: Projection = {
   name: 'records',
   tables: ['projects', 'project_folders', 'folders', 'keywords', 'notes'],
   project(event: RecordedEvent): ReadModelChange[] {
-    if (event.streamName.startsWith('workspace-')) {
-      return workspaceChanges(streamId(event.streamName), { type: event.type, data: event.data } as WorkspaceEvent, event.position);
-    }
-    if (event.streamName.startsWith('project-')) {
-      return projectChanges(streamId(event.streamName), { type: event.type, data: event.data } as ProjectContentEvent, event.position);
-    }
+    const workspaceEvent = parseEvent<WorkspaceEvent>(event, WORKSPACE_EVENT_TYPES);
+    // Its stream's id is the account (`workspace-<accountId>`), which the events do not repeat.
+    const accountId = streamIdIn('workspace', event.streamName);
+    if (workspaceEvent && accountId !== undefined) return workspaceChanges(accountId, workspaceEvent, event.position);
+    const projectEvent = parseEvent<ProjectContentEvent>(event, PROJECT_CONTENT_EVENT_TYPES);
+    const projectId = streamIdIn('project', event.streamName);
+    if (projectEvent && projectId !== undefined) return projectChanges(projectId, projectEvent, event.position);
     return [];
   },
 };

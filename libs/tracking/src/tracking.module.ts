@@ -1,5 +1,6 @@
 import { Module, OnModuleInit } from '@nestjs/common';
-import { ProjectContentEvent, projectStreamName } from '@rank/projects/domain/project-content.events';
+import { PROJECT_CONTENT_EVENT_TYPES, ProjectContentEvent, projectStreamName } from '@rank/projects/domain/project-content.events';
+import { parseEvent } from '@rank/domain/domain-event';
 import { checksStreamName } from './domain/check.events';
 import type { EventStore } from '@rank/event-store/event-store.port';
 import { Inject } from '@nestjs/common';
@@ -35,9 +36,9 @@ export class TrackingModule implements OnModuleInit {
         await this.schedules.delete(projectId);
         // Every keyword the project ever had, removed ones too: their results are the project's data.
         const everAdded = new Set<string>();
-        for (const event of await this.store.readStream(projectStreamName(projectId))) {
-          const content = event as unknown as ProjectContentEvent;
-          if (content.type === 'KeywordsAdded') for (const keyword of content.data.keywords) everAdded.add(keyword.keywordId);
+        for (const stored of await this.store.readStream(projectStreamName(projectId))) {
+          const content = parseEvent<ProjectContentEvent>(stored, PROJECT_CONTENT_EVENT_TYPES);
+          if (content?.type === 'KeywordsAdded') for (const keyword of content.data.keywords) everAdded.add(keyword.keywordId);
         }
         for (const keywordId of everAdded) await this.store.deleteStream(checksStreamName(projectId, keywordId));
       },

@@ -1,5 +1,7 @@
-import type { CheckEvent } from './domain/check.events';
+import { CHECK_EVENT_TYPES, CheckEvent } from './domain/check.events';
 import { assertNever } from '@rank/domain/domain-error';
+import { parseEvent } from '@rank/domain/domain-event';
+import type { WorkspaceEvent } from '@rank/projects/domain/workspace.events';
 import type { RecordedEvent } from '@rank/event-store/event-store.port';
 import { Projection, ReadModelChange } from '@rank/read-store/projection';
 
@@ -10,12 +12,12 @@ export const trackingProjection: Projection = {
   name: 'tracking',
   tables: TRACKING_TABLES,
   project(event: RecordedEvent): ReadModelChange[] {
-    if (event.streamName.startsWith('workspace-') && event.type === 'ProjectDeleted') {
-      const projectId = (event.data as { projectId: string }).projectId;
-      return TRACKING_TABLES.map((table) => ({ kind: 'delete' as const, table, column: 'project_id', value: projectId }));
+    const deleted = parseEvent<Extract<WorkspaceEvent, { type: 'ProjectDeleted' }>>(event, ['ProjectDeleted']);
+    if (deleted) {
+      return TRACKING_TABLES.map((table) => ({ kind: 'delete' as const, table, column: 'project_id', value: deleted.data.projectId }));
     }
-    if (!event.streamName.startsWith('checks-')) return [];
-    const e = { type: event.type, data: event.data } as CheckEvent;
+    const e = parseEvent<CheckEvent>(event, CHECK_EVENT_TYPES);
+    if (!e) return [];
     const version = event.position;
     switch (e.type) {
       case 'CheckCompleted': {

@@ -1,3 +1,6 @@
+import { eventTypes } from '@rank/domain/domain-event';
+import { STREAM_CATEGORIES } from '@rank/domain/stream-categories';
+
 /** Everything that can happen to an account, as stored in its stream `account-<id>`. */
 export type AccountStatus = 'active' | 'suspended' | 'blocked';
 
@@ -15,4 +18,8 @@ export type AccountEvent =
 
 export type AccountEventType = AccountEvent['type'];
 
-export const accountStreamName = (accountId: string) => `account-${accountId}`;
+export const ACCOUNT_EVENT_TYPES = eventTypes<AccountEvent>()([
+  'AccountOpened', 'AccountPlanChanged', 'AccountStatusChanged', 'ScrapeBalanceSet', 'ApiKeyCreated', 'KeyRevoked', 'ScrapeRequested', 'ScrapeCreditRefunded',
+]);
+
+export const accountStreamName = STREAM_CATEGORIES.account;

@@ -1,7 +1,7 @@
 import { assertNever, DomainError, invalid, notFound } from '@rank/domain/domain-error';
 import { Decider } from '@rank/domain/decider';
 import { checkCost } from '@rank/projects/domain/project-settings';
-import { AccountEvent, AccountStatus } from './account.events';
+import { ACCOUNT_EVENT_TYPES, AccountEvent, AccountStatus } from './account.events';
 
 export const MAX_ACTIVE_API_KEYS = 5;
 export const MAX_API_KEY_NAME_LENGTH = 100;
@@ -146,4 +146,5 @@ export const accountDecider: Decider<AccountCommand, AccountEvent, AccountState>
   decide: decideAccount,
   evolve: evolveAccount,
   initialState: () => ({ kind: 'absent' }),
+  eventTypes: ACCOUNT_EVENT_TYPES,
 };

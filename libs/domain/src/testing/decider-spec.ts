@@ -1,12 +1,13 @@
 import { DomainError } from '../domain-error';
 import { Decider, foldEvents } from '../decider';
+import type { DomainEvent } from '../domain-event';
 
 /**
  * Given / when / then for deciders (the emmett habit):
  *   spec.given([...past events]).when(command).then([...new events])
  *   spec.given([...]).when(command).thenThrows('not-found', /API key/)
  */
-export function deciderSpec<C, E, S>(decider: Decider<C, E, S>, now: Date = new Date('2026-01-01T00:00:00.000Z')) {
+export function deciderSpec<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, now: Date = new Date('2026-01-01T00:00:00.000Z')) {
   return {
     given(past: E[]) {
       return {

@@ -1,3 +1,6 @@
+import { eventTypes } from '@rank/domain/domain-event';
+import { STREAM_CATEGORIES } from '@rank/domain/stream-categories';
+
 /**
  * What a project holds besides its settings: its owner, tracked keywords and timeline notes, in the
  * stream `project-<projectId>`. Keeping keywords here makes the 3,500 limit a check against one
@@ -33,4 +36,8 @@ export type ProjectContentEvent =
   | { type: 'NoteUpdated'; data: Note & { updatedAt: string } }
   | { type: 'NoteDeleted'; data: { noteId: string; deletedAt: string } };
 
-export const projectStreamName = (projectId: string) => `project-${projectId}`;
+export const PROJECT_CONTENT_EVENT_TYPES = eventTypes<ProjectContentEvent>()([
+  'ProjectOwnerRecorded', 'KeywordsAdded', 'KeywordsRemoved', 'NoteSaved', 'NoteUpdated', 'NoteDeleted',
+]);
+
+export const projectStreamName = STREAM_CATEGORIES.project;

@@ -1,6 +1,6 @@
 import { assertNever, DomainError, invalid, notFound } from '@rank/domain/domain-error';
 import { Decider } from '@rank/domain/decider';
-import type { Note, NoteColor, ProjectContentEvent, TrackedKeyword } from './project-content.events';
+import { Note, NoteColor, PROJECT_CONTENT_EVENT_TYPES, ProjectContentEvent, TrackedKeyword } from './project-content.events';
 
 export const MAX_KEYWORDS_PER_PROJECT = 3500;
 
@@ -102,4 +102,5 @@ export const projectContentDecider: Decider<ProjectContentCommand, ProjectConten
   decide: decideProjectContent,
   evolve: evolveProjectContent,
   initialState: () => ({ projectId: null, accountId: null, keywords: [], notes: [] }),
+  eventTypes: PROJECT_CONTENT_EVENT_TYPES,
 };

@@ -1,3 +1,5 @@
+import { eventTypes } from '@rank/domain/domain-event';
+import { STREAM_CATEGORIES } from '@rank/domain/stream-categories';
 import type { ProjectSettings } from './project-settings';
 
 /**
@@ -15,4 +17,8 @@ export type WorkspaceEvent =
   | { type: 'ProjectUpdated'; data: { projectId: string; settings: ProjectSettings; folder: string | null; competitors: string[]; createdAt: string; updatedAt: string } }
   | { type: 'ProjectDeleted'; data: { projectId: string; deletedAt: string } };
 
-export const workspaceStreamName = (accountId: string) => `workspace-${accountId}`;
+export const WORKSPACE_EVENT_TYPES = eventTypes<WorkspaceEvent>()([
+  'FolderCreated', 'FolderRenamed', 'FolderDeleted', 'ProjectCreated', 'ProjectUpdated', 'ProjectDeleted',
+]);
+
+export const workspaceStreamName = STREAM_CATEGORIES.workspace;

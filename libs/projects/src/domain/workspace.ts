@@ -1,7 +1,7 @@
 import { assertNever, conflict, DomainError, notFound } from '@rank/domain/domain-error';
 import { Decider } from '@rank/domain/decider';
 import type { ProjectSettings } from './project-settings';
-import type { WorkspaceEvent } from './workspace.events';
+import { WORKSPACE_EVENT_TYPES, WorkspaceEvent } from './workspace.events';
 
 export interface Folder {
   folderId: string;
@@ -126,4 +126,5 @@ export const workspaceDecider: Decider<WorkspaceCommand, WorkspaceEvent, Workspa
   decide: decideWorkspace,
   evolve: evolveWorkspace,
   initialState: () => ({ folders: [], projects: [] }),
+  eventTypes: WORKSPACE_EVENT_TYPES,
 };

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { uuidFromName } from '@rank/domain/deterministic-uuid';
+import { STREAM_CATEGORIES } from '@rank/domain/stream-categories';
 import { CheckWorkEvent, checkWorkStreamName } from '../domain/check.events';
 import { checkIdFor } from '../domain/project-position';
 import type { EventStore, NewEvent, Subscription } from '@rank/event-store/event-store.port';
@@ -17,7 +18,7 @@ export interface WorkDispatcherDependencies {
 
 /** Work events per append: a 3,500-keyword batch stays well under EventStoreDB's append size limit. */
 const APPEND_CHUNK = 250;
-export const DISPATCHER_CHECKPOINT_STREAM = 'check-dispatcher-checkpoint';
+export const DISPATCHER_CHECKPOINT_STREAM = STREAM_CATEGORIES['check-dispatcher-checkpoint']();
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 

@@ -1,3 +1,6 @@
+import { eventTypes } from '@rank/domain/domain-event';
+import { STREAM_CATEGORIES, streamPrefixOf } from '@rank/domain/stream-categories';
+
 /**
  * Results of SERP checks, in one stream per tracked keyword: `checks-<projectId>-<keywordId>`. One
  * check is one keyword's result page fetched once. Per keyword, not per project, because a stream
@@ -50,9 +53,11 @@ export type CheckEvent =
       };
     };
 
-export const checksStreamName = (projectId: string, keywordId: string) => `checks-${projectId}-${keywordId}`;
+export const CHECK_EVENT_TYPES = eventTypes<CheckEvent>()(['CheckCompleted', 'CheckFailed']);
+
+export const checksStreamName = STREAM_CATEGORIES.checks;
 /** The prefix every check-result stream of a project starts with. */
-export const projectChecksStreamPrefix = (projectId: string) => `checks-${projectId}-`;
+export const projectChecksStreamPrefix = (projectId: string) => `${streamPrefixOf('checks')}${projectId}-`;
 
 /**
  * One check waiting for a scraper, in the stream `check-work-<batchId>`. The dispatcher expands each
@@ -73,5 +78,7 @@ export type CheckWorkEvent = {
   };
 };
 
-export const CHECK_WORK_STREAM_PREFIX = 'check-work-';
-export const checkWorkStreamName = (batchId: string) => `${CHECK_WORK_STREAM_PREFIX}${batchId}`;
+export const CHECK_WORK_EVENT_TYPES = eventTypes<CheckWorkEvent>()(['CheckQueued']);
+
+export const CHECK_WORK_STREAM_PREFIX = streamPrefixOf('check-work');
+export const checkWorkStreamName = STREAM_CATEGORIES['check-work'];

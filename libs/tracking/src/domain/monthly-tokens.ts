@@ -1,6 +1,8 @@
 import { checkCost, SerpDepth } from '@rank/projects/domain/project-settings';
 import { assertNever, invalid } from '@rank/domain/domain-error';
 import { Decider } from '@rank/domain/decider';
+import { eventTypes } from '@rank/domain/domain-event';
+import { STREAM_CATEGORIES } from '@rank/domain/stream-categories';
 
 /**
  * An account's monthly SERP-check tokens (`capacity.total`, from its plan), as scheduled checks draw
@@ -20,6 +22,8 @@ export type MonthlyTokensEvent =
       type: 'MonthlyTokensRefused';
       data: { accountId: string; month: string; projectId: string; slotKey: string; needed: number; available: number; total: number; refusedAt: string };
     };
+
+export const MONTHLY_TOKENS_EVENT_TYPES = eventTypes<MonthlyTokensEvent>()(['MonthlyTokensDrawn', 'MonthlyTokensRefused']);
 
 /**
  * Draws a slot's tokens: every keyword of the project at its depth (`slotTokenCost`), against
@@ -54,7 +58,7 @@ export interface MonthlyTokensState {
   decisions: DecisionList;
 }
 
-export const monthlyTokensStreamName = (accountId: string, month: string) => `tokens-${accountId}-${month}`;
+export const monthlyTokensStreamName = STREAM_CATEGORIES.tokens;
 
 /** The month whose tokens a slot draws on: the UTC calendar month (`YYYY-MM`) of its due time. */
 export const tokenMonthOf = (dueAt: Date) => dueAt.toISOString().slice(0, 7);
@@ -119,4 +123,5 @@ export const monthlyTokensDecider: Decider<MonthlyTokensCommand, MonthlyTokensEv
   decide: decideMonthlyTokens,
   evolve: evolveMonthlyTokens,
   initialState: () => ({ drawn: 0, decisions: null }),
+  eventTypes: MONTHLY_TOKENS_EVENT_TYPES,
 };

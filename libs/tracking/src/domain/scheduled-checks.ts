@@ -1,5 +1,7 @@
 import { assertNever } from '@rank/domain/domain-error';
 import { Decider } from '@rank/domain/decider';
+import { eventTypes } from '@rank/domain/domain-event';
+import { STREAM_CATEGORIES } from '@rank/domain/stream-categories';
 
 /**
  * A project's scheduled checks (stream `schedule-<projectId>`): one decision per due slot, a local
@@ -23,6 +25,8 @@ export type ScheduledCheckSkipped = {
 /** Everything a schedule stream holds. */
 export type ScheduleStreamEvent = ScheduledCheckRequested | ScheduledCheckSkipped;
 
+export const SCHEDULE_EVENT_TYPES = eventTypes<ScheduleStreamEvent>()(['ScheduledCheckRequested', 'ScheduledCheckSkipped']);
+
 export type ScheduleCommand =
   | { type: 'RequestSlot'; projectId: string; accountId: string; slotKey: string; batchId: string; dueAt: string }
   | { type: 'SkipSlot'; projectId: string; accountId: string; slotKey: string; dueAt: string; reason: SkipReason; needed: number; available: number };
@@ -35,7 +39,7 @@ export interface ScheduleState {
   recentSlotKeys: string[];
 }
 
-export const scheduleStreamName = (projectId: string) => `schedule-${projectId}`;
+export const scheduleStreamName = STREAM_CATEGORIES.schedule;
 
 /** Whether a slot has been decided (requested or skipped) already. */
 export const isSlotHandled = (state: ScheduleState, slotKey: string) => state.recentSlotKeys.includes(slotKey);
@@ -70,4 +74,5 @@ export const scheduleDecider: Decider<ScheduleCommand, ScheduleStreamEvent, Sche
   decide: decideSchedule,
   evolve: evolveSchedule,
   initialState: () => ({ recentSlotKeys: [] }),
+  eventTypes: SCHEDULE_EVENT_TYPES,
 };
