@@ -1,13 +1,14 @@
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { parseArgs } from 'node:util';
 import { DEFAULT_PLAN_ID } from '@rank/accounts/domain/plans';
 import { DomainError } from '@rank/domain/domain-error';
 import { AccountsModule } from '@rank/accounts/accounts.module';
+import { ChangeAccount } from '@rank/accounts/change-account/change-account';
 import { ChangeAccountCommand } from '@rank/accounts/change-account/change-account.command';
-import { GetAccountQuery } from '@rank/accounts/get-account/get-account.query';
+import { AccountViewLoader } from '@rank/accounts/get-account/account-view.loader';
+import { OpenAccount } from '@rank/accounts/open-account/open-account';
 import { OpenAccountCommand } from '@rank/accounts/open-account/open-account.command';
 import { loadConfig } from '@rank/platform/config/app-config';
 import { loadPlans } from '@rank/platform/plans/load-plans';
@@ -24,7 +25,7 @@ It uses the same configuration (DATA_DIR, EVENTSTORE_CONNECTION_STRING, PLANS_FI
 and may run while the service runs: it touches only the event store.`;
 
 /**
- * The operator's command-line tool. It runs the accounts module's own command handlers against the
+ * The operator's command-line tool. It runs the accounts module's own use cases against the
  * event store only: the embedded ClickHouse allows one process per data path, and the server has it.
  */
 async function main(rawArgv: string[]): Promise<number> {
@@ -57,20 +58,18 @@ async function main(rawArgv: string[]): Promise<number> {
 
   const app = await NestFactory.createApplicationContext(CliModule, { logger: ['error'] });
   try {
-    const commands = app.get(CommandBus);
-    const queries = app.get(QueryBus);
     const balance = values.balance === undefined ? undefined : Number(values.balance);
     if (values.trial !== undefined && !['true', 'false'].includes(values.trial)) throw new Error('--trial takes true or false');
     const trial = values.trial === undefined ? undefined : values.trial === 'true';
     switch (command) {
       case 'create-account':
-        print(await commands.execute(new OpenAccountCommand({ name: values.name, plan: values.plan, trial, balance }, DEFAULT_PLAN_ID)));
+        print(await app.get(OpenAccount).open(new OpenAccountCommand({ name: values.name, plan: values.plan, trial, balance }, DEFAULT_PLAN_ID)));
         return 0;
       case 'get-account':
-        print({ account: await queries.execute(new GetAccountQuery(id ?? '')) });
+        print({ account: await app.get(AccountViewLoader).load(id ?? '') });
         return 0;
       case 'update-account':
-        print({ account: await commands.execute(new ChangeAccountCommand(id ?? '', { plan: values.plan, trial, status: values.status, balance })) });
+        print({ account: await app.get(ChangeAccount).change(new ChangeAccountCommand(id ?? '', { plan: values.plan, trial, status: values.status, balance })) });
         return 0;
       default:
         console.error(`Unknown command "${command}".\n\n${USAGE}`);

@@ -1,14 +1,13 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { DEFAULT_PLAN_ID } from '@rank/accounts/domain/plans';
 import { invalid } from '@rank/domain/domain-error';
 import { AdminOnly } from '../../platform/auth/access.decorators';
-import { AccountView } from '@rank/accounts/account.view';
+import { ChangeAccount } from '@rank/accounts/change-account/change-account';
 import { ChangeAccountCommand } from '@rank/accounts/change-account/change-account.command';
-import { GetAccountQuery } from '@rank/accounts/get-account/get-account.query';
+import { AccountViewLoader } from '@rank/accounts/get-account/account-view.loader';
+import { OpenAccount } from '@rank/accounts/open-account/open-account';
 import { OpenAccountCommand } from '@rank/accounts/open-account/open-account.command';
-import { OpenedAccount } from '@rank/accounts/open-account/open-account.handler';
 import { AdminTokenGuard } from './admin-token.guard';
 
 /** The body as the fields it holds: none when absent; anything but a JSON object is a 400. */
@@ -27,22 +26,26 @@ function objectBody(body: unknown): Record<string, unknown> {
 @UseGuards(AdminTokenGuard)
 @Controller('admin/accounts')
 export class AccountsAdminController {
-  constructor(private readonly commands: CommandBus, private readonly queries: QueryBus) {}
+  constructor(
+    private readonly openAccount: OpenAccount,
+    private readonly changeAccount: ChangeAccount,
+    private readonly accountViews: AccountViewLoader,
+  ) {}
 
   @Post()
   @HttpCode(201)
   async open(@Body() body: unknown) {
-    const opened = await this.commands.execute<OpenAccountCommand, OpenedAccount>(new OpenAccountCommand(objectBody(body), DEFAULT_PLAN_ID));
+    const opened = await this.openAccount.open(new OpenAccountCommand(objectBody(body), DEFAULT_PLAN_ID));
     return { success: true, account: opened.account, apiKey: opened.apiKey };
   }
 
   @Get(':id')
   async get(@Param('id') id: string) {
-    return { success: true, account: await this.queries.execute<GetAccountQuery, AccountView>(new GetAccountQuery(id)) };
+    return { success: true, account: await this.accountViews.load(id) };
   }
 
   @Patch(':id')
   async change(@Param('id') id: string, @Body() body: unknown) {
-    return { success: true, account: await this.commands.execute<ChangeAccountCommand, AccountView>(new ChangeAccountCommand(id, objectBody(body))) };
+    return { success: true, account: await this.changeAccount.change(new ChangeAccountCommand(id, objectBody(body))) };
   }
 }

@@ -1,5 +1,4 @@
-import { Inject } from '@nestjs/common';
-import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { Inject, Injectable } from '@nestjs/common';
 import type { PlanCatalogue } from '../domain/plans';
 import { invalid } from '@rank/domain/domain-error';
 import { newObjectId } from '@rank/domain/object-id';
@@ -15,15 +14,19 @@ export interface OpenedAccount {
   apiKey: string;
 }
 
-@CommandHandler(OpenAccountCommand)
-export class OpenAccountHandler implements ICommandHandler<OpenAccountCommand, OpenedAccount> {
+/**
+ * The operator opens an account with its first key. A service rather than a route's few lines
+ * because the operator API and the CLI share it; the write itself is the usual repository.handle.
+ */
+@Injectable()
+export class OpenAccount {
   constructor(
     private readonly accounts: AccountRepository,
     @Inject(PLAN_CATALOGUE) private readonly plans: PlanCatalogue,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute(command: OpenAccountCommand): Promise<OpenedAccount> {
+  async open(command: OpenAccountCommand): Promise<OpenedAccount> {
     if (!this.plans.find(command.plan)) throw invalid(`plan must be one of ${this.plans.ids().join(', ')}`);
     const now = this.clock.now();
     const accountId = newObjectId(now);
