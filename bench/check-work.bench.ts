@@ -72,6 +72,7 @@ async function measure(scrapers: number, waitMs: number, timedChecks: number): P
     const workers = stores.map((store) => new CheckWorker({
       store,
       loadProject,
+      projectStillExists: async () => true,
       fetchSerp: async () => {
         if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
         done += 1;

@@ -8,7 +8,8 @@ import { AccountsModule } from '@rank/accounts/accounts.module';
 import { EVENT_STORE } from '@rank/platform/tokens';
 import { ProjectEraser } from '@rank/projects/project-eraser';
 import { ProjectsModule } from '@rank/projects/projects.module';
-import { CheckWorkSupport } from './check/check-work-support';
+import { ProjectsToCheck } from './check/projects-to-check';
+import { CreditRefunds } from './refund/credit-refunds';
 import { ScheduledChecksRepository } from './schedule/scheduled-checks.repository';
 
 /**
@@ -20,8 +21,8 @@ import { ScheduledChecksRepository } from './schedule/scheduled-checks.repositor
  */
 @Module({
   imports: [AccountsModule, ProjectsModule],
-  providers: [CheckWorkSupport, ScheduledChecksRepository],
-  exports: [CheckWorkSupport, ScheduledChecksRepository, AccountsModule, ProjectsModule],
+  providers: [ProjectsToCheck, CreditRefunds, ScheduledChecksRepository],
+  exports: [ProjectsToCheck, CreditRefunds, ScheduledChecksRepository, AccountsModule, ProjectsModule],
 })
 export class TrackingModule implements OnModuleInit {
   constructor(

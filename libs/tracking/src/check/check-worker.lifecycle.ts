@@ -7,7 +7,8 @@ import { parseSerpPage } from '@rank/serp/parser';
 import { CheckWorker } from './check-worker';
 import type { AppConfig } from '@rank/platform/config/app-config';
 import { APP_CONFIG, CLOCK, Clock, EVENT_STORE } from '@rank/platform/tokens';
-import { CheckWorkSupport } from './check-work-support';
+import { CreditRefunds } from '../refund/credit-refunds';
+import { ProjectsToCheck } from './projects-to-check';
 
 /**
  * Runs the scraper's check worker in this process when its ROLES include `scraper` (standalone
@@ -24,7 +25,8 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
-    private readonly support: CheckWorkSupport,
+    private readonly projects: ProjectsToCheck,
+    private readonly refunds: CreditRefunds,
   ) {}
 
   /** The running worker (for tests that wait for it to be idle). */
@@ -36,9 +38,10 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
     this.worker = new CheckWorker(
       {
         store: this.store,
-        loadProject: (projectId) => this.support.loadProject(projectId),
+        loadProject: (projectId) => this.projects.load(projectId),
+        projectStillExists: (accountId, projectId) => this.projects.stillExists(accountId, projectId),
         fetchSerp: async (request) => (await this.serpFetcher()).fetchSerp(request),
-        refund: (refund) => this.support.refund(refund),
+        refund: (refund) => this.refunds.pay(refund),
         now: () => this.clock.now(),
         log: (message) => this.logger.warn(message),
       },

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SqliteEventStore } from '@rank/event-store/sqlite/sqlite-event-store';
 import type { AppendResult, EventStore, ExpectedRevision, NewEvent } from '@rank/event-store/event-store.port';
 import type { SerpFetchOutcome, SerpRequest } from '@rank/serp/fetcher';
-import type { CreditRefund } from './check-work';
+import type { CreditRefund } from '../refund/refund.process';
 import { CheckWorker, ProjectToCheck } from './check-worker';
 import { DISPATCHER_CHECKPOINT_STREAM, WorkDispatcher } from '../dispatch/work-dispatcher';
 
@@ -40,7 +40,7 @@ function dispatcherFor(store: EventStore, h: Harness) {
 
 function workerFor(store: EventStore, h: Harness, fetchSerp: (r: SerpRequest) => Promise<SerpFetchOutcome>, options: { concurrency?: number; checkTimeoutMs?: number; attempts?: number } = {}) {
   return new CheckWorker(
-    { store, loadProject: () => h.loadProject(), fetchSerp, refund: async (r) => void h.refunds.push(r), now: () => new Date('2026-05-01T00:00:01.000Z'), log: () => undefined },
+    { store, loadProject: () => h.loadProject(), projectStillExists: async () => (await h.loadProject()) !== null, fetchSerp, refund: async (r) => void h.refunds.push(r), now: () => new Date('2026-05-01T00:00:01.000Z'), log: () => undefined },
     { concurrency: options.concurrency ?? 2, checkTimeoutMs: options.checkTimeoutMs, attempts: options.attempts },
   );
 }

@@ -1,24 +1,18 @@
-import type { TrackedKeyword } from '@rank/projects/domain/project-content.events';
-import { uuidFromName } from '@rank/domain/deterministic-uuid';
-import { CHECK_WORK_STREAM_PREFIX, CheckEvent, checksStreamName, CheckWorkEvent, RankedResult } from '../domain/check.events';
-import { projectPosition } from '../domain/project-position';
+import { parseEvent } from '@rank/domain/domain-event';
 import type { EventStore, RecordedEvent, Subscription } from '@rank/event-store/event-store.port';
 import type { SerpFetchOutcome, SerpRequest } from '@rank/serp/fetcher';
-import type { CreditRefund } from './check-work';
+import { CHECK_WORK_EVENT_TYPES, CHECK_WORK_STREAM_PREFIX, CheckEvent, checksStreamName, CheckWorkEvent } from '../domain/check.events';
+import type { CreditRefund } from '../refund/refund.process';
+import { checkGivenUp, checkResult, dropCheck, ProjectToCheck, QueuedCheck, resultEventId, startCheck } from './check.process';
 
-/** What the worker needs to know of a project when it runs its checks. */
-export interface ProjectToCheck {
-  accountId: string;
-  /** The project's domain and aliases. */
-  ownDomains: string[];
-  serpTop: 50 | 100;
-  keywords: TrackedKeyword[];
-}
+export type { ProjectToCheck };
 
 export interface CheckWorkerDependencies {
   store: EventStore;
-  /** The project as it is now; null once deleted. */
+  /** The project as it is now; null once deleted. Loaded once per check. */
   loadProject(projectId: string): Promise<ProjectToCheck | null>;
+  /** Whether the account's project is still there (cheaper than loading it: its owner's workspace only). */
+  projectStillExists(accountId: string, projectId: string): Promise<boolean>;
   fetchSerp(request: SerpRequest): Promise<SerpFetchOutcome>;
   /** Gives a check's credits back; must be idempotent for one check id. */
   refund(refund: CreditRefund): Promise<void>;
@@ -88,61 +82,38 @@ export class CheckWorker {
   }
 
   private async handle(event: RecordedEvent, attempt: number, attempts: number): Promise<void> {
-    if (event.type !== 'CheckQueued') return;
-    const queued = (event as unknown as CheckWorkEvent).data;
+    const queued = parseEvent<CheckWorkEvent>(event, CHECK_WORK_EVENT_TYPES);
+    if (!queued) return;
+    const check = queued.data;
     try {
-      await this.runCheck(queued);
+      await this.runCheck(check);
     } catch (error) {
       if (attempt < attempts) throw error;
       // The last attempt: record the failure (which refunds an on-demand check) rather than leave it open.
-      this.deps.log(`check ${queued.checkId} failed ${attempt} times, recording it as failed: ${String(error)}`);
-      await this.appendResult(queued, {
-        type: 'CheckFailed',
-        data: { ...baseOf(queued), failedAt: this.deps.now().toISOString(), reason: 'The check could not be completed after several attempts', accountId: queued.accountId, refundCredits: queued.creditsPerCheck },
-      });
+      this.deps.log(`check ${check.checkId} failed ${attempt} times, recording it as failed: ${String(error)}`);
+      await this.appendResult(check, checkGivenUp(check, this.deps.now()));
     }
   }
 
-  private async runCheck(queued: CheckWorkEvent['data']): Promise<void> {
-    const project = await this.deps.loadProject(queued.projectId);
-    if (!project) return this.refundUnrun(queued);
-    const keyword = project.keywords.find((k) => k.keywordId === queued.keywordId);
-    const base = baseOf(queued);
-    let event: CheckEvent;
-    if (!keyword) {
-      event = { type: 'CheckFailed', data: { ...base, failedAt: this.deps.now().toISOString(), reason: 'The keyword was removed from the project before it was checked', accountId: queued.accountId, refundCredits: queued.creditsPerCheck } };
-    } else {
-      const outcome = await this.deps.fetchSerp({ keyword: keyword.value, geoCode: keyword.geoCode, langCode: keyword.langCode, depth: project.serpTop });
-      const at = this.deps.now().toISOString();
-      if (outcome.kind === 'success') {
-        const results: RankedResult[] = outcome.organic.slice(0, project.serpTop).map((r) => ({ position: r.position, url: r.url, title: r.title, domain: r.domain }));
-        const aiOverview: RankedResult[] = outcome.aiOverview.map((r) => ({ position: r.position, url: r.url, title: r.title, domain: r.domain }));
-        event = { type: 'CheckCompleted', data: { ...base, completedAt: at, serpTop: project.serpTop, position: projectPosition(results, project.ownDomains), results, aiOverview } };
-      } else {
-        event = { type: 'CheckFailed', data: { ...base, failedAt: at, reason: outcome.reason, accountId: queued.accountId, refundCredits: queued.creditsPerCheck } };
-      }
-    }
+  private async runCheck(check: QueuedCheck): Promise<void> {
+    const project = await this.deps.loadProject(check.projectId);
+    if (!project) return this.drop(dropCheck(check));
+    const start = startCheck(check, project, this.deps.now());
+    const result = start.kind === 'record' ? start.result : checkResult(check, project, await this.deps.fetchSerp(start.request), this.deps.now());
     // The project may have been deleted while its page loaded: writing now would bring its stream back.
-    if (!(await this.deps.loadProject(queued.projectId))) return this.refundUnrun(queued);
-    await this.appendResult(queued, event);
+    if (!(await this.deps.projectStillExists(project.accountId, check.projectId))) return this.drop(dropCheck(check));
+    await this.appendResult(check, result);
   }
 
-  /** A deleted project's checks store no result (its streams are gone), but on-demand credits go back. */
-  private async refundUnrun(queued: CheckWorkEvent['data']): Promise<void> {
-    if (queued.creditsPerCheck > 0) {
-      await this.deps.refund({ accountId: queued.accountId, batchId: queued.batchId, checkId: queued.checkId, credits: queued.creditsPerCheck });
-    }
+  private async drop({ refund }: ReturnType<typeof dropCheck>): Promise<void> {
+    if (refund) await this.deps.refund(refund);
   }
 
-  private async appendResult(queued: CheckWorkEvent['data'], event: CheckEvent): Promise<void> {
+  private async appendResult(check: QueuedCheck, result: CheckEvent): Promise<void> {
     await this.deps.store.appendToStream(
-      checksStreamName(queued.projectId, queued.keywordId),
-      [{ id: uuidFromName(`check-result:${queued.checkId}`), type: event.type, data: event.data as unknown as Record<string, unknown> }],
+      checksStreamName(check.projectId, check.keywordId),
+      [{ id: resultEventId(check), type: result.type, data: result.data }],
       { expectedRevision: 'any' },
     );
   }
-}
-
-function baseOf(queued: CheckWorkEvent['data']) {
-  return { checkId: queued.checkId, batchId: queued.batchId, projectId: queued.projectId, keywordId: queued.keywordId };
 }

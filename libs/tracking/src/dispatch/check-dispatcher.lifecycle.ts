@@ -3,7 +3,8 @@ import type { EventStore } from '@rank/event-store/event-store.port';
 import { WorkDispatcher } from './work-dispatcher';
 import type { AppConfig } from '@rank/platform/config/app-config';
 import { APP_CONFIG, EVENT_STORE } from '@rank/platform/tokens';
-import { CheckWorkSupport } from '../check/check-work-support';
+import { ProjectsToCheck } from '../check/projects-to-check';
+import { CreditRefunds } from '../refund/credit-refunds';
 
 /**
  * Runs the work dispatcher (work orders into queued checks, refunds of failed checks) in the process
@@ -18,7 +19,8 @@ export class CheckDispatcherLifecycle implements OnApplicationBootstrap, OnAppli
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    private readonly support: CheckWorkSupport,
+    private readonly projects: ProjectsToCheck,
+    private readonly refunds: CreditRefunds,
   ) {}
 
   /** The running dispatcher (for tests that wait for it). */
@@ -29,8 +31,8 @@ export class CheckDispatcherLifecycle implements OnApplicationBootstrap, OnAppli
   async onApplicationBootstrap(): Promise<void> {
     this.dispatcher = new WorkDispatcher({
       store: this.store,
-      loadProject: (projectId) => this.support.loadProject(projectId),
-      refund: (refund) => this.support.refund(refund),
+      loadProject: (projectId) => this.projects.load(projectId),
+      refund: (refund) => this.refunds.pay(refund),
       log: (message) => this.logger.warn(message),
     });
     await this.dispatcher.start();

@@ -1,11 +1,11 @@
-import { createHash } from 'node:crypto';
 import { uuidFromName } from '@rank/domain/deterministic-uuid';
+import { parseEvent } from '@rank/domain/domain-event';
 import { STREAM_CATEGORIES } from '@rank/domain/stream-categories';
-import { CheckWorkEvent, checkWorkStreamName } from '../domain/check.events';
-import { checkIdFor } from '../domain/project-position';
-import type { EventStore, NewEvent, Subscription } from '@rank/event-store/event-store.port';
-import { CheckBatch, checkWorkOf, CreditRefund } from '../check/check-work';
-import type { ProjectToCheck } from '../check/check-worker';
+import type { EventStore, Subscription } from '@rank/event-store/event-store.port';
+import type { ProjectToCheck } from '../check/check.process';
+import { CHECK_EVENT_TYPES, CheckEvent } from '../domain/check.events';
+import { CreditRefund, refundOfFailedCheck } from '../refund/refund.process';
+import { dispatchWorkOrder, WorkOrder, workOrderOf } from './dispatch.process';
 
 export interface WorkDispatcherDependencies {
   store: EventStore;
@@ -16,15 +16,15 @@ export interface WorkDispatcherDependencies {
   log(message: string): void;
 }
 
-/** Work events per append: a 3,500-keyword batch stays well under EventStoreDB's append size limit. */
+/** Queued checks per append: a 3,500-keyword work order stays well under EventStoreDB's append size limit. */
 const APPEND_CHUNK = 250;
 export const DISPATCHER_CHECKPOINT_STREAM = STREAM_CATEGORIES['check-dispatcher-checkpoint']();
-
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+/** How far the dispatcher has followed the log, in its own stream. */
+type DispatcherCheckpointed = { type: 'DispatcherCheckpointed'; data: { position: number } };
 
 /**
- * Follows the log for work orders and turns each into one `CheckQueued` per keyword in the batch's
- * work stream, which the scrapers' consumer group shares. It also gives back the credits of failed
+ * Follows the log for work orders and turns each into one `CheckQueued` per keyword in the order's
+ * work stream (see dispatch.process.ts), which the scrapers' consumer group shares. It also gives back the credits of failed
  * on-demand checks, once per stored failure. Both are idempotent (event ids derived from the check,
  * refunds keyed by check id), so running it again over the same log, or two of them, changes nothing:
  * its checkpoint only saves work.
@@ -40,14 +40,17 @@ export class WorkDispatcher {
 
   async start(): Promise<void> {
     const [last] = await this.deps.store.readStream(DISPATCHER_CHECKPOINT_STREAM, { direction: 'backwards', maxCount: 1 });
-    this.saved = last ? Number((last.data as { position: number }).position) : 0;
+    const checkpoint = last && parseEvent<DispatcherCheckpointed>(last, ['DispatcherCheckpointed']);
+    this.saved = checkpoint ? Number(checkpoint.data.position) : 0;
     this.lastHandled = this.saved;
     this.subscription = this.deps.store.subscribeToAll({
       afterPosition: this.saved,
       onEvent: async (event) => {
-        const work = checkWorkOf(event);
-        if (work.kind === 'batch') await this.queue(work.batch);
-        if (work.kind === 'refund') await this.deps.refund(work.refund);
+        const order = workOrderOf(event);
+        if (order) await this.dispatch(order);
+        const result = parseEvent<CheckEvent>(event, CHECK_EVENT_TYPES);
+        const refund = result?.type === 'CheckFailed' ? refundOfFailedCheck(result) : undefined;
+        if (refund) await this.deps.refund(refund);
         // Its own checkpoints move nothing worth saving: saving for them would save forever.
         this.handled(event.position, event.streamName !== DISPATCHER_CHECKPOINT_STREAM);
       },
@@ -72,33 +75,16 @@ export class WorkDispatcher {
     await new Promise<void>((resolve) => this.caughtUpWaiters.push({ position: newest, resolve }));
   }
 
-  private async queue(batch: CheckBatch): Promise<void> {
-    const project = await this.deps.loadProject(batch.projectId);
-    const keywordIds = batch.keywordIds ?? project?.keywords.map((k) => k.keywordId) ?? [];
-    const checks = keywordIds.map((keywordId) => ({ keywordId, checkId: checkIdFor(batch.batchId, keywordId, batch.requestedAt, sha256) }));
-    if (!project) {
-      // Deleted before its checks were queued: nothing to check, but on-demand credits go back.
-      if (batch.creditsPerCheck > 0) {
-        for (const { checkId } of checks) await this.deps.refund({ accountId: batch.accountId, batchId: batch.batchId, checkId, credits: batch.creditsPerCheck });
-      }
+  private async dispatch(order: WorkOrder): Promise<void> {
+    const project = await this.deps.loadProject(order.projectId);
+    const dispatch = dispatchWorkOrder(order, project?.keywords.map((k) => k.keywordId) ?? null);
+    if (dispatch.kind === 'refund') {
+      for (const refund of dispatch.refunds) await this.deps.refund(refund);
       return;
     }
-    const events: Array<NewEvent & CheckWorkEvent> = checks.map(({ keywordId, checkId }) => ({
-      id: uuidFromName(`check-queued:${checkId}`),
-      type: 'CheckQueued',
-      data: {
-        checkId,
-        batchId: batch.batchId,
-        projectId: batch.projectId,
-        accountId: batch.accountId,
-        keywordId,
-        creditsPerCheck: batch.creditsPerCheck,
-        requestedAt: batch.requestedAt.toISOString(),
-      },
-    }));
-    for (let i = 0; i < events.length; i += APPEND_CHUNK) {
+    for (let i = 0; i < dispatch.checks.length; i += APPEND_CHUNK) {
       // Appending the same ids again (a replay) stores nothing new, whatever the stream's revision.
-      await this.deps.store.appendToStream(checkWorkStreamName(batch.batchId), events.slice(i, i + APPEND_CHUNK), { expectedRevision: 'any' });
+      await this.deps.store.appendToStream(dispatch.streamName, dispatch.checks.slice(i, i + APPEND_CHUNK), { expectedRevision: 'any' });
     }
   }
 
