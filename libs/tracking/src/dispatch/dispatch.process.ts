@@ -46,10 +46,10 @@ export function workOrderOf(stored: StoredEvent): WorkOrder | undefined {
 }
 
 /** A queued check with its event id, derived from the check: queuing it again stores nothing new. */
-export type QueuedCheck = CheckWorkEvent & { id: string };
+export type CheckToQueue = CheckWorkEvent & { id: string };
 
 /** What dispatching an order comes to: its checks queued, or (the project is gone) the credits of the checks that will not run. */
-export type Dispatch = { kind: 'queue'; streamName: string; checks: QueuedCheck[] } | { kind: 'refund'; refunds: CreditRefund[] };
+export type Dispatch = { kind: 'queue'; streamName: string; checks: CheckToQueue[] } | { kind: 'refund'; refunds: CreditRefund[] };
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -60,7 +60,7 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
  */
 export function dispatchWorkOrder(order: WorkOrder, projectKeywordIds: readonly string[] | null): Dispatch {
   const keywordIds = order.keywordIds ?? projectKeywordIds ?? [];
-  const checks: QueuedCheck[] = keywordIds.map((keywordId) => {
+  const checks: CheckToQueue[] = keywordIds.map((keywordId) => {
     const checkId = checkIdFor(order.orderId, keywordId, order.requestedAt, sha256);
     return {
       id: uuidFromName(`check-queued:${checkId}`),
