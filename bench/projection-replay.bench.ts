@@ -21,7 +21,6 @@ import type { CheckEvent, RankedResult } from '@rank/tracking/domain/check.event
 import { createEventStore } from '@rank/event-store/create-event-store';
 import type { EventStore, NewEvent } from '@rank/event-store/event-store.port';
 import { createReadStore } from '@rank/read-store/create-read-store';
-import type { ReadStore } from '@rank/read-store/read-store.port';
 import { ALL_PROJECTIONS } from '@rank/projector/all-projections';
 import { ProjectionRunner } from '@rank/projector/projection-runner';
 import { keywordTexts } from './support/keyword-texts';

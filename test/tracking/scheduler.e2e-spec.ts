@@ -17,7 +17,7 @@ const clock = { current: new Date('2026-03-28T08:00:00.000Z'), now() { return th
 describe('Scheduled checks', () => {
   let google: FakeGoogle;
   let dataDir: string;
-  let replicas: TestApp[] = [];
+  const replicas: TestApp[] = [];
   const start = async (roles: string) => {
     const app = await startTestApp({
       dataDir, database: `sched_${randomBytes(4).toString('hex')}`, clock,

@@ -142,7 +142,7 @@ class LiteralParser {
   }
 
   #bareWord(): unknown {
-    const match = /^[^\s,:\]\)\}]+/.exec(this.text.slice(this.#pos));
+    const match = /^[^\s,:\])}]+/.exec(this.text.slice(this.#pos));
     if (match === null) return this.#fail('expected a value');
     this.#pos += match[0].length;
     const word = match[0];

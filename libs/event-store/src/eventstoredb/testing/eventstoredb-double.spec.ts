@@ -7,7 +7,6 @@ import {
   NO_STREAM,
   PersistentSubscriptionDoesNotExistError,
   PersistentSubscriptionExistsError,
-  type PersistentSubscriptionToAll,
   type PersistentSubscriptionToAllResolvedEvent,
   persistentSubscriptionToAllSettingsFromDefaults,
   type Position,

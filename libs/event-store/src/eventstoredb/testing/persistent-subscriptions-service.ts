@@ -10,7 +10,7 @@ import type { sendUnaryData, ServerDuplexStream, ServerUnaryCall, UntypedService
 import * as persistent from '@eventstore/db-client/generated/persistent_pb';
 import { eventFilterFrom } from './event-filter';
 import { RpcErrors } from './grpc-errors';
-import { type ConsumerStrategy, type GroupMember, type GroupSettings, PersistentSubscriptionGroup } from './persistent-subscription-group';
+import { type ConsumerStrategy, type GroupMember, PersistentSubscriptionGroup } from './persistent-subscription-group';
 import type { LogRecord, TransactionLog } from './transaction-log';
 import { fillRecordedEvent, parseUuid } from './wire';
 

@@ -126,13 +126,19 @@ export class StreamsService {
     if (backwards) {
       const from = all.hasEnd() ? records.length : all.hasStart() ? 0 : this.log.indexAtOrAfter(tfPosition(all.getPosition()!));
       for (let index = from - 1; index >= 0 && found < count; index--) {
-        if (select(records[index]!)) (found++, yield records[index]!);
+        if (select(records[index]!)) {
+          found++;
+          yield records[index]!;
+        }
       }
       return;
     }
     const from = all.hasStart() ? 0 : all.hasEnd() ? records.length : this.log.indexAtOrAfter(tfPosition(all.getPosition()!));
     for (let index = from; index < records.length && found < count; index++) {
-      if (select(records[index]!)) (found++, yield records[index]!);
+      if (select(records[index]!)) {
+        found++;
+        yield records[index]!;
+      }
     }
   }
 
