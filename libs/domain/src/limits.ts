@@ -1,10 +1,11 @@
-import { MAX_ACTIVE_API_KEYS } from '@rank/accounts/domain/account';
-import { MAX_KEYWORDS_PER_PROJECT } from '@rank/projects/domain/project-content';
-
-/** The spec's Limits table, as the capacity record shows it; the deciders enforce the same constants. */
+/**
+ * The spec's Limits table, as the capacity record shows it. It lives in the shared kernel because
+ * several contexts enforce parts of it (the project decider the keywords, the account decider the
+ * keys) and the capacity record shows all of it; each decider reads its limit from here.
+ */
 export const LIMITS = {
-  keywordsPerProject: MAX_KEYWORDS_PER_PROJECT,
-  apiKeysPerAccount: MAX_ACTIVE_API_KEYS,
+  keywordsPerProject: 3500,
+  apiKeysPerAccount: 5,
   competitorsPerRequest: 50,
   rateLimits: {
     serpCheck: { perMinute: 10, windowSeconds: 60 },

@@ -1,9 +1,10 @@
+import { LIMITS } from '@rank/domain/limits';
 import { assertNever, DomainError, invalid, notFound } from '@rank/domain/domain-error';
 import { Decider } from '@rank/domain/decider';
 import { checkCost } from '@rank/projects/domain/project-settings';
 import { ACCOUNT_EVENT_TYPES, AccountEvent, AccountStatus } from './account.events';
 
-export const MAX_ACTIVE_API_KEYS = 5;
+export const MAX_ACTIVE_API_KEYS = LIMITS.apiKeysPerAccount;
 export const MAX_API_KEY_NAME_LENGTH = 100;
 
 export interface ApiKeyRecord {

@@ -1,8 +1,9 @@
+import { LIMITS } from '@rank/domain/limits';
 import { assertNever, DomainError, invalid, notFound } from '@rank/domain/domain-error';
 import { Decider } from '@rank/domain/decider';
 import { Note, NoteColor, PROJECT_CONTENT_EVENT_TYPES, ProjectContentEvent, TrackedKeyword } from './project-content.events';
 
-export const MAX_KEYWORDS_PER_PROJECT = 3500;
+export const MAX_KEYWORDS_PER_PROJECT = LIMITS.keywordsPerProject;
 
 export interface ProjectContentState {
   projectId: string | null;
