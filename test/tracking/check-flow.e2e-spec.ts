@@ -6,7 +6,7 @@ import { FakeGoogle } from '@rank/serp/fetcher/test-support/fake-google';
 import { readSavedSerp } from '@rank/serp/fetcher/test-support/saved-serp';
 import { ProjectionRunner } from '@rank/projector/projection-runner';
 import type { RecordedEvent } from '@rank/event-store/event-store.port';
-import { CheckDispatcherLifecycle } from '@rank/tracking/dispatch/check-dispatcher.lifecycle';
+import { WorkDispatcherLifecycle } from '@rank/tracking/dispatch/work-dispatcher.lifecycle';
 import { CheckWorkerLifecycle } from '@rank/tracking/check/check-worker.lifecycle';
 import { DISPATCHER_CHECKPOINT_STREAM } from '@rank/tracking/dispatch/work-dispatcher';
 import { createEventStore } from '@rank/event-store/create-event-store';
@@ -170,7 +170,7 @@ describe('At-least-once delivery, exactly-once results', () => {
 
     const second = await startTestApp({ dataDir, database, env: scraperEnv(google) });
     try {
-      await second.running.app.get(CheckDispatcherLifecycle).current!.caughtUp();
+      await second.running.app.get(WorkDispatcherLifecycle).current!.caughtUp();
       const workStreams = (await second.running.stores.eventStore.readAll()).filter((e) => e.type === 'CheckQueued');
       expect(workStreams).toHaveLength(2);
       expect(google.searches.length).toBe(searchesBefore);
@@ -181,7 +181,7 @@ describe('At-least-once delivery, exactly-once results', () => {
       }
       await waitFor(async () => google.searches.length, (n) => n >= searchesBefore + 2);
       await second.running.app.get(CheckWorkerLifecycle).current!.idle();
-      await second.running.app.get(CheckDispatcherLifecycle).current!.caughtUp();
+      await second.running.app.get(WorkDispatcherLifecycle).current!.caughtUp();
       expect((await checksOf(second, projectId)).map((e) => e.type).sort()).toEqual(['CheckCompleted', 'CheckFailed']);
       expect(await balanceOf(second, accountId)).toBe(9);
       expect(scrape.body.status).toBe('processing');

@@ -60,9 +60,10 @@ export const checksStreamName = STREAM_CATEGORIES.checks;
 export const projectChecksStreamPrefix = (projectId: string) => `${streamPrefixOf('checks')}${projectId}-`;
 
 /**
- * One check waiting for a scraper, in the stream `check-work-<batchId>`. The dispatcher expands each
- * work order (an on-demand scrape, a scheduled slot) into these, one per keyword, so that the
- * scrapers' consumer group shares single checks (seconds each) rather than whole batches (hours).
+ * One check waiting for a scraper, in its work order's stream `check-work-<orderId>` (the order's id
+ * is stored as `batchId`). The dispatcher expands each work order (an on-demand one, a scheduled
+ * slot's) into these, one per keyword, so that the scrapers' consumer group shares single checks
+ * (seconds each) rather than whole work orders (hours).
  */
 export type CheckWorkEvent = {
   type: 'CheckQueued';

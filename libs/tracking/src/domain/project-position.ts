@@ -10,7 +10,7 @@ export function projectPosition(results: readonly RankedResult[], ownDomains: re
   return hit ? { ...hit } : { position: 0, url: '', title: '', domain: '' };
 }
 
-/** A check's id: 24 hex characters, the batch's time first (so ids sort by time), then a hash. */
+/** A check's id: 24 hex characters, the work order's time first (so ids sort by time), then a hash. */
 export function checkIdFor(batchId: string, keywordId: string, requestedAt: Date, hash: (s: string) => string): string {
   const seconds = Math.floor(requestedAt.getTime() / 1000).toString(16).padStart(8, '0');
   return seconds + hash(`${batchId}:${keywordId}`).slice(0, 16);

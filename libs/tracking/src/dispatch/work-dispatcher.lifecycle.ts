@@ -12,7 +12,7 @@ import { CreditRefunds } from '../refund/credit-refunds';
  * a second one by mistake only repeats idempotent writes.
  */
 @Injectable()
-export class CheckDispatcherLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+export class WorkDispatcherLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Dispatcher');
   private dispatcher: WorkDispatcher | undefined;
 
