@@ -17,6 +17,3 @@ export interface Projection {
   readonly tables: readonly string[];
   project(event: RecordedEvent): ReadModelChange[];
 }
-
-/** The id after the first dash of a stream name: `project-<id>` gives `<id>`. */
-export const streamId = (streamName: string) => streamName.slice(streamName.indexOf('-') + 1);
