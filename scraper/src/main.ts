@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { loadConfig } from '@rank/platform/config/app-config';
-import { nestLogLevels } from '@rank/platform/log-levels';
+import { announce, createAppLogger } from '@rank/platform/logging/app-logger';
+import { Metrics } from '@rank/platform/metrics/metrics';
 import { loadPlans } from '@rank/platform/plans/load-plans';
 import { runApp } from '@rank/platform/run-app';
 import { openEventStore } from '@rank/platform/stores/open-stores';
@@ -11,12 +12,13 @@ import { ScraperAppModule } from './scraper-app.module';
 /** `node dist/scraper/src/main.js`: one scraper; run as many as Google and the proxies allow. */
 void runApp('Scraper', async () => {
   const config = loadConfig();
-  const eventStore = await openEventStore(config);
+  const metrics = new Metrics();
+  const eventStore = await openEventStore(config, metrics);
   const app = await NestFactory.createApplicationContext(
-    ScraperAppModule.forRoot({ config, stores: { eventStore }, plans: loadPlans(config.plansFile), clock: systemClock }),
-    { logger: nestLogLevels(config.logLevel) },
+    ScraperAppModule.forRoot({ config, stores: { eventStore }, plans: loadPlans(config.plansFile), clock: systemClock, metrics }),
+    { logger: createAppLogger(config) },
   );
-  console.log(`Scraper started (checks at once: ${config.scraperChecksAtOnce})`);
+  announce(config, 'Scraper', `Scraper started (checks at once: ${config.scraperChecksAtOnce})`);
   return {
     close: async () => {
       await app.close();

@@ -11,6 +11,8 @@ import { ApiKeysModule } from './accounts/api-keys/api-keys.module';
 import { ApiKeyAuthenticator } from './platform/auth/api-key-authenticator';
 import { ApiKeyGuard } from './platform/auth/api-key.guard';
 import { HealthController } from './platform/health/health.controller';
+import { MetricsController } from './platform/health/metrics.controller';
+import { Readiness } from './platform/health/readiness';
 import { AllExceptionsFilter } from './platform/http/exception.filter';
 import { RouteRegistry } from './platform/http/route-registry';
 import { ProjectsHttpModule } from './projects/projects-http.module';
@@ -41,10 +43,11 @@ export class AppModule {
         ...(roles.has('projections') ? [ProjectorModule, DispatcherModule] : []),
         ...(roles.has('scraper') ? [CheckWorkerModule] : []),
       ],
-      controllers: [HealthController],
+      controllers: [HealthController, MetricsController],
       providers: [
         { provide: RouteRegistry, useValue: options.routes },
         ApiKeyAuthenticator,
+        Readiness,
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],

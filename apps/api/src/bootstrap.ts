@@ -1,13 +1,15 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { nestLogLevels } from '@rank/platform/log-levels';
+import { createAppLogger } from '@rank/platform/logging/app-logger';
+import { Metrics } from '@rank/platform/metrics/metrics';
 import { AppModule } from './app.module';
 import type { AppConfig } from '@rank/platform/config/app-config';
 import { createValidationPipe } from './platform/http/validation';
 import { WellFormedInputPipe } from './platform/http/well-formed-input';
 import { limitJsonDepth } from './platform/http/json-body';
 import { addSecurityHeaders } from './platform/http/security-headers';
+import { logRequests, requestIdOf } from './platform/http/access-log';
 import { ApiKeyAuthenticator, authenticateBeforeBody } from './platform/auth/api-key-authenticator';
 import { RouteRegistry } from './platform/http/route-registry';
 import { setupOpenApi } from './platform/openapi';
@@ -30,12 +32,17 @@ export interface RunningApp {
 /** Builds and starts the whole service for a configuration; used by `npm start` and by the tests. */
 export async function createApp(config: AppConfig, overrides: { clock?: Clock } = {}): Promise<RunningApp> {
   const plans = loadPlans(config.plansFile);
-  const stores = await openStores(config);
+  // One registry per app: tests run several apps in one process.
+  const metrics = new Metrics();
+  const stores = await openStores(config, metrics);
   try {
     const routes = new RouteRegistry();
     const adapter = new FastifyAdapter({
       bodyLimit: 5 * 1024 * 1024,
       routerOptions: { ignoreTrailingSlash: true },
+      // Our own request ids (X-Request-Id when well formed), checked before they reach a log line.
+      requestIdHeader: false,
+      genReqId: requestIdOf,
       // A request (headers and body) must arrive whole within the timeout: slow bodies are cut off
       // with a 408. Node checks the timeout every connectionsCheckingInterval.
       requestTimeout: config.http.requestTimeoutMs,
@@ -44,14 +51,15 @@ export async function createApp(config: AppConfig, overrides: { clock?: Clock } 
     });
     const fastify = adapter.getInstance();
     fastify.addHook('onRoute', (route) => routes.add(route.method as string | string[], route.url));
+    logRequests(fastify, metrics);
     limitJsonDepth(fastify);
     addSecurityHeaders(fastify);
 
     const app = await NestFactory.create<NestFastifyApplication>(
-      AppModule.forRoot({ config, stores, plans, clock: overrides.clock ?? systemClock, routes }),
+      AppModule.forRoot({ config, stores, plans, clock: overrides.clock ?? systemClock, routes, metrics }),
       adapter,
       // The JSON body parser is ours (limitJsonDepth), not Nest's.
-      { logger: nestLogLevels(config.logLevel), bodyParser: false },
+      { logger: createAppLogger(config), bodyParser: false },
     );
     authenticateBeforeBody(fastify, app.get(ApiKeyAuthenticator));
     app.useGlobalPipes(new WellFormedInputPipe(), createValidationPipe());

@@ -1,4 +1,5 @@
 import { loadConfig } from '@rank/platform/config/app-config';
+import { announce } from '@rank/platform/logging/app-logger';
 import { runApp } from '@rank/platform/run-app';
 import { createApp } from './bootstrap';
 
@@ -7,9 +8,11 @@ void runApp('Api', async () => {
   const config = loadConfig();
   const started = Date.now();
   const running = await createApp(config);
-  console.log(`Rank tracker listening on ${running.url} (data in ${config.dataDir}, started in ${Date.now() - started} ms)`);
-  console.log(`API documentation: ${running.url}/api/docs`);
-  console.log(
+  announce(config, 'Api', `Rank tracker listening on ${running.url} (data in ${config.dataDir}, started in ${Date.now() - started} ms)`);
+  announce(config, 'Api', `API documentation: ${running.url}/api/docs`);
+  announce(
+    config,
+    'Api',
     config.adminToken
       ? `To get a first API key: curl -X POST ${running.url}/admin/accounts -H "Authorization: Bearer $ADMIN_TOKEN" -H "Content-Type: application/json" -d '{"name":"My agency"}'`
       : 'To get a first API key: npm run admin -- create-account --name "My agency"   (or set ADMIN_TOKEN to enable the operator API)',

@@ -2,6 +2,8 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import type { PlanCatalogue } from '@rank/accounts/domain/plans';
 import type { AppConfig } from './config/app-config';
 import type { Stores } from './stores/open-stores';
+import { Metrics } from './metrics/metrics';
+import { MetricsModule } from './metrics/metrics.module';
 import { StateCache } from '@rank/event-store/state-cache';
 import { APP_CONFIG, CLOCK, Clock, EVENT_STORE, PLAN_CATALOGUE, READ_STORE, STATE_CACHE } from './tokens';
 
@@ -11,9 +13,11 @@ export interface PlatformOptions {
   stores: Pick<Stores, 'eventStore'> & Partial<Pick<Stores, 'readStore'>>;
   plans: PlanCatalogue;
   clock: Clock;
+  /** The process's metrics (made before the stores, which they time); a fresh registry when not given. */
+  metrics?: Metrics;
 }
 
-/** What every module may inject: configuration, stores, plans, the clock. Opened before Nest starts. */
+/** What every module may inject: configuration, stores, plans, the clock, the metrics. Opened before Nest starts. */
 @Global()
 @Module({})
 export class PlatformModule {
@@ -28,6 +32,7 @@ export class PlatformModule {
     ];
     return {
       module: PlatformModule,
+      imports: [MetricsModule.forRoot(options.metrics ?? new Metrics())],
       providers,
       exports: providers.map((p) => ('provide' in p ? p.provide : p)),
     };

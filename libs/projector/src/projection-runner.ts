@@ -42,7 +42,8 @@ const LAG_COUNT_LIMIT = 100_000;
  * is: nothing is read twice and nothing is skipped.
  */
 export class ProjectionRunner {
-  private readonly name: string;
+  /** Checkpoint name, and the projection's name in metrics and readiness. */
+  readonly name: string;
   private readonly writer: BatchedWriter;
   private subscription: Subscription | undefined;
   private running = false;

@@ -3,6 +3,7 @@ import type { EventStore } from '@rank/event-store/event-store.port';
 import type { ReadStore } from '@rank/read-store/read-store.port';
 import type { AppConfig } from '@rank/platform/config/app-config';
 import { APP_CONFIG, EVENT_STORE, READ_STORE } from '@rank/platform/tokens';
+import { Metrics } from '@rank/platform/metrics/metrics';
 import { Logger } from '@nestjs/common';
 import { ALL_PROJECTIONS } from './all-projections';
 import { ProjectionRunner } from './projection-runner';
@@ -25,10 +26,12 @@ class ProjectionsLifecycle implements OnApplicationBootstrap, OnApplicationShutd
   providers: [
     {
       provide: ProjectionRunner,
-      inject: [EVENT_STORE, READ_STORE],
-      useFactory: (store: EventStore, readStore: ReadStore) => {
+      inject: [EVENT_STORE, READ_STORE, Metrics],
+      useFactory: (store: EventStore, readStore: ReadStore, metrics: Metrics) => {
         const logger = new Logger('Projections');
-        return new ProjectionRunner(store, readStore, ALL_PROJECTIONS, { log: (m) => logger.warn(m) });
+        const runner = new ProjectionRunner(store, readStore, ALL_PROJECTIONS, { log: (m) => logger.warn(m) });
+        metrics.watchProjection(runner.name, runner);
+        return runner;
       },
     },
     { provide: ProjectionsLifecycle, useClass: ProjectionsLifecycle },

@@ -24,6 +24,12 @@ export interface AppConfig {
   /** The environment, for the parts that read their own variables (Chromium's path). */
   env: Env;
   logLevel: 'error' | 'warn' | 'log' | 'debug';
+  /** LOG_FORMAT: JSON lines, Nest's pretty lines, or `auto` (pretty on a terminal, JSON otherwise). */
+  logFormat: 'json' | 'pretty' | 'auto';
+  /** When set, GET /metrics wants `Authorization: Bearer <METRICS_TOKEN>`; unset, it is public. */
+  metricsToken: string | undefined;
+  /** /ready answers 503 when a projection is further behind the log than this (READY_MAX_LAG_EVENTS, READY_MAX_LAG_SECONDS). */
+  readyMaxLag: { events: number; seconds: number };
   /** Budget of the aggregate-state cache, in MiB (AGGREGATE_CACHE_MB). */
   aggregateCacheMb: number;
   /** HTTP limits: the whole request must arrive within this (slow bodies are cut off), and at most this many connections. */
@@ -104,6 +110,17 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const logLevels = ['error', 'warn', 'log', 'debug'] as const;
   if (!(logLevels as readonly string[]).includes(logLevelRaw)) problems.push(`LOG_LEVEL must be one of ${logLevels.join(', ')}`);
 
+  const logFormatRaw = get('LOG_FORMAT') ?? 'auto';
+  const logFormats = ['json', 'pretty', 'auto'] as const;
+  if (!(logFormats as readonly string[]).includes(logFormatRaw)) problems.push(`LOG_FORMAT must be one of ${logFormats.join(', ')}`);
+
+  const metricsToken = get('METRICS_TOKEN');
+  if (metricsToken !== undefined && metricsToken.length < 16) problems.push('METRICS_TOKEN must be at least 16 characters long');
+  const readyMaxLag = {
+    events: integer('READY_MAX_LAG_EVENTS', 10_000, 0, 100_000),
+    seconds: integer('READY_MAX_LAG_SECONDS', 300, 0, 86_400),
+  };
+
   let scraper: SerpFetcherConfig | undefined;
   try {
     scraper = serpFetcherConfigFromEnv(env);
@@ -132,6 +149,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     scraperChecksAtOnce,
     env,
     logLevel: logLevelRaw as AppConfig['logLevel'],
+    logFormat: logFormatRaw as AppConfig['logFormat'],
+    metricsToken,
+    readyMaxLag,
     aggregateCacheMb,
     http,
   };

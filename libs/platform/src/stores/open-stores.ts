@@ -7,19 +7,25 @@ import { loadMigrationsFromDir } from '@rank/read-store/migrations';
 import type { ReadStore } from '@rank/read-store/read-store.port';
 import type { AppConfig } from '../config/app-config';
 import { repositoryPath } from '../repository-path';
+import type { Metrics } from '../metrics/metrics';
+import { timeAppends } from '../metrics/timed-event-store';
 
 export interface Stores {
   eventStore: EventStore;
   readStore: ReadStore;
 }
 
-/** The event store alone, for an app that never reads ClickHouse (the scraper). */
-export async function openEventStore(config: AppConfig): Promise<EventStore> {
+/**
+ * The event store alone, for an app that never reads ClickHouse (the scraper). With `metrics`, its
+ * appends are timed (rank_event_store_append_seconds).
+ */
+export async function openEventStore(config: AppConfig, metrics?: Metrics): Promise<EventStore> {
   mkdirSync(config.dataDir, { recursive: true });
-  return createEventStore({
+  const store = await createEventStore({
     eventStoreConnectionString: config.eventStoreConnectionString,
     sqlitePath: join(config.dataDir, 'events.sqlite'),
   });
+  return metrics ? timeAppends(store, metrics) : store;
 }
 
 /**
@@ -34,8 +40,8 @@ export const readModelMigrations = () => READ_MODEL_MIGRATION_DIRS.flatMap((dir)
  * Opens the event store and the read store the configuration names (embedded ones under DATA_DIR
  * by default) and brings the read models' schema up to date.
  */
-export async function openStores(config: AppConfig): Promise<Stores> {
-  const eventStore = await openEventStore(config);
+export async function openStores(config: AppConfig, metrics?: Metrics): Promise<Stores> {
+  const eventStore = await openEventStore(config, metrics);
   try {
     const readStore = await createReadStore({
       clickhouseUrl: config.clickhouse.url,

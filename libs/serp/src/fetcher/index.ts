@@ -1,10 +1,10 @@
 import type { Browser } from 'playwright-core';
 import { googleConsentCookies } from './google-consent';
 import { ChromiumPageLoader, desktopUserAgent } from './page-loader';
-import { SerpFetcher, type ParseSerpPage } from './serp-fetcher';
+import { SerpFetcher, type ParseSerpPage, type SerpFetchObserver } from './serp-fetcher';
 import type { SerpFetcherConfig } from './serp-fetcher-config';
 
-export { SerpFetcher, type ParseSerpPage, type SerpFetchOutcome, type SerpRequest, type SerpFetcherDependencies } from './serp-fetcher';
+export { SerpFetcher, type ParseSerpPage, type SerpFetchOutcome, type SerpRequest, type SerpFetcherDependencies, type SerpFetchObserver, type SerpFailureCause } from './serp-fetcher';
 export {
   DEFAULT_SERP_FETCHER_CONFIG,
   SerpFetcherConfigError,
@@ -27,6 +27,8 @@ export interface CreateSerpFetcherOptions {
   parse: ParseSerpPage;
   /** For tests: the clock that decides when a blocked proxy is back. */
   now?: () => number;
+  /** Told of every page load and block, for metrics. */
+  observer?: SerpFetchObserver;
 }
 
 /** Wires a `SerpFetcher` to a Chromium page loader built from the config. */
@@ -41,5 +43,5 @@ export function createSerpFetcher(options: CreateSerpFetcherOptions): SerpFetche
     contextCookies: googleConsentCookies(config.baseUrl),
   });
   const userAgents = config.userAgents.length > 0 ? config.userAgents : [desktopUserAgent(browser.version())];
-  return new SerpFetcher(config, { loader, parse, userAgents, now: options.now });
+  return new SerpFetcher(config, { loader, parse, userAgents, now: options.now, observer: options.observer });
 }

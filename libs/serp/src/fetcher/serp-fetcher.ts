@@ -13,8 +13,31 @@ export interface SerpRequest extends SearchTarget {
 export type SerpFetchOutcome =
   /** Every page up to `depth` (or to the last page) was read; positions run 1..n across pages. */
   | { kind: 'success'; organic: OrganicResult[]; aiOverview: AiOverviewSource[]; pagesRead: number }
-  /** The check has no trustworthy answer; `pagesRead` counts pages read before the failure. */
-  | { kind: 'failed'; reason: string; pagesRead: number };
+  /**
+   * The check has no trustworthy answer; `pagesRead` counts pages read before the failure. `cause` is
+   * the reason's kind, for metrics; `egress` the way out it last went (`direct` or a proxy's host:port).
+   */
+  | { kind: 'failed'; reason: string; pagesRead: number; cause?: SerpFailureCause; egress?: string };
+
+/** A failure's kind: few values, unlike the reason's words, so that a metric can count by it. */
+export type SerpFailureCause =
+  | 'blocked'
+  | 'egress_resting'
+  | 'timeout'
+  | 'load_error'
+  | 'http_error'
+  | 'consent'
+  | 'unrecognised_page'
+  | 'parser_error'
+  | 'browser_unavailable';
+
+/** What the fetcher reports as it goes, for metrics; `egress` is `direct` or a proxy's host:port, never credentials. */
+export interface SerpFetchObserver {
+  /** One page load, whatever came of it (`loaded`, `timeout`, `load-error`, `browser-closed`). */
+  pageLoaded(egress: string, outcome: string, seconds: number): void;
+  /** Google blocked a page (captcha, 403, 429). */
+  blocked(egress: string): void;
+}
 
 /**
  * The SERP parser's signature (`parseSerpPage` in scraper/src/serp-parser); `source.url` is the URL
@@ -31,6 +54,7 @@ export interface SerpFetcherDependencies {
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
+  observer?: SerpFetchObserver;
 }
 
 type FetcherSettings = Pick<
@@ -43,8 +67,8 @@ const SPARE_PAGES = 2;
 
 /** Result of reading one page, after retries; a block never gets here as a page. */
 type PageRead =
-  | { kind: 'read'; page: Exclude<SerpPage, { kind: 'blocked' }> }
-  | { kind: 'failed'; reason: string };
+  | { kind: 'read'; page: Exclude<SerpPage, { kind: 'blocked' }>; egress?: string }
+  | { kind: 'failed'; reason: string; cause: SerpFailureCause; egress?: string };
 
 /** State shared by the pages of one check. */
 interface CheckState {
@@ -89,18 +113,20 @@ export class SerpFetcher {
       const start = pageIndex * RESULTS_PER_PAGE;
       const where = `page ${pageIndex + 1} (start=${start})`;
       const read = await this.readPage(request, start, check);
-      if (read.kind === 'failed') return { kind: 'failed', reason: `${where}: ${read.reason}`, pagesRead };
+      if (read.kind === 'failed') return { kind: 'failed', reason: `${where}: ${read.reason}`, pagesRead, cause: read.cause, egress: read.egress };
 
       const page = read.page;
       switch (page.kind) {
         case 'unrecognised':
-          return { kind: 'failed', reason: `${where}: not a result page we can read (${page.detail})`, pagesRead };
+          return { kind: 'failed', reason: `${where}: not a result page we can read (${page.detail})`, pagesRead, cause: 'unrecognised_page', egress: read.egress };
         case 'consent':
           // Not transient (the same page would come back) and not a block: no retry, no rest.
           return {
             kind: 'failed',
             reason: `${where}: Google showed its cookie-consent page instead of results (${page.detail})`,
             pagesRead,
+            cause: 'consent',
+            egress: read.egress,
           };
         case 'no-results':
           // On the first page: Google found nothing, a valid "not ranking". Later: the list ended.
@@ -140,8 +166,10 @@ export class SerpFetcher {
     const blockedOn: string[] = [];
     for (;;) {
       const egress = this.egresses.next();
-      if (!egress) return { kind: 'failed', reason: this.describeNoEgress(blockedOn) };
+      if (!egress) return { kind: 'failed', reason: this.describeNoEgress(blockedOn), cause: blockedOn.length > 0 ? 'blocked' : 'egress_resting' };
 
+      const egressName = nameOf(egress);
+      const startedAt = performance.now();
       const loaded = await this.deps.loader.load({
         url,
         egress,
@@ -149,17 +177,19 @@ export class SerpFetcher {
         locale: browserLocale(request),
         acceptLanguage: acceptLanguages(request),
       });
+      this.deps.observer?.pageLoaded(egressName, loaded.kind, (performance.now() - startedAt) / 1000);
       const verdict = this.judge(loaded);
 
       if (verdict.kind === 'transient') {
         transientFailures++;
         if (transientFailures >= this.settings.maxAttempts) {
-          return { kind: 'failed', reason: `${verdict.reason}, after ${transientFailures} attempts` };
+          return { kind: 'failed', reason: `${verdict.reason}, after ${transientFailures} attempts`, cause: verdict.cause, egress: egressName };
         }
         await this.sleep(retryDelayMs(transientFailures, this.settings.retryBaseDelayMs, this.settings.retryMaxDelayMs, this.random));
         continue;
       }
       if (verdict.kind === 'blocked') {
+        this.deps.observer?.blocked(egressName);
         const restingUntil = this.egresses.rest(egress);
         blockedOn.push(`${egress.label}: ${verdict.reason}`);
         // The blocked egress rests now, so any available one is another proxy.
@@ -167,22 +197,22 @@ export class SerpFetcher {
           check.blockRetryLeft = false;
           continue;
         }
-        return { kind: 'failed', reason: describeBlocks(blockedOn, egress, restingUntil) };
+        return { kind: 'failed', reason: describeBlocks(blockedOn, egress, restingUntil), cause: 'blocked', egress: egressName };
       }
-      return verdict;
+      return { ...verdict, egress: egressName };
     }
   }
 
   private judge(
     loaded: PageLoadResult,
-  ): PageRead | { kind: 'transient'; reason: string } | { kind: 'blocked'; reason: string } {
+  ): PageRead | { kind: 'transient'; reason: string; cause: SerpFailureCause } | { kind: 'blocked'; reason: string } {
     switch (loaded.kind) {
       case 'timeout':
-        return { kind: 'transient', reason: `timed out (${loaded.detail})` };
+        return { kind: 'transient', reason: `timed out (${loaded.detail})`, cause: 'timeout' };
       case 'load-error':
-        return { kind: 'transient', reason: `could not load the page (${loaded.detail})` };
+        return { kind: 'transient', reason: `could not load the page (${loaded.detail})`, cause: 'load_error' };
       case 'browser-closed':
-        return { kind: 'failed', reason: `browser unavailable (${loaded.detail})` };
+        return { kind: 'failed', reason: `browser unavailable (${loaded.detail})`, cause: 'browser_unavailable' };
       case 'loaded':
         break;
       default:
@@ -191,14 +221,14 @@ export class SerpFetcher {
     const { status } = loaded;
     // 429 is Google's "unusual traffic" answer (the /sorry/ page); 403 is its harder refusal.
     if (status === 429 || status === 403) return { kind: 'blocked', reason: `HTTP ${status}` };
-    if (status >= 500) return { kind: 'transient', reason: `HTTP ${status} from Google` };
-    if (status < 200 || status >= 300) return { kind: 'failed', reason: `HTTP ${status} from Google` };
+    if (status >= 500) return { kind: 'transient', reason: `HTTP ${status} from Google`, cause: 'http_error' };
+    if (status < 200 || status >= 300) return { kind: 'failed', reason: `HTTP ${status} from Google`, cause: 'http_error' };
 
     let page: SerpPage;
     try {
       page = this.deps.parse(loaded.html, { url: loaded.finalUrl });
     } catch (error) {
-      return { kind: 'failed', reason: `the parser failed: ${error instanceof Error ? error.message : String(error)}` };
+      return { kind: 'failed', reason: `the parser failed: ${error instanceof Error ? error.message : String(error)}`, cause: 'parser_error' };
     }
     if (page.kind === 'blocked') return { kind: 'blocked', reason: `${page.reason} page` };
     return { kind: 'read', page };
@@ -220,6 +250,9 @@ export class SerpFetcher {
     return agent;
   }
 }
+
+/** An egress as metrics and logs name it: `direct`, or the proxy's host:port (never its credentials). */
+const nameOf = (egress: Egress): string => egress.proxy?.label ?? 'direct';
 
 function describeBlocks(blockedOn: string[], last: Egress, restingUntil: number): string {
   const resting = `${last.label} resting until ${new Date(restingUntil).toISOString()}`;

@@ -3,6 +3,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { AppConfig } from '@rank/platform/config/app-config';
 import { APP_CONFIG } from '@rank/platform/tokens';
+import { Metrics } from '@rank/platform/metrics/metrics';
 import { FailedAttempts } from './failed-attempts';
 
 /**
@@ -14,7 +15,10 @@ import { FailedAttempts } from './failed-attempts';
 export class AdminTokenGuard implements CanActivate {
   private readonly failures = new FailedAttempts();
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: Metrics,
+  ) {}
 
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
@@ -22,6 +26,7 @@ export class AdminTokenGuard implements CanActivate {
     if (token === undefined) throw new NotFoundException({ message: `No route ${request.method} ${request.url.split('?')[0]}` });
     const retryAfter = this.failures.retryAfterSeconds(request.ip);
     if (retryAfter > 0) {
+      this.metrics.rateLimitRefusals.inc({ limiter: 'admin-token' });
       throw new HttpException({ message: 'Too many wrong operator tokens from this address; try again later', retryAfter }, HttpStatus.TOO_MANY_REQUESTS);
     }
     const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');

@@ -1,0 +1,135 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ProjectionRunner } from '@rank/projector/projection-runner';
+import { startAppProcess } from '../support/app-process';
+import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
+
+const METRICS_TOKEN = 'metrics-token-0123456789';
+
+describe('Operations: /metrics, /ready and request ids', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ env: { METRICS_TOKEN } });
+  });
+  afterAll(() => app.close());
+
+  it('serves Prometheus metrics to the metrics token only, with the HTTP histogram by route pattern', async () => {
+    const { apiKey } = await app.createAccount();
+    const project = await app.request('POST', '/api/projects', { key: apiKey, body: { name: 'Metrics', domain: 'example.com' } });
+    await app.request('GET', `/api/projects/${project.body.project._id}`, { key: apiKey });
+
+    expect((await app.request('GET', '/metrics')).status).toBe(401);
+    expect((await app.request('GET', '/metrics', { key: 'wrong-token-0123456789' })).status).toBe(401);
+    const scraped = await app.request('GET', '/metrics', { key: METRICS_TOKEN });
+    expect(scraped.status).toBe(200);
+    expect(scraped.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(scraped.text).toMatch(/rank_http_request_duration_seconds_count\{method="GET",route="\/api\/projects\/:id",status="200"\} 1/);
+    expect(scraped.text).toMatch(/rank_event_store_append_seconds_count\{outcome="ok"\} \d+/);
+    expect(scraped.text).toMatch(/rank_projection_lag_events\{projection="read-models"\} \d+/);
+    expect(scraped.text).toMatch(/rank_projection_dead_letters\{projection="read-models"\} 0/);
+    expect(scraped.text).not.toContain(apiKey);
+
+    const openapi = await app.request('GET', '/api/openapi.json');
+    expect(Object.keys(openapi.body.paths)).not.toContain('/metrics');
+    expect(Object.keys(openapi.body.paths)).not.toContain('/ready');
+  });
+
+  it('counts the operator API refusing an address that sent too many wrong tokens', async () => {
+    for (let i = 0; i < 11; i++) await app.request('GET', '/admin/accounts/x', { key: `wrong-operator-token-${i}-0123456789abcdef` });
+    const scraped = await app.request('GET', '/metrics', { key: METRICS_TOKEN });
+    expect(scraped.text).toMatch(/rank_rate_limit_refusals_total\{limiter="admin-token"\} [1-9]/);
+  });
+
+  it('returns the caller\'s well-formed X-Request-Id, and a new one for a malformed or missing one', async () => {
+    const kept = await app.request('GET', '/health', { headers: { 'x-request-id': 'lb-7f3a:42' } });
+    expect(kept.headers.get('x-request-id')).toBe('lb-7f3a:42');
+    const replaced = await app.request('GET', '/health', { headers: { 'x-request-id': 'two words "quoted"' } });
+    expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const tooLong = await app.request('GET', '/health', { headers: { 'x-request-id': 'a'.repeat(129) } });
+    expect(tooLong.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await app.request('GET', '/health')).headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('/ready names each part of the roles it runs, all ready', async () => {
+    await app.running.app.get(ProjectionRunner).waitUntilCaughtUp();
+    const ready = await app.request('GET', '/ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body).toEqual({
+      status: 'ready',
+      parts: {
+        eventStore: { ok: true },
+        readStore: { ok: true },
+        projections: { ok: true, maxLag: { events: 10_000, seconds: 300 }, 'read-models': { ok: true, events: 0, seconds: 0 } },
+      },
+    });
+  });
+});
+
+describe('/ready when a part is not ready', () => {
+  it('is 503 with the projection behind the log past READY_MAX_LAG_EVENTS', async () => {
+    const app = await startTestApp({ env: { READY_MAX_LAG_EVENTS: '0' } });
+    try {
+      const runner = app.running.app.get(ProjectionRunner);
+      await runner.waitUntilCaughtUp();
+      expect((await app.request('GET', '/ready')).status).toBe(200);
+      // The projection stops; an account opened now is in the log and not in the read models.
+      await runner.stop();
+      await app.createAccount();
+      const ready = await app.request('GET', '/ready');
+      expect(ready.status).toBe(503);
+      expect(ready.body.status).toBe('not ready');
+      expect(ready.body.parts.eventStore).toEqual({ ok: true });
+      expect(ready.body.parts.projections).toMatchObject({ ok: false, 'read-models': { ok: false, events: expect.any(Number) }, error: expect.stringMatching(/behind the log/) });
+      expect(ready.body.parts.projections['read-models'].events).toBeGreaterThan(0);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('JSON logs of the service in a process of its own', () => {
+  it('writes one JSON line per request, with its request id, route and account, and never a key or the operator token', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'rank-tracker-logs-'));
+    // stdout is a pipe, not a terminal: JSON lines without LOG_FORMAT.
+    const child = await startAppProcess({ DATA_DIR: dataDir, CHDB_PATH: join(dataDir, 'clickhouse'), ADMIN_TOKEN: TEST_ADMIN_TOKEN, ROLES: 'api,projections' });
+    try {
+      const call = async (method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}) => {
+        const response = await fetch(new URL(path, child.url), {
+          method,
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        return { status: response.status, requestId: response.headers.get('x-request-id'), body: (await response.json()) as any };
+      };
+      const opened = await call('POST', '/admin/accounts', TEST_ADMIN_TOKEN, { name: 'Logged' });
+      const apiKey = opened.body.apiKey as string;
+      const accountId = opened.body.account._id as string;
+      const listed = await call('GET', `/api/projects?apiKey=${apiKey}&token=${TEST_ADMIN_TOKEN}`, apiKey, undefined, { 'x-request-id': 'trace-123' });
+      expect(listed.status).toBe(200);
+      expect(listed.requestId).toBe('trace-123');
+      await call('GET', '/api/projects', 'not-a-key');
+
+      // The access line is written once the answer has gone: give it a moment.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const output = child.output();
+      expect(output).not.toContain(apiKey);
+      expect(output).not.toContain(apiKey.split('_')[0]);
+      expect(output).not.toContain(TEST_ADMIN_TOKEN);
+      expect(output).not.toMatch(/\u001b\[/);
+
+      const lines = output.split('\n').filter((line) => line.trim() !== '');
+      const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(parsed.some((line) => /listening on http/.test(String(line.message)))).toBe(true);
+      const access = parsed.filter((line) => line.context === 'Http');
+      expect(access.length).toBeGreaterThanOrEqual(3);
+      for (const line of access) expect(line).toMatchObject({ level: 'log', requestId: expect.any(String), method: expect.any(String), route: expect.any(String), status: expect.any(Number), durationMs: expect.any(Number) });
+      expect(access).toContainEqual(expect.objectContaining({ requestId: 'trace-123', method: 'GET', route: '/api/projects', status: 200, accountId }));
+      expect(access).toContainEqual(expect.objectContaining({ method: 'POST', route: '/admin/accounts', status: 201 }));
+      expect(access).toContainEqual(expect.objectContaining({ route: '/api/projects', status: 401 }));
+    } finally {
+      await child.kill('SIGTERM');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
