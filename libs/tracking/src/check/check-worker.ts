@@ -18,6 +18,19 @@ export interface CheckWorkerDependencies {
   refund(refund: CreditRefund): Promise<void>;
   now(): Date;
   log(message: string): void;
+  /** Told when a check starts and how it ended, for metrics and the log. */
+  report?: CheckReport;
+}
+
+/** How a check ended: its result stored (completed, failed) or nothing stored because its project is gone (dropped). */
+export type CheckSettlement =
+  | { outcome: 'completed' | 'dropped' }
+  | { outcome: 'failed'; cause: string; reason: string; egress?: string };
+
+export interface CheckReport {
+  started(check: QueuedCheck): void;
+  /** `settlement` is undefined when the attempt threw and the check will be offered again. */
+  finished(check: QueuedCheck, settlement: CheckSettlement | undefined): void;
 }
 
 export interface CheckWorkerOptions {
@@ -85,28 +98,38 @@ export class CheckWorker {
     const queued = parseEvent<CheckWorkEvent>(event, CHECK_WORK_EVENT_TYPES);
     if (!queued) return;
     const check = queued.data;
+    let settlement: CheckSettlement | undefined;
+    this.deps.report?.started(check);
     try {
-      await this.runCheck(check);
+      settlement = await this.runCheck(check);
     } catch (error) {
       if (attempt < attempts) throw error;
       // The last attempt: record the failure (which refunds an on-demand check) rather than leave it open.
       this.deps.log(`check ${check.checkId} failed ${attempt} times, recording it as failed: ${String(error)}`);
       await this.appendResult(check, checkGivenUp(check, this.deps.now()));
+      settlement = { outcome: 'failed', cause: 'gave_up', reason: `no result after ${attempt} attempts: ${String(error)}` };
+    } finally {
+      this.deps.report?.finished(check, settlement);
     }
   }
 
-  private async runCheck(check: QueuedCheck): Promise<void> {
+  private async runCheck(check: QueuedCheck): Promise<CheckSettlement> {
     const project = await this.deps.loadProject(check.projectId);
     if (!project) return this.drop(dropCheck(check));
     const start = startCheck(check, project, this.deps.now());
-    const result = start.kind === 'record' ? start.result : checkResult(check, project, await this.deps.fetchSerp(start.request), this.deps.now());
+    const fetched = start.kind === 'fetch' ? await this.deps.fetchSerp(start.request) : undefined;
+    const result = start.kind === 'record' ? start.result : checkResult(check, project, fetched!, this.deps.now());
     // The project may have been deleted while its page loaded: writing now would bring its stream back.
     if (!(await this.deps.projectStillExists(project.accountId, check.projectId))) return this.drop(dropCheck(check));
     await this.appendResult(check, result);
+    if (result.type === 'CheckCompleted') return { outcome: 'completed' };
+    const failure = fetched?.kind === 'failed' ? fetched : undefined;
+    return { outcome: 'failed', cause: failure ? (failure.cause ?? 'other') : 'keyword_removed', reason: result.data.reason, egress: failure?.egress };
   }
 
-  private async drop({ refund }: ReturnType<typeof dropCheck>): Promise<void> {
+  private async drop({ refund }: ReturnType<typeof dropCheck>): Promise<CheckSettlement> {
     if (refund) await this.deps.refund(refund);
+    return { outcome: 'dropped' };
   }
 
   private async appendResult(check: QueuedCheck, result: CheckEvent): Promise<void> {

@@ -3,6 +3,7 @@ import type { EventStore } from '@rank/event-store/event-store.port';
 import { WorkDispatcher } from './work-dispatcher';
 import type { AppConfig } from '@rank/platform/config/app-config';
 import { APP_CONFIG, EVENT_STORE } from '@rank/platform/tokens';
+import { Metrics } from '@rank/platform/metrics/metrics';
 import { ProjectsToCheck } from '../check/projects-to-check';
 import { CreditRefunds } from '../refund/credit-refunds';
 
@@ -21,6 +22,7 @@ export class WorkDispatcherLifecycle implements OnApplicationBootstrap, OnApplic
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly projects: ProjectsToCheck,
     private readonly refunds: CreditRefunds,
+    private readonly metrics: Metrics,
   ) {}
 
   /** The running dispatcher (for tests that wait for it). */
@@ -34,6 +36,7 @@ export class WorkDispatcherLifecycle implements OnApplicationBootstrap, OnApplic
       loadProject: (projectId) => this.projects.load(projectId),
       refund: (refund) => this.refunds.pay(refund),
       log: (message) => this.logger.warn(message),
+      queued: (count) => this.metrics.checksQueued.inc(count),
     });
     await this.dispatcher.start();
   }

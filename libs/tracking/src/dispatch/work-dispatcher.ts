@@ -14,6 +14,8 @@ export interface WorkDispatcherDependencies {
   /** Gives a failed check's credits back; must be idempotent for one check id. */
   refund(refund: CreditRefund): Promise<void>;
   log(message: string): void;
+  /** Told how many checks an order queued (a replay after a restart tells again: the metric is approximate). */
+  queued?(count: number): void;
 }
 
 /** Queued checks per append: a 3,500-keyword work order stays well under EventStoreDB's append size limit. */
@@ -86,6 +88,7 @@ export class WorkDispatcher {
       // Appending the same ids again (a replay) stores nothing new, whatever the stream's revision.
       await this.deps.store.appendToStream(dispatch.streamName, dispatch.checks.slice(i, i + APPEND_CHUNK), { expectedRevision: 'any' });
     }
+    this.deps.queued?.(dispatch.checks.length);
   }
 
   private handled(position: number, worthSaving: boolean): void {
