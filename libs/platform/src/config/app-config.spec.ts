@@ -24,4 +24,9 @@ describe('loadConfig', () => {
   it('treats empty values as unset', () => {
     expect(loadConfig({ PORT: '', ADMIN_TOKEN: '  ' }).port).toBe(3000);
   });
+
+  it('refuses a CHROMIUM_PATH that points at nothing, but only where a scraper runs', () => {
+    expect(() => loadConfig({ CHROMIUM_PATH: '/nowhere/chromium' })).toThrow('CHROMIUM_PATH is set to "/nowhere/chromium", but no file exists there');
+    expect(loadConfig({ CHROMIUM_PATH: '/nowhere/chromium', ROLES: 'api,projections' }).port).toBe(3000);
+  });
 });

@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { ChromiumPathError } from '@rank/serp/browser/chromium-path-error';
 import { SerpFetcherConfig, SerpFetcherConfigError, serpFetcherConfigFromEnv } from '@rank/serp/fetcher/serp-fetcher-config';
 
 /** Which parts of the system this process runs. Standalone runs them all in one process. */
@@ -105,6 +107,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       else problems.push(`ROLES may hold only ${ROLES.join(', ')} (got "${r}")`);
     }
   }
+
+  // Only a scraper drives the browser; elsewhere the variable may be left over from a shared env file.
+  const chromiumPath = get('CHROMIUM_PATH');
+  if (chromiumPath !== undefined && roles.has('scraper') && !existsSync(chromiumPath)) problems.push(new ChromiumPathError(chromiumPath).message);
 
   const logLevelRaw = get('LOG_LEVEL') ?? 'log';
   const logLevels = ['error', 'warn', 'log', 'debug'] as const;

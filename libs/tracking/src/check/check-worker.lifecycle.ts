@@ -1,23 +1,24 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Browser } from 'playwright-core';
 import type { EventStore } from '@rank/event-store/event-store.port';
-import { closeChromium, launchChromium } from '@rank/serp/browser/chromium';
-import { createSerpFetcher, SerpFetcher } from '@rank/serp/fetcher';
+import { ChromiumChoice, ChromiumPathError, chooseChromium, closeChromium, describeChromiumChoice, launchChromium } from '@rank/serp/browser/chromium';
+import { createSerpFetcher, SerpFetcher, type SerpFetchOutcome, type SerpRequest } from '@rank/serp/fetcher';
 import { parseSerpPage } from '@rank/serp/parser';
 import { CheckWorker } from './check-worker';
-import type { AppConfig } from '@rank/platform/config/app-config';
+import { ConfigError, type AppConfig } from '@rank/platform/config/app-config';
 import { APP_CONFIG, CLOCK, Clock, EVENT_STORE } from '@rank/platform/tokens';
 import { CreditRefunds } from '../refund/credit-refunds';
 import { ProjectsToCheck } from './projects-to-check';
 
 /**
  * Runs the scraper's check worker in this process when its ROLES include `scraper` (standalone
- * does). Chromium starts with the first check, not with the service.
+ * does). The browser is chosen (and logged) at start; it starts with the first check, not with the service.
  */
 @Injectable()
 export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Scraper');
   private worker: CheckWorker | undefined;
+  private chromium: ChromiumChoice | undefined;
   private browser: Promise<Browser> | undefined;
   private fetcher: Promise<SerpFetcher> | undefined;
 
@@ -35,12 +36,19 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
   }
 
   onApplicationBootstrap(): void {
+    try {
+      this.chromium = chooseChromium(this.config.env);
+    } catch (error) {
+      // A CHROMIUM_PATH that points at nothing stops the start, like any other bad variable.
+      throw error instanceof ChromiumPathError ? new ConfigError([error.message]) : error;
+    }
+    this.logger.log(describeChromiumChoice(this.chromium));
     this.worker = new CheckWorker(
       {
         store: this.store,
         loadProject: (projectId) => this.projects.load(projectId),
         projectStillExists: (accountId, projectId) => this.projects.stillExists(accountId, projectId),
-        fetchSerp: async (request) => (await this.serpFetcher()).fetchSerp(request),
+        fetchSerp: (request) => this.fetchSerp(request),
         refund: (refund) => this.refunds.pay(refund),
         now: () => this.clock.now(),
         log: (message) => this.logger.warn(message),
@@ -52,15 +60,42 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
 
   async onApplicationShutdown(): Promise<void> {
     await this.worker?.stop();
-    if (this.fetcher) await (await this.fetcher).close().catch(() => undefined);
-    if (this.browser) await closeChromium(await this.browser).catch(() => undefined);
+    if (this.fetcher) await this.fetcher.then((fetcher) => fetcher.close()).catch(() => undefined);
+    if (this.browser) await this.browser.then((browser) => closeChromium(browser)).catch(() => undefined);
+  }
+
+  /**
+   * A browser that cannot start fails the check at once, with the launch error (which says how to
+   * fix it) as its reason: it is permanent, so throwing it would only have the check retried four
+   * times against the same machine. The next check tries to launch again (a browser may have been
+   * installed meanwhile).
+   */
+  private async fetchSerp(request: SerpRequest): Promise<SerpFetchOutcome> {
+    let fetcher: SerpFetcher;
+    try {
+      fetcher = await this.serpFetcher();
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.logger.error(reason);
+      return { kind: 'failed', reason, pagesRead: 0 };
+    }
+    return fetcher.fetchSerp(request);
   }
 
   private serpFetcher(): Promise<SerpFetcher> {
-    this.fetcher ??= (async () => {
-      this.browser ??= launchChromium({ env: this.config.env });
-      return createSerpFetcher({ browser: await this.browser, config: this.config.scraper, parse: parseSerpPage });
-    })();
+    if (!this.fetcher) {
+      this.browser = launchChromium({ choice: this.chromium, env: this.config.env });
+      const fetcher = this.browser.then((browser) => {
+        this.logger.log(`Browser started: ${browser.version()}`);
+        return createSerpFetcher({ browser, config: this.config.scraper, parse: parseSerpPage });
+      });
+      this.fetcher = fetcher;
+      fetcher.catch(() => {
+        if (this.fetcher !== fetcher) return;
+        this.fetcher = undefined;
+        this.browser = undefined;
+      });
+    }
     return this.fetcher;
   }
 }
