@@ -2,6 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProjectionRunner } from '@rank/projector/projection-runner';
+import { CheckWorkerLifecycle } from '@rank/tracking/check/check-worker.lifecycle';
+import { FakeGoogle } from '@rank/serp/fetcher/test-support/fake-google';
+import { readSavedSerp } from '@rank/serp/fetcher/test-support/saved-serp';
+import { checkResultsOf } from '../support/seed-checks';
+import { waitFor } from '../support/wait-for';
 import { startAppProcess } from '../support/app-process';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
 
@@ -64,6 +69,41 @@ describe('Operations: /metrics, /ready and request ids', () => {
       },
     });
   });
+});
+
+describe('Metrics of checks run by the scraper role', () => {
+  it('counts a completed check, a blocked one with its egress, the page loads and the queue', async () => {
+    const google = await FakeGoogle.start();
+    google.reset((request) => ({
+      kind: 'page',
+      html: readSavedSerp((request.query.get('q') ?? '').startsWith('blocked') ? 'zlurad__serp-parser__desktop-recaptcha.html' : 'fra50__persistent_browser_service__ai_overview.html'),
+    }));
+    const app = await startTestApp({ env: { ROLES: 'api,projections,scraper', GOOGLE_BASE_URL: google.baseUrl, SCRAPER_BLOCK_REST_MS: '1' } });
+    try {
+      const { apiKey: key } = await app.createAccount({ balance: 10 });
+      const project = await app.request('POST', '/api/projects', { key, body: { name: 'Eggs', domain: 'simplyrecipes.com' } });
+      const projectId = project.body.project._id as string;
+      const added = await app.request('POST', '/api/projects/keywords', { key, body: { projectId, keywords: ['how to boil eggs', 'blocked query'], geoCode: 'US', langCode: 'en' } });
+      expect((await app.request('POST', '/api/scrape/new-keywords', { key, body: { projectId, keywordIds: added.body.project.keywords } })).status).toBe(200);
+      await waitFor(() => checkResultsOf(app.running.stores.eventStore, projectId), (events) => events.length >= 2);
+      await app.running.app.get(CheckWorkerLifecycle).current!.idle();
+
+      const metrics = (await app.request('GET', '/metrics')).text;
+      expect(metrics).toContain('rank_checks_total{outcome="completed",reason=""} 1');
+      expect(metrics).toContain('rank_checks_total{outcome="failed",reason="blocked"} 1');
+      expect(metrics).toMatch(/rank_block_pages_total\{egress="direct"\} [1-9]/);
+      expect(metrics).toMatch(/rank_scraper_page_load_seconds_count\{outcome="loaded"\} [1-9]/);
+      expect(metrics).toContain('rank_checks_queued_total 2');
+      expect(metrics).toContain('rank_checks_in_flight 0');
+      expect(metrics).toMatch(/rank_http_request_duration_seconds_bucket\{le="[^"]+",method="POST",route="\/api\/scrape\/new-keywords",status="200"\} 1/);
+
+      const ready = await app.request('GET', '/ready');
+      expect(ready.body.parts.browser).toMatchObject({ ok: true, launched: true });
+    } finally {
+      await app.close();
+      await google.close();
+    }
+  }, 60_000);
 });
 
 describe('/ready when a part is not ready', () => {

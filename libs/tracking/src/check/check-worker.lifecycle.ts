@@ -7,6 +7,8 @@ import { parseSerpPage } from '@rank/serp/parser';
 import { CheckWorker } from './check-worker';
 import { ConfigError, type AppConfig } from '@rank/platform/config/app-config';
 import { APP_CONFIG, CLOCK, Clock, EVENT_STORE } from '@rank/platform/tokens';
+import { Metrics } from '@rank/platform/metrics/metrics';
+import { checkReports } from './check-reports';
 import { CreditRefunds } from '../refund/credit-refunds';
 import { ProjectsToCheck } from './projects-to-check';
 
@@ -21,6 +23,9 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
   private chromium: ChromiumChoice | undefined;
   private browser: Promise<Browser> | undefined;
   private fetcher: Promise<SerpFetcher> | undefined;
+  /** Why the last browser launch failed, until one succeeds (for /ready). */
+  private launchError: string | undefined;
+  private readonly reports: ReturnType<typeof checkReports>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -28,7 +33,10 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly projects: ProjectsToCheck,
     private readonly refunds: CreditRefunds,
-  ) {}
+    metrics: Metrics,
+  ) {
+    this.reports = checkReports(metrics, this.logger);
+  }
 
   /** The running worker (for tests that wait for it to be idle). */
   get current(): CheckWorker | undefined {
@@ -52,6 +60,7 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
         refund: (refund) => this.refunds.pay(refund),
         now: () => this.clock.now(),
         log: (message) => this.logger.warn(message),
+        report: this.reports.checks,
       },
       { concurrency: this.config.scraperChecksAtOnce },
     );
@@ -62,6 +71,22 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
     await this.worker?.stop();
     if (this.fetcher) await this.fetcher.then((fetcher) => fetcher.close()).catch(() => undefined);
     if (this.browser) await this.browser.then((browser) => closeChromium(browser)).catch(() => undefined);
+  }
+
+  /**
+   * For /ready, and never launching one: the browser chosen at start, whether one was launched and is
+   * still connected, or why the last launch failed.
+   */
+  async browserState(): Promise<{ ok: boolean; launched: boolean; source?: string; path?: string; version?: string; error?: string }> {
+    const chosen = { source: this.chromium?.source, path: this.chromium?.path };
+    if (this.launchError !== undefined) return { ok: false, launched: false, ...chosen, error: this.launchError };
+    if (!this.browser) return { ok: this.chromium !== undefined, launched: false, ...chosen };
+    // A launch under way is not waited for: the probe answers now.
+    const launching = new Promise<'launching'>((resolve) => setImmediate(() => resolve('launching')));
+    const browser = await Promise.race([this.browser.catch(() => undefined), launching]);
+    if (browser === 'launching') return { ok: true, launched: false, ...chosen };
+    if (!browser?.isConnected()) return { ok: false, launched: true, ...chosen, error: 'the browser is no longer connected' };
+    return { ok: true, launched: true, ...chosen, version: browser.version() };
   }
 
   /**
@@ -77,7 +102,8 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       this.logger.error(reason);
-      return { kind: 'failed', reason, pagesRead: 0 };
+      this.launchError = reason;
+      return { kind: 'failed', reason, pagesRead: 0, cause: 'browser_unavailable' };
     }
     return fetcher.fetchSerp(request);
   }
@@ -87,7 +113,8 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
       this.browser = launchChromium({ choice: this.chromium, env: this.config.env });
       const fetcher = this.browser.then((browser) => {
         this.logger.log(`Browser started: ${browser.version()}`);
-        return createSerpFetcher({ browser, config: this.config.scraper, parse: parseSerpPage });
+        this.launchError = undefined;
+        return createSerpFetcher({ browser, config: this.config.scraper, parse: parseSerpPage, observer: this.reports.pages });
       });
       this.fetcher = fetcher;
       fetcher.catch(() => {

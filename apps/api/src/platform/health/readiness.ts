@@ -4,6 +4,7 @@ import type { ReadStore } from '@rank/read-store/read-store.port';
 import type { AppConfig } from '@rank/platform/config/app-config';
 import { APP_CONFIG, EVENT_STORE, READ_STORE } from '@rank/platform/tokens';
 import { ProjectionRunner } from '@rank/projector/projection-runner';
+import { CheckWorkerLifecycle } from '@rank/tracking/check/check-worker.lifecycle';
 
 export interface ReadinessPart {
   ok: boolean;
@@ -24,23 +25,18 @@ const PART_TIMEOUT_MS = 3_000;
  * Whether this process can do its work now, for the roles it runs: the event store answers a read,
  * the read store answers `SELECT 1`, the projections (role `projections`) are within
  * READY_MAX_LAG_EVENTS / READY_MAX_LAG_SECONDS of the log. Each part is probed at once, each bounded
- * by a timeout. (The browser of the scraper role is a part too: see `browserPart`.)
+ * by a timeout, and the browser (role `scraper`) was found at start or launched and is still
+ * connected (a probe never launches one).
  */
 @Injectable()
 export class Readiness {
-  /** Extra parts added by the roles this process runs (the scraper's browser). */
-  private readonly extraParts = new Map<string, () => Promise<ReadinessPart>>();
-
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(EVENT_STORE) private readonly eventStore: EventStore,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Optional() private readonly projections?: ProjectionRunner,
+    @Optional() private readonly checkWorker?: CheckWorkerLifecycle,
   ) {}
-
-  addPart(name: string, probe: () => Promise<ReadinessPart>): void {
-    this.extraParts.set(name, probe);
-  }
 
   async check(): Promise<ReadinessReport> {
     const probes: Record<string, () => Promise<ReadinessPart>> = {
@@ -53,7 +49,7 @@ export class Readiness {
         return { ok: true };
       },
       ...(this.projections && this.config.roles.has('projections') ? { projections: () => this.projectionsPart(this.projections!) } : {}),
-      ...Object.fromEntries(this.extraParts),
+      ...(this.checkWorker && this.config.roles.has('scraper') ? { browser: () => this.checkWorker!.browserState() } : {}),
     };
     const names = Object.keys(probes);
     const parts = await Promise.all(names.map((name) => bounded(probes[name]!)));
