@@ -6,6 +6,7 @@ import {
   closeChromium,
   DEBIAN_CHROMIUM_PATH,
   describeChromiumChoice,
+  HIDE_SYSTEM_BROWSERS_FOR_TESTS,
   launchChromium,
   type ChromiumProbes,
 } from './chromium';
@@ -57,6 +58,10 @@ describe('chooseChromium', () => {
       'Browser: bundled @sparticuz/chromium, unpacked on first use to /tmp/chromium (Chromium 143 (@sparticuz/chromium 143.0.4)); ' +
         'passed over: /usr/bin/chromium does not run (exit 127: not found)',
     );
+  });
+
+  it('ignores system browsers when the first-run test asks it to, where it cannot hide them otherwise', () => {
+    expect(chooseChromium({ [HIDE_SYSTEM_BROWSERS_FOR_TESTS]: '1' }, machine([DEBIAN_CHROMIUM_PATH]))).toMatchObject({ source: 'bundled', skipped: [] });
   });
 
   it('never hands the choice to Playwright: with nothing installed the choice says so', () => {

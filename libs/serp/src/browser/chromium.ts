@@ -40,6 +40,9 @@ export const BUNDLED_CHROMIUM_PACKAGE = '@sparticuz/chromium';
 /** What to do when no browser starts; part of every such message, so the operator reads the fix where the failure shows. */
 export const NO_BROWSER_FIX = "install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH to a Chrome or Chromium binary";
 
+/** Set to `1` by the first-run test only: the chooser then acts as if no system browser were installed. */
+export const HIDE_SYSTEM_BROWSERS_FOR_TESTS = 'RANK_TRACKER_TEST_HIDE_SYSTEM_BROWSERS';
+
 /** Where the browser comes from, in the order they are tried. */
 export type ChromiumSource = 'CHROMIUM_PATH' | 'system' | 'bundled';
 
@@ -92,7 +95,10 @@ export function chooseChromium(env: Readonly<Record<string, string | undefined>>
 
   const skipped: string[] = [];
   const seen = new Set<string>();
-  const candidates = [DEBIAN_CHROMIUM_PATH, ...SYSTEM_CHROMIUM_NAMES.map((name) => probes.findOnPath(name))];
+  // Test-only: the first-run test's way to play a machine without a browser where it cannot hide
+  // the system one in a mount namespace (no root, no user namespaces). Not for operators.
+  const hideSystem = env[HIDE_SYSTEM_BROWSERS_FOR_TESTS] === '1';
+  const candidates = hideSystem ? [] : [DEBIAN_CHROMIUM_PATH, ...SYSTEM_CHROMIUM_NAMES.map((name) => probes.findOnPath(name))];
   for (const path of candidates) {
     if (!path || seen.has(path) || !probes.fileExists(path)) continue;
     seen.add(path);
