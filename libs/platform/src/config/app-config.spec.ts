@@ -21,6 +21,13 @@ describe('loadConfig', () => {
     for (const name of ['PORT', 'CLICKHOUSE_URL', 'ADMIN_TOKEN', 'ROLES', 'EVENTSTORE_CONNECTION_STRING', 'GOOGLE_BASE_URL']) expect(problems).toContain(name);
   });
 
+  it('reads the operations settings: LOG_FORMAT, METRICS_TOKEN, READY_MAX_LAG_*', () => {
+    expect(loadConfig({}, '/srv/app')).toMatchObject({ logFormat: 'auto', metricsToken: undefined, readyMaxLag: { events: 10_000, seconds: 300 } });
+    expect(loadConfig({ LOG_FORMAT: 'json', METRICS_TOKEN: 'm'.repeat(16), READY_MAX_LAG_EVENTS: '5', READY_MAX_LAG_SECONDS: '7' }, '/srv/app'))
+      .toMatchObject({ logFormat: 'json', metricsToken: 'm'.repeat(16), readyMaxLag: { events: 5, seconds: 7 } });
+    expect(() => loadConfig({ LOG_FORMAT: 'xml', METRICS_TOKEN: 'short', READY_MAX_LAG_EVENTS: '-1' })).toThrow(/LOG_FORMAT[\s\S]*METRICS_TOKEN[\s\S]*READY_MAX_LAG_EVENTS/);
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ PORT: '', ADMIN_TOKEN: '  ' }).port).toBe(3000);
   });
