@@ -56,7 +56,6 @@ describe('First run on a machine without a browser: npm start and the README qui
   const clone = join(work, 'repo');
   let google: FakeGoogle;
   let service: ChildProcess | undefined;
-  let exited: Promise<void> = Promise.resolve();
   let output = '';
   const tail = () => output.slice(-4_000);
 
@@ -89,13 +88,32 @@ describe('First run on a machine without a browser: npm start and the README qui
   });
 
   afterAll(async () => {
-    if (service?.pid !== undefined && service.exitCode === null) {
-      // The whole process group: npm, the shell it starts, and the service.
-      process.kill(-service.pid, 'SIGTERM');
-      let timer: NodeJS.Timeout | undefined;
-      const killed = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), 15_000)))]);
-      clearTimeout(timer);
-      if (!killed) process.kill(-service.pid, 'SIGKILL');
+    if (service?.pid !== undefined) {
+      // The whole process group: npm, the shell it starts, and the service, which closes its stores
+      // after npm has gone; the data can be removed only once the group is empty.
+      const group = -service.pid;
+      const groupAlive = () => {
+        try {
+          process.kill(group, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      const gone = async (ms: number) => {
+        for (const deadline = Date.now() + ms; Date.now() < deadline; ) {
+          if (!groupAlive()) return true;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        return !groupAlive();
+      };
+      if (groupAlive()) {
+        process.kill(group, 'SIGTERM');
+        if (!(await gone(20_000))) {
+          process.kill(group, 'SIGKILL');
+          await gone(5_000);
+        }
+      }
     }
     await google?.close();
     rmSync(work, { recursive: true, force: true });
@@ -119,7 +137,6 @@ describe('First run on a machine without a browser: npm start and the README qui
     const [command, ...args] = hidden.wrap(['npm', 'start']);
     const child = spawn(command!, args, { cwd: clone, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     service = child;
-    exited = new Promise((r) => child.once('exit', () => r()));
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
 

@@ -51,11 +51,11 @@ describe('chooseChromium', () => {
     expect(choice).toEqual({
       source: 'bundled',
       path: '/tmp/chromium',
-      version: 'Chromium 143 (@sparticuz/chromium 143.0.4)',
+      version: 'Chromium 143, @sparticuz/chromium 143.0.4',
       skipped: ['/usr/bin/chromium does not run (exit 127: not found)'],
     });
     expect(describeChromiumChoice(choice)).toBe(
-      'Browser: bundled @sparticuz/chromium, unpacked on first use to /tmp/chromium (Chromium 143 (@sparticuz/chromium 143.0.4)); ' +
+      'Browser: bundled @sparticuz/chromium, unpacked on first use to /tmp/chromium (Chromium 143, @sparticuz/chromium 143.0.4); ' +
         'passed over: /usr/bin/chromium does not run (exit 127: not found)',
     );
   });

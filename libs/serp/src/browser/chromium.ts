@@ -110,7 +110,7 @@ export function chooseChromium(env: Readonly<Record<string, string | undefined>>
   const bundled = probes.bundled();
   if (bundled) {
     const major = bundled.packageVersion.split('.')[0];
-    return { source: 'bundled', path: bundled.unpackTo, version: `Chromium ${major} (${BUNDLED_CHROMIUM_PACKAGE} ${bundled.packageVersion})`, skipped };
+    return { source: 'bundled', path: bundled.unpackTo, version: `Chromium ${major}, ${BUNDLED_CHROMIUM_PACKAGE} ${bundled.packageVersion}`, skipped };
   }
   // Nothing at all: the launch says so, with the fix, when a check needs the browser.
   return { source: 'bundled', path: join(tmpdir(), 'chromium'), skipped: [...skipped, `${BUNDLED_CHROMIUM_PACKAGE} is not installed`] };
