@@ -1,10 +1,10 @@
 /**
  * Why an outside data provider gave no answer. Callers treat every kind the same way (no data now,
  * nothing cached, retry later) but log and count them apart, so an operator can tell a wrong key
- * (`http` 401/403) from a provider that is down (`unreachable`, `timeout`, `http` 5xx) or one that
- * changed its format (`malformed`).
+ * (`http` 401/403) from a provider that is down (`unreachable`, `timeout`, `http` 5xx), one that
+ * changed its format (`malformed`), or a measured page that did not load (`page`).
  */
-export type UpstreamFailureKind = 'timeout' | 'unreachable' | 'http' | 'malformed';
+export type UpstreamFailureKind = 'timeout' | 'unreachable' | 'http' | 'malformed' | 'page';
 
 export class UpstreamError extends Error {
   constructor(

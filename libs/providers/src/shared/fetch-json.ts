@@ -1,0 +1,70 @@
+import { UpstreamError } from './upstream-error';
+
+export interface JsonRequest {
+  /** Provider name for errors and logs. */
+  provider: string;
+  method: 'GET' | 'POST';
+  url: URL;
+  body?: unknown;
+  headers?: Record<string, string>;
+  timeoutMs: number;
+}
+
+export interface JsonResponse {
+  status: number;
+  /** The parsed body; `undefined` when the body was empty. */
+  body: unknown;
+}
+
+/**
+ * One HTTP exchange with a JSON API. Network failures, timeouts and bodies that are not JSON become
+ * an `UpstreamError`; any status is handed back, since what a 404 means differs per provider.
+ * The timeout covers the whole exchange, body included, so a server that trickles its answer is cut off.
+ */
+export async function fetchJson(request: JsonRequest): Promise<JsonResponse> {
+  const where = `${request.method} ${request.url.pathname}`;
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(request.url, {
+      method: request.method,
+      headers: { accept: 'application/json', ...(request.body !== undefined ? { 'content-type': 'application/json' } : {}), ...request.headers },
+      body: request.body !== undefined ? JSON.stringify(request.body) : undefined,
+      signal: AbortSignal.timeout(request.timeoutMs),
+    });
+    text = await response.text();
+  } catch (error) {
+    if (isTimeout(error)) throw new UpstreamError(request.provider, 'timeout', `${where} gave no answer within ${request.timeoutMs} ms`);
+    throw new UpstreamError(request.provider, 'unreachable', `${where} failed: ${causeOf(error)}`);
+  }
+  if (text.trim() === '') return { status: response.status, body: undefined };
+  try {
+    return { status: response.status, body: JSON.parse(text) as unknown };
+  } catch {
+    // A proxy's HTML error page is the usual culprit; its status says more than the body.
+    if (response.status >= 400) throw new UpstreamError(request.provider, 'http', `${where} answered ${response.status} without JSON`, response.status);
+    throw new UpstreamError(request.provider, 'malformed', `${where} answered ${response.status} with a body that is not JSON`);
+  }
+}
+
+function isTimeout(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+}
+
+/** undici wraps the socket error (`ECONNRESET`, `ECONNREFUSED`) in a generic "fetch failed". */
+function causeOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = (error as Error & { cause?: unknown }).cause;
+  if (cause instanceof Error) return (cause as Error & { code?: string }).code ?? cause.message;
+  return error.message;
+}
+
+/** A short excerpt of an error body from the provider, for the error message (never the request). */
+export function upstreamMessage(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const error = (body as { error?: unknown }).error;
+  if (typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string') {
+    return ((error as { message: string }).message).slice(0, 200);
+  }
+  return undefined;
+}
