@@ -24,6 +24,12 @@ export const STREAM_CATEGORIES = {
   checks: (projectId: string, keywordId: string) => nameOf('checks', projectId, keywordId),
   /** How far the work dispatcher has followed the log: one stream of its own. */
   'check-dispatcher-checkpoint': () => 'check-dispatcher-checkpoint',
+  /** One external domain's fetched data (traffic, page speed, CrUX history) and failed fetches; the domain normalised. */
+  domain: (domain: string) => nameOf('domain', domain),
+  /** An account's new-domain allowance: the domains it counted, across every API replica. */
+  'new-domains': (accountId: string) => nameOf('new-domains', accountId),
+  /** How far the domain-data fetch worker has followed the log: one stream of its own (not `domain-…`, which a domain could spell). */
+  'fetch-worker-checkpoint': () => 'fetch-worker-checkpoint',
 } as const;
 
 export type StreamCategory = keyof typeof STREAM_CATEGORIES;

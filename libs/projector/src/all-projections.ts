@@ -1,6 +1,7 @@
 import type { Projection } from '@rank/read-store/projection';
 import { recordsProjection } from '@rank/projects/records.projection';
 import { trackingProjection } from '@rank/tracking/tracking.projection';
+import { domainDataProjection } from '@rank/domains/domain-data.projection';
 
 /** Every projection that builds the ClickHouse read models, in the order they run for each event. */
-export const ALL_PROJECTIONS: readonly Projection[] = [recordsProjection, trackingProjection];
+export const ALL_PROJECTIONS: readonly Projection[] = [recordsProjection, trackingProjection, domainDataProjection];
