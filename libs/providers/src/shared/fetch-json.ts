@@ -47,16 +47,18 @@ export async function fetchJson(request: JsonRequest): Promise<JsonResponse> {
   }
 }
 
+// By shape, not instanceof: fetch's errors come from Node's own realm, which is not the caller's under jest.
 function isTimeout(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+  const name = (error as { name?: unknown } | null)?.name;
+  return name === 'TimeoutError' || name === 'AbortError';
 }
 
 /** undici wraps the socket error (`ECONNRESET`, `ECONNREFUSED`) in a generic "fetch failed". */
 function causeOf(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = (error as Error & { cause?: unknown }).cause;
-  if (cause instanceof Error) return (cause as Error & { code?: string }).code ?? cause.message;
-  return error.message;
+  const { message, cause } = (error ?? {}) as { message?: unknown; cause?: { code?: unknown; message?: unknown } };
+  if (typeof cause?.code === 'string') return cause.code;
+  if (typeof cause?.message === 'string') return cause.message;
+  return typeof message === 'string' ? message : String(error);
 }
 
 /** A short excerpt of an error body from the provider, for the error message (never the request). */
