@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { ChromiumPathError } from '@rank/serp/browser/chromium-path-error';
 import { SerpFetcherConfig, SerpFetcherConfigError, serpFetcherConfigFromEnv } from '@rank/serp/fetcher/serp-fetcher-config';
+import { DomainDataProvidersConfig, domainDataProvidersConfigFromEnv } from '@rank/providers/domain-data-config';
 
 /** Which parts of the system this process runs. Standalone runs them all in one process. */
 export type Role = 'api' | 'projections' | 'scheduler' | 'scraper';
@@ -36,6 +37,8 @@ export interface AppConfig {
   aggregateCacheMb: number;
   /** HTTP limits: the whole request must arrive within this (slow bodies are cut off), and at most this many connections. */
   http: { requestTimeoutMs: number; maxConnections: number };
+  /** Page speed (PAGESPEED_*; local Lighthouse when unset), CrUX history (CRUX_*) and traffic (SIMILARWEB_*) providers. */
+  domainData: DomainDataProvidersConfig;
 }
 
 export class ConfigError extends Error {
@@ -136,6 +139,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   }
   const scraperChecksAtOnce = integer('SCRAPER_CHECKS_AT_ONCE', 2, 1, 64);
   const aggregateCacheMb = integer('AGGREGATE_CACHE_MB', 64, 0, 65_536);
+  const domainData = domainDataProvidersConfigFromEnv(env);
+  problems.push(...domainData.problems);
   const http = {
     requestTimeoutMs: integer('HTTP_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
     maxConnections: integer('HTTP_MAX_CONNECTIONS', 1_024, 1, 1_000_000),
@@ -160,6 +165,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     readyMaxLag,
     aggregateCacheMb,
     http,
+    domainData: domainData.config,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
