@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { PlatformModule, PlatformOptions } from '@rank/platform/platform.module';
 import { ProjectorModule } from '@rank/projector/projector.module';
+import { VolumeFetcherModule } from '@rank/research/volume-fetcher.module';
 import { DispatcherModule } from '@rank/tracking/dispatch/dispatcher.module';
 import { SchedulerModule } from '@rank/tracking/schedule/scheduler.module';
 
@@ -11,6 +12,6 @@ import { SchedulerModule } from '@rank/tracking/schedule/scheduler.module';
 @Module({})
 export class ProjectorAppModule {
   static forRoot(options: PlatformOptions): DynamicModule {
-    return { module: ProjectorAppModule, imports: [PlatformModule.forRoot(options), ProjectorModule, DispatcherModule, SchedulerModule] };
+    return { module: ProjectorAppModule, imports: [PlatformModule.forRoot(options), ProjectorModule, DispatcherModule, SchedulerModule, VolumeFetcherModule] };
   }
 }

@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { AccountsModule } from '@rank/accounts/accounts.module';
 import { PlatformModule, PlatformOptions } from '@rank/platform/platform.module';
 import { ProjectorModule } from '@rank/projector/projector.module';
+import { VolumeFetcherModule } from '@rank/research/volume-fetcher.module';
 import { CheckWorkerModule } from '@rank/tracking/check/check-worker.module';
 import { DispatcherModule } from '@rank/tracking/dispatch/dispatcher.module';
 import { SchedulerModule } from '@rank/tracking/schedule/scheduler.module';
@@ -40,7 +41,7 @@ export class AppModule {
         AccountsModule, AccountsAdminModule, ApiKeysModule, ProjectsHttpModule, TrackingHttpModule, ExportsModule, TrackingReadsModule,
         // Always composed, so that slots can be requested on demand; its minute tick runs only with the `scheduler` role.
         SchedulerModule,
-        ...(roles.has('projections') ? [ProjectorModule, DispatcherModule] : []),
+        ...(roles.has('projections') ? [ProjectorModule, DispatcherModule, VolumeFetcherModule] : []),
         ...(roles.has('scraper') ? [CheckWorkerModule] : []),
       ],
       controllers: [HealthController, MetricsController],

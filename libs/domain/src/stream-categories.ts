@@ -30,6 +30,10 @@ export const STREAM_CATEGORIES = {
   'new-domains': (accountId: string) => nameOf('new-domains', accountId),
   /** How far the domain-data fetch worker has followed the log: one stream of its own (not `domain-…`, which a domain could spell). */
   'fetch-worker-checkpoint': () => 'fetch-worker-checkpoint',
+  /** Keyword volumes of one market (`volumes-<geo>-<lang>`): market data shared by every account. */
+  volumes: (geoCode: string, langCode: string) => nameOf('volumes', geoCode, langCode),
+  /** How far the volume fetcher has followed the log: one stream of its own. */
+  'volume-fetcher-checkpoint': () => 'volume-fetcher-checkpoint',
 } as const;
 
 export type StreamCategory = keyof typeof STREAM_CATEGORIES;

@@ -15,6 +15,9 @@ export interface Stores {
   readStore: ReadStore;
 }
 
+/** The embedded event store's file, under DATA_DIR. */
+export const EMBEDDED_EVENT_STORE_FILE = 'events.sqlite';
+
 /**
  * The event store alone, for an app that never reads ClickHouse (the scraper). With `metrics`, its
  * appends are timed (rank_event_store_append_seconds).
@@ -23,7 +26,7 @@ export async function openEventStore(config: AppConfig, metrics?: Metrics): Prom
   mkdirSync(config.dataDir, { recursive: true });
   const store = await createEventStore({
     eventStoreConnectionString: config.eventStoreConnectionString,
-    sqlitePath: join(config.dataDir, 'events.sqlite'),
+    sqlitePath: join(config.dataDir, EMBEDDED_EVENT_STORE_FILE),
   });
   return metrics ? timeAppends(store, metrics) : store;
 }
@@ -32,7 +35,7 @@ export async function openEventStore(config: AppConfig, metrics?: Metrics): Prom
  * The ClickHouse migrations of the read models, applied at start, each once. Each bounded context keeps
  * the SQL of its own tables in `libs/<context>/migrations`; the numbers are one sequence across them.
  */
-export const READ_MODEL_MIGRATION_DIRS = ['accounts', 'domains', 'projector', 'projects', 'tracking'].map((lib) => repositoryPath('libs', lib, 'migrations'));
+export const READ_MODEL_MIGRATION_DIRS = ['accounts', 'domains', 'projector', 'projects', 'research', 'tracking'].map((lib) => repositoryPath('libs', lib, 'migrations'));
 
 export const readModelMigrations = () => READ_MODEL_MIGRATION_DIRS.flatMap((dir) => loadMigrationsFromDir(dir));
 

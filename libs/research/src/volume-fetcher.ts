@@ -1,0 +1,183 @@
+import { uuidFromName } from '@rank/domain/deterministic-uuid';
+import { parseEvent } from '@rank/domain/domain-event';
+import { STREAM_CATEGORIES } from '@rank/domain/stream-categories';
+import type { EventStore, Subscription } from '@rank/event-store/event-store.port';
+import { PROJECT_CONTENT_EVENT_TYPES, ProjectContentEvent } from '@rank/projects/domain/project-content.events';
+import { marketKeywordKey, VOLUME_EVENT_TYPES, VolumeEvent } from './domain/volume.events';
+import type { VolumeProvider } from './volume-provider';
+import { metricsOfAsked, VolumeRecorder } from './volume-recorder';
+import { isFresh, keywordsWanted, retryAfterFailure, VOLUME_RETRY_DELAYS_MS, VOLUMES_FRESH_FOR_MS, VolumeFetch, volumeFetchesFor } from './volumes.process';
+import type { MarketKeyword, StoredVolume } from './volumes.reader';
+
+export interface VolumeFetcherDependencies {
+  store: EventStore;
+  provider: VolumeProvider;
+  recorder: Pick<VolumeRecorder, 'fetched' | 'failed'>;
+  /** Stored volumes of the keywords asked for (ClickHouse). */
+  stored(keywords: readonly MarketKeyword[]): Promise<StoredVolume[]>;
+  /** Tracked keywords with no volumes or volumes fetched before the date. */
+  staleTracked(fetchedBefore: Date, limit: number): Promise<MarketKeyword[]>;
+  now(): Date;
+  log(message: string): void;
+  retryDelaysMs?: readonly number[];
+  /** How often the refresh sweep looks for stale markets; default hourly. */
+  sweepEveryMs?: number;
+}
+
+export const VOLUME_FETCHER_CHECKPOINT_STREAM = STREAM_CATEGORIES['volume-fetcher-checkpoint']();
+type VolumeFetcherCheckpointed = { type: 'VolumeFetcherCheckpointed'; data: { position: number } };
+/** Keywords one sweep takes on; the next sweep takes the rest. */
+const SWEEP_LIMIT = 100_000;
+
+/**
+ * The volumes process manager's runner, in the projector app: follows the log for KeywordsAdded
+ * (routed by type) and fetches the volumes of the texts that lack fresh ones, batched per market
+ * (volumes.process.ts); a sweep at start and every hour re-fetches tracked keywords whose volumes are
+ * a month old (and anything missed while stopped). Failed batches are retried with backoff, then
+ * recorded as failed. It never runs on a request's path. Its checkpoint is saved only when nothing is
+ * pending, so a restart loses no work; a replay only re-reads, since fresh texts are not fetched again.
+ */
+export class VolumeFetcher {
+  private subscription: Subscription | undefined;
+  private readonly queue: Array<{ fetch: VolumeFetch; attempt: number }> = [];
+  private wanted: MarketKeyword[] = [];
+  /** Fetches seen in the log, until the projection has them (marketKeywordKey → fetchedAt). */
+  private readonly recentlyFetched = new Map<string, string>();
+  private draining: Promise<void> | undefined;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private lastHandled = 0;
+  private saved = 0;
+  private stopped = false;
+  /** Provider calls made (for the bench and the log). */
+  calls = 0;
+
+  constructor(private readonly deps: VolumeFetcherDependencies) {}
+
+  async start(): Promise<void> {
+    const [last] = await this.deps.store.readStream(VOLUME_FETCHER_CHECKPOINT_STREAM, { direction: 'backwards', maxCount: 1 });
+    const checkpoint = last && parseEvent<VolumeFetcherCheckpointed>(last, ['VolumeFetcherCheckpointed']);
+    this.saved = checkpoint ? Number(checkpoint.data.position) : 0;
+    this.lastHandled = this.saved;
+    this.subscription = this.deps.store.subscribeToAll({
+      afterPosition: this.saved,
+      onEvent: (event) => {
+        const content = parseEvent<ProjectContentEvent>(event, PROJECT_CONTENT_EVENT_TYPES);
+        if (content) this.want(keywordsWanted(content));
+        const volumes = parseEvent<VolumeEvent>(event, VOLUME_EVENT_TYPES);
+        if (volumes?.type === 'KeywordVolumesFetched') {
+          for (const k of volumes.data.keywords) this.recentlyFetched.set(marketKeywordKey(volumes.data, k.keyword), volumes.data.fetchedAt);
+        }
+        if (event.streamName !== VOLUME_FETCHER_CHECKPOINT_STREAM) this.lastHandled = event.position;
+      },
+      onError: (error) => this.deps.log(`the volume fetcher stopped following the log: ${String(error)}`),
+    });
+    void this.sweep();
+    const every = this.deps.sweepEveryMs ?? 3600_000;
+    this.sweepTimer = setInterval(() => void this.sweep(), every);
+    this.sweepTimer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.subscription?.stop();
+    clearInterval(this.sweepTimer);
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    await this.draining;
+  }
+
+  /** For tests and the bench: resolves once nothing is wanted, queued or being fetched (retries waiting count as pending). */
+  async idle(): Promise<void> {
+    while (this.draining || this.queue.length > 0 || this.wanted.length > 0 || this.timers.size > 0) {
+      await (this.draining ?? new Promise((resolve) => setTimeout(resolve, 20)));
+    }
+  }
+
+  /** Re-fetches tracked keywords whose volumes are missing or a month old. */
+  async sweep(): Promise<void> {
+    try {
+      const stale = await this.deps.staleTracked(new Date(this.deps.now().getTime() - VOLUMES_FRESH_FOR_MS), SWEEP_LIMIT);
+      this.want(stale);
+    } catch (error) {
+      this.deps.log(`the volume refresh sweep failed: ${String(error)}`);
+    }
+  }
+
+  private want(keywords: readonly MarketKeyword[]): void {
+    if (keywords.length === 0 || this.stopped) return;
+    this.wanted.push(...keywords);
+    this.drainSoon();
+  }
+
+  private drainSoon(): void {
+    // Events of one append arrive together: one drain takes all of them, so batches fill up.
+    this.draining ??= new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.drain())
+      .catch((error: unknown) => this.deps.log(`volume fetching failed: ${String(error)}`))
+      .finally(() => {
+        this.draining = undefined;
+        if (this.wanted.length > 0 || this.queue.length > 0) this.drainSoon();
+      });
+  }
+
+  private async drain(): Promise<void> {
+    const position = this.lastHandled;
+    if (this.wanted.length > 0) {
+      const wanted = this.wanted;
+      this.wanted = [];
+      const stored = await this.deps.stored(wanted);
+      const fetchedAt = new Map(this.recentlyFetched);
+      for (const v of stored) if (!fetchedAt.has(marketKeywordKey(v, v.keyword))) fetchedAt.set(marketKeywordKey(v, v.keyword), v.fetchedAt);
+      // Anything queued already is as good as fetched.
+      for (const { fetch } of this.queue) for (const k of fetch.keywords) fetchedAt.set(marketKeywordKey(fetch, k), this.deps.now().toISOString());
+      this.queue.push(...volumeFetchesFor(wanted, { fetchedAt, now: this.deps.now() }).map((fetch) => ({ fetch, attempt: 1 })));
+    }
+    while (this.queue.length > 0 && !this.stopped) await this.fetch(this.queue.shift()!);
+    this.forgetRecorded();
+    if (this.queue.length === 0 && this.wanted.length === 0 && this.timers.size === 0) await this.saveCheckpoint(position);
+  }
+
+  private async fetch({ fetch, attempt }: { fetch: VolumeFetch; attempt: number }): Promise<void> {
+    const { provider } = this.deps;
+    const market = { geoCode: fetch.geoCode, langCode: fetch.langCode };
+    try {
+      this.calls += 1;
+      const fetchedAt = this.deps.now();
+      const answered = await provider.searchVolumes(market, fetch.keywords);
+      await this.deps.recorder.fetched(market, provider.source, fetchedAt, metricsOfAsked(fetch.keywords, answered));
+      for (const k of fetch.keywords) this.recentlyFetched.set(marketKeywordKey(market, k), fetchedAt.toISOString());
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      const delay = retryAfterFailure(attempt, this.deps.retryDelaysMs ?? VOLUME_RETRY_DELAYS_MS);
+      this.deps.log(`volumes of ${fetch.keywords.length} keywords (${market.geoCode}/${market.langCode}) failed, attempt ${attempt}: ${reason}${delay === null ? '; giving up until the next refresh' : `; retrying in ${delay} ms`}`);
+      if (delay === null) {
+        await this.deps.recorder.failed(market, provider.source, this.deps.now(), fetch.keywords, reason, attempt);
+        return;
+      }
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        if (this.stopped) return;
+        this.queue.push({ fetch, attempt: attempt + 1 });
+        this.drainSoon();
+      }, delay);
+      this.timers.add(timer);
+    }
+  }
+
+  /** Once the projection has had time to store them (a day), fetches seen in the log need not be held in memory. */
+  private forgetRecorded(): void {
+    const now = this.deps.now();
+    for (const [key, at] of this.recentlyFetched) if (now.getTime() - Date.parse(at) > 24 * 3600_000 || !isFresh(at, now)) this.recentlyFetched.delete(key);
+  }
+
+  private async saveCheckpoint(position: number): Promise<void> {
+    if (position <= this.saved) return;
+    await this.deps.store.appendToStream(
+      VOLUME_FETCHER_CHECKPOINT_STREAM,
+      [{ id: uuidFromName(`${VOLUME_FETCHER_CHECKPOINT_STREAM}:${position}`), type: 'VolumeFetcherCheckpointed', data: { position } }],
+      { expectedRevision: 'any' },
+    );
+    this.saved = position;
+  }
+}
