@@ -1,3 +1,6 @@
+import type { Decider } from '@rank/domain/decider';
+import { eventTypes } from '@rank/domain/domain-event';
+
 /**
  * The shared allowance of 400 new domains a day (spec: Limits). A domain counts once, when it is
  * first looked up; every newly counted domain re-arms the 24-hour window, and the count clears when a
@@ -33,3 +36,45 @@ export function allowanceUsage(state: NewDomainAllowanceState, limit: number, no
     resetsInSeconds: live.lastCountedAt === null ? null : Math.ceil((live.lastCountedAt + NEW_DOMAINS_WINDOW_MS - now) / 1000),
   };
 }
+
+/**
+ * The allowance as an aggregate, one stream per account (`new-domains-<accountId>`), so that every
+ * API replica counts into the same bucket and the 401st domain is refused exactly once: two replicas
+ * counting at the same moment conflict on the stream's revision and the loser decides again.
+ */
+export type NewDomainAllowanceEvent = { type: 'NewDomainsCounted'; data: { domains: string[]; countedAt: string } };
+export const NEW_DOMAIN_ALLOWANCE_EVENT_TYPES = eventTypes<NewDomainAllowanceEvent>()(['NewDomainsCounted']);
+
+/** Counts the domains a request looks up without a cached record; all of them or none. */
+export type CountNewDomains = { type: 'CountNewDomains'; domains: readonly string[]; limit: number };
+
+/** The allowance cannot take the request's new domains: nothing is counted and nothing may be fetched. */
+export class NewDomainAllowanceExhausted extends Error {
+  constructor(
+    readonly limit: number,
+    /** Seconds until the newest counted domain is 24 h old and the allowance clears. */
+    readonly retryAfterSeconds: number,
+  ) {
+    super(`The allowance of ${limit} new domains per 24 hours is used up; cached domains can still be read, new ones again in ${retryAfterSeconds} seconds`);
+    this.name = 'NewDomainAllowanceExhausted';
+  }
+}
+
+export const newDomainAllowanceDecider: Decider<CountNewDomains, NewDomainAllowanceEvent, NewDomainAllowanceState> = {
+  eventTypes: NEW_DOMAIN_ALLOWANCE_EVENT_TYPES,
+  initialState: emptyAllowance,
+  decide(command, state, now) {
+    const live = current(state, now.getTime());
+    const fresh = [...new Set(command.domains)].filter((domain) => !live.domains.has(domain));
+    if (fresh.length === 0) return [];
+    if (live.domains.size + fresh.length > command.limit) {
+      const usage = allowanceUsage(live, command.limit, now.getTime());
+      throw new NewDomainAllowanceExhausted(command.limit, Math.max(1, usage.resetsInSeconds ?? 1));
+    }
+    return [{ type: 'NewDomainsCounted', data: { domains: fresh, countedAt: now.toISOString() } }];
+  },
+  evolve(state, event) {
+    const at = Date.parse(event.data.countedAt);
+    return event.data.domains.reduce((next, domain) => countDomain(next, domain, at), state);
+  },
+};

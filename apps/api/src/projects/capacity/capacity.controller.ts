@@ -65,7 +65,7 @@ export class CapacityController {
           trafficCheck: { ...rateLimits.trafficCheck },
           keywordResearch: { ...rateLimits.keywordResearch },
           domainReads: { ...rateLimits.domainReads },
-          newDomainsPerDay: { ...this.allowances.usage(caller.accountId, this.clock.now()), appliesTo: [...rateLimits.newDomainsPerDay.appliesTo] },
+          newDomainsPerDay: { ...(await this.allowances.usage(caller.accountId, this.clock.now())), appliesTo: [...rateLimits.newDomainsPerDay.appliesTo] },
         },
       },
     };
