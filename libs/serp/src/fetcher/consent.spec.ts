@@ -96,6 +96,8 @@ it('recognised by the URL: a redirect to consent.google.com/ml fails the check w
     kind: 'failed',
     reason: 'page 1 (start=0): Google showed its cookie-consent page instead of results (the browser was sent to consent.google.com/ml)',
     pagesRead: 0,
+    cause: 'consent',
+    egress: 'direct',
   });
   expect(google.searches).toHaveLength(1);
   expect(google.otherRequests).toEqual(['/ml']);
