@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runTypeScript } from '../support/app-process';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -44,5 +47,45 @@ describe('Operator CLI (npm run admin -- ...), beside the running service', () =
   it('lists the plan catalogue', async () => {
     const plans = await admin('plans');
     expect(JSON.parse(plans.stdout).map((p: { id: string }) => p.id)).toEqual(['free', 'starter', 'pro', 'agency']);
+  });
+
+  it('lists accounts, issues a key shown once, lists and revokes keys', async () => {
+    const { accountId, apiKey: lost } = await app.createAccount({ name: 'Lost keys', plan: 'agency' });
+    const listed = JSON.parse((await admin('list-accounts', '--plan', 'agency')).stdout);
+    expect(listed).toMatchObject({ page: 1, limit: 50 });
+    expect(listed.accounts.map((a: { _id: string }) => a._id)).toContain(accountId);
+    expect(listed.accounts.every((a: { plan: string }) => a.plan === 'agency')).toBe(true);
+
+    const issued = await admin('issue-key', accountId, '--name', 'from the CLI');
+    expect(issued.code).toBe(0);
+    const { key } = JSON.parse(issued.stdout);
+    expect((await app.request('GET', '/api/user/api-keys', { key })).status).toBe(200);
+
+    const keys = JSON.parse((await admin('list-keys', accountId)).stdout).apiKeys as { _id: string; name: string }[];
+    expect(keys.map((k) => k.name)).toEqual(['default', 'from the CLI']);
+    const revoked = await admin('revoke-key', accountId, keys[0]!._id);
+    expect(revoked.code).toBe(0);
+    expect((await app.request('GET', '/api/user/api-keys', { key: lost })).status).toBe(401);
+    const again = await admin('revoke-key', accountId, keys[0]!._id);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/API key not found/);
+  });
+
+  it('prints its help with exit code 0, and refuses a data directory without a store unless told --init', async () => {
+    const help = await admin('--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/list-accounts/);
+    const empty = mkdtempSync(join(tmpdir(), 'rank-tracker-cli-'));
+    try {
+      const refused = await runTypeScript(CLI, ['create-account'], { DATA_DIR: join(empty, 'typo'), LOG_LEVEL: 'error' });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/no event store at .*typo.*pass --init/);
+      expect(existsSync(join(empty, 'typo', 'events.sqlite'))).toBe(false);
+      const created = await runTypeScript(CLI, ['create-account', '--init', '--name', 'First'], { DATA_DIR: join(empty, 'typo'), LOG_LEVEL: 'error' });
+      expect(created.code).toBe(0);
+      expect(JSON.parse(created.stdout).account.name).toBe('First');
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { ProjectionRunner } from '@rank/projector/projection-runner';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
 
 describe('Operator API (/admin/accounts)', () => {
@@ -75,5 +76,84 @@ describe('Operator API without ADMIN_TOKEN', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('Operator API: listing accounts and handling their keys', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('lists accounts oldest first, paged, filtered by status and plan, with their current balance', async () => {
+    const opened: string[] = [];
+    for (const [name, plan] of [['A', 'pro'], ['B', 'starter'], ['C', 'pro'], ['D', 'agency']]) {
+      opened.push((await app.admin('POST', '/admin/accounts', { name, plan })).body.account._id);
+    }
+    await app.admin('PATCH', `/admin/accounts/${opened[2]}`, { status: 'suspended', balance: 40 });
+    const runner = app.running.app.get(ProjectionRunner);
+    await runner.waitUntilCaughtUp();
+
+    const all = await app.admin('GET', '/admin/accounts?limit=3');
+    expect(all.status).toBe(200);
+    expect(all.body).toMatchObject({ success: true, page: 1, limit: 3, total: 4 });
+    expect(all.body.accounts.map((a: { _id: string }) => a._id)).toEqual(opened.slice(0, 3));
+    const second = await app.admin('GET', '/admin/accounts?limit=3&page=2');
+    expect(second.body.accounts.map((a: { _id: string }) => a._id)).toEqual([opened[3]]);
+
+    const pro = await app.admin('GET', '/admin/accounts?plan=pro');
+    expect(pro.body.accounts.map((a: { name: string }) => a.name)).toEqual(['A', 'C']);
+    const suspended = await app.admin('GET', '/admin/accounts?status=suspended');
+    expect(suspended.body).toMatchObject({ total: 1, accounts: [{ _id: opened[2], name: 'C', status: 'suspended', virtualBalance: 40 }] });
+    expect((await app.admin('GET', '/admin/accounts?status=active&plan=pro')).body.accounts.map((a: { name: string }) => a.name)).toEqual(['A']);
+  });
+
+  it.each([
+    ['/admin/accounts?status=closed', /status must be one of active, suspended, blocked/],
+    ['/admin/accounts?limit=0', /limit must be a whole number from 1 to 100/],
+    ['/admin/accounts?limit=101', /limit must be a whole number from 1 to 100/],
+    ['/admin/accounts?page=x', /page must be a whole number/],
+  ])('answers 400 naming the field for %s', async (path, message) => {
+    const response = await app.admin('GET', path);
+    expect(response.status).toBe(400);
+    expect(response.body.message).toMatch(message);
+  });
+
+  it('issues a new key for a user who lost theirs, shown once, lists the keys, and a revoked key fails on the next request', async () => {
+    const { accountId, apiKey: lost } = await app.createAccount({ name: 'Forgetful' });
+    const issued = await app.admin('POST', `/admin/accounts/${accountId}/api-keys`, { name: 'replacement' });
+    expect(issued.status).toBe(201);
+    expect(issued.body).toEqual({
+      success: true,
+      key: expect.stringMatching(new RegExp(`_${accountId}$`)),
+      apiKey: { _id: expect.stringMatching(/^[0-9a-f]{24}$/), name: 'replacement', keyPrefix: expect.any(String), createdAt: expect.any(String) },
+    });
+    expect((await app.request('GET', '/api/user/api-keys', { key: issued.body.key })).status).toBe(200);
+
+    const listed = await app.admin('GET', `/admin/accounts/${accountId}/api-keys`);
+    expect(listed.body.apiKeys.map((k: { name: string }) => k.name)).toEqual(['default', 'replacement']);
+    expect(JSON.stringify(listed.body)).not.toContain(issued.body.key);
+    const defaultKey = listed.body.apiKeys.find((k: { name: string }) => k.name === 'default');
+    expect(defaultKey.lastUsedAt).toBeNull();
+
+    expect((await app.admin('DELETE', `/admin/accounts/${accountId}/api-keys/${defaultKey._id}`)).body).toEqual({ success: true });
+    expect((await app.request('GET', '/api/user/api-keys', { key: lost })).status).toBe(401);
+    expect((await app.admin('DELETE', `/admin/accounts/${accountId}/api-keys/${defaultKey._id}`)).status).toBe(404);
+    expect((await app.admin('GET', `/admin/accounts/${accountId}/api-keys`)).body.apiKeys.map((k: { name: string }) => k.name)).toEqual(['replacement']);
+  });
+
+  it('refuses keys for unknown accounts, bad names and bad key ids', async () => {
+    const { accountId } = await app.createAccount();
+    expect((await app.admin('POST', '/admin/accounts/0123456789abcdef01234567/api-keys', {})).status).toBe(404);
+    expect((await app.admin('GET', '/admin/accounts/0123456789abcdef01234567/api-keys')).status).toBe(404);
+    const badName = await app.admin('POST', `/admin/accounts/${accountId}/api-keys`, { name: 'x'.repeat(101) });
+    expect(badName.status).toBe(400);
+    expect(badName.body.message).toMatch(/name must be 1 to 100 characters/);
+    const badKey = await app.admin('DELETE', `/admin/accounts/${accountId}/api-keys/nope`);
+    expect(badKey.status).toBe(400);
+    expect(badKey.body.message).toMatch(/keyId must be a 24-character hex id/);
   });
 });

@@ -1,7 +1,17 @@
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { AccountRepository } from '@rank/accounts/account.repository';
+import { listActiveApiKeys } from '@rank/accounts/api-keys/api-key-views';
+import { IssueApiKey } from '@rank/accounts/api-keys/issue-api-key';
+import { ACCOUNT_EVENT_TYPES, AccountEvent } from '@rank/accounts/domain/account.events';
+import { AccountListQuery, parseAccountListQuery } from '@rank/accounts/list-accounts/account-list-query';
+import { parseEvent } from '@rank/domain/domain-event';
+import { isObjectId } from '@rank/domain/object-id';
+import type { EventStore } from '@rank/event-store/event-store.port';
 import { DEFAULT_PLAN_ID } from '@rank/accounts/domain/plans';
 import { DomainError } from '@rank/domain/domain-error';
 import { AccountsModule } from '@rank/accounts/accounts.module';
@@ -13,16 +23,24 @@ import { OpenAccountCommand } from '@rank/accounts/open-account/open-account.com
 import { loadConfig } from '@rank/platform/config/app-config';
 import { loadPlans } from '@rank/platform/plans/load-plans';
 import { PlatformModule } from '@rank/platform/platform.module';
-import { openEventStore } from '@rank/platform/stores/open-stores';
+import { EMBEDDED_EVENT_STORE_FILE, openEventStore } from '@rank/platform/stores/open-stores';
 import { systemClock } from '@rank/platform/tokens';
 
 const USAGE = `Operator commands (the same rules as the /admin API):
   npm run admin -- create-account [--name NAME] [--plan PLAN] [--trial] [--balance N]
   npm run admin -- get-account ID
   npm run admin -- update-account ID [--plan PLAN] [--trial true|false] [--status active|suspended|blocked] [--balance N]
+  npm run admin -- list-accounts [--status active|suspended|blocked] [--plan PLAN] [--page N] [--limit N]
+  npm run admin -- issue-key ID [--name NAME]        a new API key for the account, shown once
+  npm run admin -- list-keys ID                      the account's active keys
+  npm run admin -- revoke-key ID KEY_ID
   npm run admin -- plans
+Options: --init  create the embedded event store if DATA_DIR holds none (otherwise refused, so a
+                 mistyped DATA_DIR does not silently start an empty store)
+         --help  this text
 It uses the same configuration (DATA_DIR, EVENTSTORE_CONNECTION_STRING, PLANS_FILE) as the service,
-and may run while the service runs: it touches only the event store.`;
+and may run while the service runs: it touches only the event store (list-accounts reads the
+whole log; on a large installation the operator API's GET /admin/accounts is faster).`;
 
 /**
  * The operator's command-line tool. It runs the accounts module's own use cases against the
@@ -36,13 +54,18 @@ async function main(rawArgv: string[]): Promise<number> {
     allowPositionals: true,
     options: {
       name: { type: 'string' }, plan: { type: 'string' }, trial: { type: 'string' }, status: { type: 'string' },
-      balance: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      balance: { type: 'string' }, page: { type: 'string' }, limit: { type: 'string' },
+      help: { type: 'boolean', short: 'h' }, init: { type: 'boolean' },
     },
   });
-  const [command, id] = positionals;
-  if (values.help || !command) {
+  const [command, id, keyId] = positionals;
+  if (values.help) {
     console.log(USAGE);
-    return command ? 0 : 2;
+    return 0;
+  }
+  if (!command) {
+    console.error(USAGE);
+    return 2;
   }
   const config = loadConfig();
   const plans = loadPlans(config.plansFile);
@@ -51,6 +74,11 @@ async function main(rawArgv: string[]): Promise<number> {
     return 0;
   }
 
+  const embeddedStore = join(config.dataDir, EMBEDDED_EVENT_STORE_FILE);
+  if (!config.eventStoreConnectionString && !values.init && !existsSync(embeddedStore)) {
+    console.error(`Error: no event store at ${embeddedStore}. Check DATA_DIR, or pass --init to create one there.`);
+    return 1;
+  }
   const eventStore = await openEventStore(config);
 
   @Module({ imports: [PlatformModule.forRoot({ config, stores: { eventStore }, plans, clock: systemClock }), AccountsModule] })
@@ -71,6 +99,26 @@ async function main(rawArgv: string[]): Promise<number> {
       case 'update-account':
         print({ account: await app.get(ChangeAccount).change(new ChangeAccountCommand(id ?? '', { plan: values.plan, trial, status: values.status, balance })) });
         return 0;
+      case 'list-accounts':
+        print(await listAccountsFromLog(eventStore, app.get(AccountViewLoader), parseAccountListQuery(values)));
+        return 0;
+      case 'issue-key':
+        await app.get(AccountViewLoader).load(id ?? '');
+        print(await app.get(IssueApiKey).issue(id ?? '', values.name ?? 'issued by operator', new Date()));
+        return 0;
+      case 'list-keys': {
+        await app.get(AccountViewLoader).load(id ?? '');
+        const state = await app.get(AccountRepository).load(id ?? '');
+        // lastUsedAt lives in ClickHouse, which the CLI does not open; the operator API shows it.
+        print({ apiKeys: state.kind === 'open' ? listActiveApiKeys(state, () => undefined) : [] });
+        return 0;
+      }
+      case 'revoke-key':
+        await app.get(AccountViewLoader).load(id ?? '');
+        if (!isObjectId(keyId)) throw new Error('revoke-key takes the account id and the key id (24-character hex)');
+        await app.get(AccountRepository).handle(id ?? '', { type: 'RevokeApiKey', keyId }, new Date());
+        print({ revoked: keyId });
+        return 0;
       default:
         console.error(`Unknown command "${command}".\n\n${USAGE}`);
         return 2;
@@ -79,6 +127,27 @@ async function main(rawArgv: string[]): Promise<number> {
     await app.close();
     await eventStore.close();
   }
+}
+
+/**
+ * The accounts of the log, filtered and paged like GET /admin/accounts: the CLI does not open
+ * ClickHouse, so it finds the accounts by reading the whole log, and folds each from its stream.
+ */
+async function listAccountsFromLog(store: EventStore, views: AccountViewLoader, query: AccountListQuery) {
+  const ids: string[] = [];
+  for (let after: number | undefined; ; ) {
+    const page = await store.readAll({ afterPosition: after, maxCount: 5_000 });
+    if (page.length === 0) break;
+    for (const event of page) {
+      const opened = parseEvent<AccountEvent>(event, ACCOUNT_EVENT_TYPES);
+      if (opened?.type === 'AccountOpened') ids.push(opened.data.accountId);
+    }
+    after = page[page.length - 1]!.position;
+  }
+  const all = await Promise.all(ids.map((accountId) => views.load(accountId)));
+  const matching = all.filter((a) => (query.status === undefined || a.status === query.status) && (query.plan === undefined || a.plan === query.plan));
+  const start = (query.page - 1) * query.limit;
+  return { accounts: matching.slice(start, start + query.limit), page: query.page, limit: query.limit, total: matching.length };
 }
 
 function print(value: unknown): void {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccountRepository } from './account.repository';
+import { IssueApiKey } from './api-keys/issue-api-key';
 import { KeyUsageTracker } from './api-keys/key-usage.tracker';
 import { ChangeAccount } from './change-account/change-account';
 import { AccountViewLoader } from './get-account/account-view.loader';
@@ -7,7 +8,7 @@ import { OpenAccount } from './open-account/open-account';
 
 /** Accounts: the operator's use cases, and the repository that authentication reads. */
 @Module({
-  providers: [AccountRepository, KeyUsageTracker, OpenAccount, ChangeAccount, AccountViewLoader],
-  exports: [AccountRepository, KeyUsageTracker, OpenAccount, ChangeAccount, AccountViewLoader],
+  providers: [AccountRepository, KeyUsageTracker, OpenAccount, ChangeAccount, AccountViewLoader, IssueApiKey],
+  exports: [AccountRepository, KeyUsageTracker, OpenAccount, ChangeAccount, AccountViewLoader, IssueApiKey],
 })
 export class AccountsModule {}

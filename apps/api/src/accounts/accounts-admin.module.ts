@@ -1,12 +1,14 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '@rank/accounts/accounts.module';
+import { AccountListReader } from '@rank/accounts/list-accounts/account-list.reader';
 import { AccountsAdminController } from './admin/accounts-admin.controller';
 import { AdminTokenGuard } from './admin/admin-token.guard';
+import { ApiKeysModule } from './api-keys/api-keys.module';
 
 /** The operator API under /admin. */
 @Module({
-  imports: [AccountsModule],
+  imports: [AccountsModule, ApiKeysModule],
   controllers: [AccountsAdminController],
-  providers: [AdminTokenGuard],
+  providers: [AdminTokenGuard, AccountListReader],
 })
 export class AccountsAdminModule {}

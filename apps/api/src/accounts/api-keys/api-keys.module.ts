@@ -9,5 +9,7 @@ import { RevokeApiKeyController } from './revoke-api-key.controller';
   imports: [AccountsModule],
   controllers: [ListApiKeysController, CreateApiKeyController, RevokeApiKeyController],
   providers: [KeyUsageStore],
+  // The operator API lists an account's keys with when they were last used, like the account does.
+  exports: [KeyUsageStore],
 })
 export class ApiKeysModule {}

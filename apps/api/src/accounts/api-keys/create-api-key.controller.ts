@@ -3,9 +3,7 @@ import { ApiBearerAuth, ApiCreatedResponse, ApiProperty, ApiTags, PickType } fro
 import { Transform } from 'class-transformer';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { MAX_API_KEY_NAME_LENGTH } from '@rank/accounts/domain/account';
-import { newObjectId } from '@rank/domain/object-id';
-import { AccountRepository } from '@rank/accounts/account.repository';
-import { issueApiKey } from '@rank/accounts/api-keys/api-key-secret';
+import { IssueApiKey } from '@rank/accounts/api-keys/issue-api-key';
 import { AccountCaller, CurrentAccount } from '../../platform/auth/caller';
 import { CLOCK, Clock } from '@rank/platform/tokens';
 import { ApiKeyView } from './api-key.view';
@@ -31,22 +29,12 @@ class CreateApiKeyResponse {
 @ApiBearerAuth()
 @Controller('api/user/api-keys')
 export class CreateApiKeyController {
-  constructor(private readonly accounts: AccountRepository, @Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(private readonly issueApiKey: IssueApiKey, @Inject(CLOCK) private readonly clock: Clock) {}
 
   @Post()
   @HttpCode(201)
   @ApiCreatedResponse({ type: CreateApiKeyResponse })
   async create(@CurrentAccount() caller: AccountCaller, @Body() body: CreateApiKeyBody): Promise<CreateApiKeyResponse> {
-    const now = this.clock.now();
-    const issued = issueApiKey(caller.accountId);
-    const keyId = newObjectId(now);
-    const { events } = await this.accounts.handle(caller.accountId, { type: 'CreateApiKey', keyId, name: body.name, keyHash: issued.keyHash, keyPrefix: issued.keyPrefix }, now);
-    const created = events.find((e) => e.type === 'ApiKeyCreated');
-    if (!created || created.type !== 'ApiKeyCreated') throw new Error('creating a key must record ApiKeyCreated');
-    return {
-      success: true,
-      key: issued.key,
-      apiKey: { _id: keyId, name: body.name, keyPrefix: issued.keyPrefix, createdAt: created.data.createdAt },
-    };
+    return { success: true, ...(await this.issueApiKey.issue(caller.accountId, body.name, this.clock.now())) };
   }
 }

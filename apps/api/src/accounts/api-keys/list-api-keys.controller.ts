@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { activeApiKeys } from '@rank/accounts/domain/account';
+import { listActiveApiKeys } from '@rank/accounts/api-keys/api-key-views';
 import { AccountCaller, CurrentAccount } from '../../platform/auth/caller';
 import { KeyUsageTracker } from '@rank/accounts/api-keys/key-usage.tracker';
 import { ApiKeyView } from './api-key.view';
@@ -24,10 +24,7 @@ export class ListApiKeysController {
     await this.usageStore.refresh(caller.accountId);
     return {
       success: true,
-      apiKeys: activeApiKeys(caller.account).map((k) => {
-        const lastUsed = this.tracker.lastUsedAt(k.keyId);
-        return { _id: k.keyId, name: k.name, keyPrefix: k.keyPrefix, lastUsedAt: lastUsed ? lastUsed.toISOString() : null, createdAt: k.createdAt };
-      }),
+      apiKeys: listActiveApiKeys(caller.account, (keyId) => this.tracker.lastUsedAt(keyId)),
     };
   }
 }
