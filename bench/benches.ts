@@ -21,6 +21,7 @@ export const BENCHES: readonly BenchEntry[] = [
   { name: 'projection-replay', load: () => import('./projection-replay.bench') },
   { name: 'check-work', load: () => import('./check-work.bench') },
   { name: 'startup', load: () => import('./startup.bench') },
+  { name: 'lighthouse', load: () => import('./lighthouse.bench') },
   { name: 'records', load: () => import('./records.bench') },
   { name: 'tracking', load: () => import('./tracking.bench') },
 ];
