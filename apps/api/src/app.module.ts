@@ -17,6 +17,7 @@ import { Readiness } from './platform/health/readiness';
 import { AllExceptionsFilter } from './platform/http/exception.filter';
 import { RouteRegistry } from './platform/http/route-registry';
 import { ProjectsHttpModule } from './projects/projects-http.module';
+import { ResearchHttpModule } from './research/research-http.module';
 import { ExportsModule } from './tracking/exports/exports.module';
 import { TrackingReadsModule } from './tracking/reads/tracking-reads.module';
 import { TrackingHttpModule } from './tracking/tracking-http.module';
@@ -38,7 +39,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         PlatformModule.forRoot(options),
-        AccountsModule, AccountsAdminModule, ApiKeysModule, ProjectsHttpModule, TrackingHttpModule, ExportsModule, TrackingReadsModule,
+        AccountsModule, AccountsAdminModule, ApiKeysModule, ProjectsHttpModule, TrackingHttpModule, ExportsModule, TrackingReadsModule, ResearchHttpModule,
         // Always composed, so that slots can be requested on demand; its minute tick runs only with the `scheduler` role.
         SchedulerModule,
         ...(roles.has('projections') ? [ProjectorModule, DispatcherModule, VolumeFetcherModule] : []),

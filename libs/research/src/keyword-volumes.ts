@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { normaliseKeyword } from '@rank/domain/keyword-text';
 import { CLOCK, Clock } from '@rank/platform/tokens';
-import type { Market, MonthlySearches } from './domain/volume.events';
+import { Market, marketKeywordKey, MonthlySearches } from './domain/volume.events';
 import { VOLUME_PROVIDER, VolumeProvider } from './volume-provider';
 import { metricsOfAsked, VolumeRecorder } from './volume-recorder';
 import { hasData, MarketKeyword, StoredVolume, VolumesReader } from './volumes.reader';
@@ -34,6 +34,21 @@ export class KeywordVolumes {
   async stored(keywords: readonly MarketKeyword[]): Promise<StoredVolume[]> {
     if (keywords.length === 0) return [];
     return this.reader.latest(keywords.map((k) => ({ ...k, keyword: normaliseKeyword(k.keyword) })));
+  }
+
+  /**
+   * The stored figures of a project's keywords (those that have data), by keyword id: the separate
+   * lookup the keyword records merge in (avgMonthlySearches, sortBy=volume, the CSV's Volume).
+   */
+  async ofKeywords(keywords: readonly { keywordId: string; value: string; geoCode: string; langCode: string }[]): Promise<Map<string, StoredVolume>> {
+    const stored = await this.stored(keywords.map((k) => ({ geoCode: k.geoCode, langCode: k.langCode, keyword: k.value })));
+    const byKey = new Map(stored.filter(hasData).map((v) => [marketKeywordKey(v, v.keyword), v]));
+    const byId = new Map<string, StoredVolume>();
+    for (const k of keywords) {
+      const volume = byKey.get(marketKeywordKey(k, normaliseKeyword(k.value)));
+      if (volume) byId.set(k.keywordId, volume);
+    }
+    return byId;
   }
 
   /** Every month ever stored for the keyword, oldest first. */

@@ -25,6 +25,8 @@ export class ProjectKeywordView {
   @ApiProperty() keyword!: string;
   @ApiProperty({ example: 'US' }) geoCode!: string;
   @ApiProperty({ example: 'en' }) langCode!: string;
+  @ApiProperty({ type: Number, nullable: true, description: 'Average monthly searches from the stored keyword volumes; null while unknown' })
+  avgMonthlySearches!: number | null;
 }
 
 export class ProjectDetailView extends ProjectView {
@@ -57,10 +59,13 @@ export function toProjectView(project: ProjectRecord): ProjectView {
   };
 }
 
-export function toProjectDetail(project: ProjectRecord, content: ProjectContentState): ProjectDetailView {
+/** `volumes`: average monthly searches by keyword id, for the keywords that have them. */
+export function toProjectDetail(project: ProjectRecord, content: ProjectContentState, volumes: ReadonlyMap<string, number | null>): ProjectDetailView {
   return {
     ...toProjectView(project),
-    keywords: content.keywords.map((k) => ({ _id: k.keywordId, keyword: k.value, geoCode: k.geoCode, langCode: k.langCode })),
+    keywords: content.keywords.map((k) => ({
+      _id: k.keywordId, keyword: k.value, geoCode: k.geoCode, langCode: k.langCode, avgMonthlySearches: volumes.get(k.keywordId) ?? null,
+    })),
   };
 }
 

@@ -11,6 +11,8 @@ export interface CsvExportInput {
   projectId: string;
   keywords: readonly TrackedKeyword[];
   range: DayRange;
+  /** Average monthly searches of a page of keywords, by keyword id (the research context's stored volumes); absent ones are unknown. */
+  volumes(keywords: readonly TrackedKeyword[]): Promise<ReadonlyMap<string, number | null>>;
 }
 
 export const FULL_COLUMNS = ['Keyword', 'SERP', 'Volume', 'URL', 'Change'] as const;
@@ -33,7 +35,7 @@ export function csvExport(history: RankingHistoryReader, format: CsvFormat, inpu
  * successful check on or before the window's last day, so an export of a past month reads the same
  * tomorrow. A day cell is that day's latest successful check: 0 when not in the depth, empty without one.
  */
-async function* fullCsv(history: RankingHistoryReader, { projectId, keywords, range }: CsvExportInput): AsyncGenerator<string> {
+async function* fullCsv(history: RankingHistoryReader, { projectId, keywords, range, volumes }: CsvExportInput): AsyncGenerator<string> {
   const ordered = inExportOrder(keywords);
   const days = await history.checkedDays(projectId, ordered.map((k) => k.keywordId), range);
   yield CSV_BOM + csvLine([...FULL_COLUMNS, ...days]);
@@ -41,14 +43,15 @@ async function* fullCsv(history: RankingHistoryReader, { projectId, keywords, ra
     const ids = page.map((k) => k.keywordId);
     const latest = await history.latestChecks(projectId, ids, range.endDate);
     const daily = await history.dailyPositions(projectId, ids, range);
+    const volumeOf = await volumes(page);
     yield page.map((keyword) => {
       const check = latest.get(keyword.keywordId);
       const positions = daily.get(keyword.keywordId);
       return csvLine([
         csvTextField(keyword.value),
         numberOrEmpty(check?.position),
-        // No keyword-volume data exists in the service yet: empty means "unknown", as the spec says.
-        '',
+        // Empty means "unknown": no volumes stored for the keyword.
+        numberOrEmpty(volumeOf.get(keyword.keywordId)),
         csvTextField(check?.url ?? ''),
         numberOrEmpty(changeOf(check)),
         ...days.map((day) => numberOrEmpty(positions?.get(day))),

@@ -7,6 +7,8 @@ import { Caller, CurrentCaller } from '../../platform/auth/caller';
 import { ProjectAccess } from '@rank/projects/project-access';
 import { ProjectDetailView, toProjectDetail } from '../project.view';
 import { ProjectContentRepository } from '@rank/projects/workspace.repository';
+import { KeywordVolumes } from '@rank/research/keyword-volumes';
+import { averageMonthlySearches } from '@rank/research/reads/volume-views';
 
 class GetProjectResponse {
   @ApiProperty() success!: boolean;
@@ -17,7 +19,11 @@ class GetProjectResponse {
 @ApiBearerAuth()
 @Controller('api/projects')
 export class GetProjectController {
-  constructor(private readonly access: ProjectAccess, private readonly contents: ProjectContentRepository) {}
+  constructor(
+    private readonly access: ProjectAccess,
+    private readonly contents: ProjectContentRepository,
+    private readonly volumes: KeywordVolumes,
+  ) {}
 
   /** Public when the project is shared. */
   @Get(':id')
@@ -26,6 +32,9 @@ export class GetProjectController {
   async get(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<GetProjectResponse> {
     if (!isObjectId(id)) throw invalid('id must be a 24-character hex id');
     const { project } = await this.access.readable(caller, id);
-    return { success: true, project: toProjectDetail(project, await this.contents.load(id)) };
+    const content = await this.contents.load(id);
+    // Volumes are market data of their own context: one separate lookup, merged here.
+    const volumes = new Map([...(await this.volumes.ofKeywords(content.keywords))].map(([keywordId, v]) => [keywordId, averageMonthlySearches(v)]));
+    return { success: true, project: toProjectDetail(project, content, volumes) };
   }
 }

@@ -6,11 +6,14 @@ import { Caller, CurrentCaller } from '../../platform/auth/caller';
 import { CLOCK, Clock } from '@rank/platform/tokens';
 import { ProjectAccess } from '@rank/projects/project-access';
 import { ProjectContentRepository } from '@rank/projects/workspace.repository';
+import type { TrackedKeyword } from '@rank/projects/domain/project-content.events';
 import { agentReport } from '@rank/tracking/exports/agent-report';
 import { csvExport, csvFilename, FULL_COLUMNS, SUMMARY_COLUMNS } from '@rank/tracking/exports/csv-exports';
 import { AgentReportQuery, CsvExportQuery, exportWindow } from './export-query';
 import { RankingHistoryReader } from '@rank/tracking/exports/ranking-history.reader';
 import { streamedBody } from '@rank/tracking/exports/streamed-body';
+import { KeywordVolumes } from '@rank/research/keyword-volumes';
+import { averageMonthlySearches } from '@rank/research/reads/volume-views';
 
 const CSV_DESCRIPTION = [
   'UTF-8 with a byte-order mark, `;` between fields, CRLF line ends, RFC 4180 quoting.',
@@ -28,6 +31,7 @@ export class ExportController {
     private readonly access: ProjectAccess,
     private readonly contents: ProjectContentRepository,
     private readonly history: RankingHistoryReader,
+    private readonly volumes: KeywordVolumes,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -41,11 +45,17 @@ export class ExportController {
     const format = query.format ?? 'full';
     const { project } = await this.access.readable(caller, query.projectId);
     const { keywords } = await this.contents.load(project.projectId);
-    const body = await streamedBody(csvExport(this.history, format, { projectId: project.projectId, keywords, range }), 'CSV export');
+    const body = await streamedBody(csvExport(this.history, format, { projectId: project.projectId, keywords, range, volumes: (page) => this.averageSearches(page) }), 'CSV export');
     await reply
       .type('text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="${csvFilename(project.settings.domain, format, range)}"`)
       .send(body);
+  }
+
+  /** Average monthly searches of a page of keywords from the stored volumes: a separate lookup, merged into the rows. */
+  private async averageSearches(keywords: readonly TrackedKeyword[]): Promise<Map<string, number | null>> {
+    const stored = await this.volumes.ofKeywords(keywords);
+    return new Map([...stored].map(([keywordId, volume]) => [keywordId, averageMonthlySearches(volume)]));
   }
 
   /** One Markdown report: project, rankings, traffic, competitors, performance. */

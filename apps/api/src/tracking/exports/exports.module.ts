@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { ProjectsModule } from '@rank/projects/projects.module';
+import { ResearchModule } from '@rank/research/research.module';
 import { ExportController } from './export.controller';
 import { RankingHistoryReader } from '@rank/tracking/exports/ranking-history.reader';
 
 /** GET /api/projects/export (CSV) and /api/projects/export-agent (Markdown). */
 @Module({
-  imports: [ProjectsModule],
+  imports: [ProjectsModule, ResearchModule],
   controllers: [ExportController],
   providers: [RankingHistoryReader],
 })

@@ -13,6 +13,8 @@ import { KeywordRefView, KeywordUpdateView, toKeywordRef, updatesByKeyword } fro
 import { OptionalCalendarDateQuery, OptionalEnumQuery, OptionalTextQuery, RequiredObjectIdQuery } from './query-fields';
 import { orderKeywords, SORT_FIELDS, SORT_ORDERS, SortField, SortOrder } from '@rank/tracking/reads/keyword-updates/keyword-order';
 import { Aggregation, AGGREGATIONS, KeywordUpdatesReader } from '@rank/tracking/reads/keyword-updates/keyword-updates.reader';
+import { KeywordVolumes } from '@rank/research/keyword-volumes';
+import { averageMonthlySearches } from '@rank/research/reads/volume-views';
 
 const isCode = (test: (code: string) => boolean, what: string) =>
   ValidateBy({
@@ -94,6 +96,7 @@ export class KeywordUpdatesController {
     private readonly access: ProjectAccess,
     private readonly contents: ProjectContentRepository,
     private readonly updates: KeywordUpdatesReader,
+    private readonly volumes: KeywordVolumes,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -112,12 +115,14 @@ export class KeywordUpdatesController {
       project.projectId, window, params.aggregation ?? 'daily', filter ? keywords.map((k) => k.keywordId) : undefined,
     );
     const updates = updatesByKeyword(rows);
+    // Volumes are market data of their own context: one separate lookup, merged here.
+    const volumes = await this.volumes.ofKeywords(keywords);
 
     const sortable = keywords.map((keyword) => {
       const own = updates.get(keyword.keywordId) ?? [];
       const latestSuccess = [...own].reverse().find((u) => u.status === 'success');
-      // No keyword-volume data exists in the service yet, so volume is unknown for every keyword.
-      return { keyword, latestPosition: latestSuccess?.position?.position ?? null, volume: null, updates: own };
+      const volume = volumes.get(keyword.keywordId);
+      return { keyword, latestPosition: latestSuccess?.position?.position ?? null, volume: volume ? averageMonthlySearches(volume) : null, updates: own };
     });
     const data: Record<string, KeywordUpdatesEntry> = {};
     for (const entry of orderKeywords(sortable, params.sortBy, params.sortOrder ?? 'desc')) {

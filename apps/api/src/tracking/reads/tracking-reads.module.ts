@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ProjectsModule } from '@rank/projects/projects.module';
+import { ResearchModule } from '@rank/research/research.module';
 import { CompetitorPositionsReader } from '@rank/tracking/reads/competitor-positions/competitor-positions.reader';
 import { CompetitorPositionsController } from './competitor-positions.controller';
 import { KeywordUpdatesReader } from '@rank/tracking/reads/keyword-updates/keyword-updates.reader';
@@ -14,7 +15,7 @@ import { PositionHistoryController } from './position-history.controller';
  * the ClickHouse tracking tables (built from the checks streams) and the event-sourced keyword list.
  */
 @Module({
-  imports: [ProjectsModule],
+  imports: [ProjectsModule, ResearchModule],
   controllers: [KeywordUpdatesController, PositionHistoryController, CompetitorPositionsController, PagesController],
   providers: [KeywordUpdatesReader, PositionHistoryReader, CompetitorPositionsReader, PagesReader],
 })
