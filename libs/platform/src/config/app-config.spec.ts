@@ -28,6 +28,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ LOG_FORMAT: 'xml', METRICS_TOKEN: 'short', READY_MAX_LAG_EVENTS: '-1' })).toThrow(/LOG_FORMAT[\s\S]*METRICS_TOKEN[\s\S]*READY_MAX_LAG_EVENTS/);
   });
 
+  it('reads REDIS_URL, where the rate-limit counters are shared, and names it when it is not a redis URL', () => {
+    expect(loadConfig({}, '/srv/app').redisUrl).toBeUndefined();
+    expect(loadConfig({ REDIS_URL: 'redis://redis:6379/0' }, '/srv/app').redisUrl).toBe('redis://redis:6379/0');
+    expect(() => loadConfig({ REDIS_URL: 'http://redis:6379' })).toThrow(/REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/);
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ PORT: '', ADMIN_TOKEN: '  ' }).port).toBe(3000);
   });

@@ -39,6 +39,8 @@ export interface AppConfig {
   http: { requestTimeoutMs: number; maxConnections: number };
   /** Page speed (PAGESPEED_*; local Lighthouse when unset), CrUX history (CRUX_*) and traffic (SIMILARWEB_*) providers. */
   domainData: DomainDataProvidersConfig;
+  /** REDIS_URL: where the per-account rate-limit counters live, shared by every api replica; unset, each process counts alone. */
+  redisUrl: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -141,6 +143,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const aggregateCacheMb = integer('AGGREGATE_CACHE_MB', 64, 0, 65_536);
   const domainData = domainDataProvidersConfigFromEnv(env);
   problems.push(...domainData.problems);
+  const redisUrl = get('REDIS_URL');
+  if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
   const http = {
     requestTimeoutMs: integer('HTTP_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
     maxConnections: integer('HTTP_MAX_CONNECTIONS', 1_024, 1, 1_000_000),
@@ -166,6 +170,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     aggregateCacheMb,
     http,
     domainData: domainData.config,
+    redisUrl,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
