@@ -2,24 +2,10 @@ import { assertNever } from '@rank/domain/domain-error';
 import { parseEvent } from '@rank/domain/domain-event';
 import type { RecordedEvent } from '@rank/event-store/event-store.port';
 import type { Projection, ReadModelChange } from '@rank/read-store/projection';
-import { DOMAIN_DATA_EVENT_TYPES, DomainDataEvent, TrafficMonth } from './domain/domain-data.events';
+import { DOMAIN_DATA_EVENT_TYPES, DomainDataEvent } from './domain/domain-data.events';
+import { engagementOf, lastTwelveMonths, totalVisitsOf } from './domain/traffic-figures';
 
 export const DOMAIN_DATA_TABLES = ['domain_traffic', 'page_speed', 'crux_history'] as const;
-
-/** The last 12 months at most, oldest first: the spec's traffic history. */
-const MAX_MONTHS = 12;
-
-/**
- * A period's engagement as one figure: the months' values weighted by their visits (a month of
- * 10 million visits says more than one of ten), or their plain mean when no month has visits.
- */
-function engagement(months: readonly TrafficMonth[], pick: (m: TrafficMonth) => number | null): number | null {
-  const known = months.filter((m) => pick(m) !== null);
-  if (known.length === 0) return null;
-  const weight = known.reduce((sum, m) => sum + (m.visits ?? 0), 0);
-  if (weight === 0) return known.reduce((sum, m) => sum + pick(m)!, 0) / known.length;
-  return known.reduce((sum, m) => sum + pick(m)! * (m.visits ?? 0), 0) / weight;
-}
 
 /** Traffic, page-speed records and CrUX series from the domain streams: each row is its target's latest fetch. */
 export const domainDataProjection: Projection = {
@@ -31,13 +17,13 @@ export const domainDataProjection: Projection = {
     const version = event.position;
     switch (e.type) {
       case 'DomainTrafficFetched': {
-        const months = [...e.data.months].sort((a, b) => a.month.localeCompare(b.month)).slice(-MAX_MONTHS);
+        const months = lastTwelveMonths(e.data.months);
         return [{
           kind: 'insert', table: 'domain_traffic', row: {
             domain: e.data.domain, fetched_at: Date.parse(e.data.fetchedAt),
             months: months.map((m) => m.month), visits: months.map((m) => m.visits),
-            total_visits: months.reduce((sum, m) => sum + (m.visits ?? 0), 0),
-            bounce_rate: engagement(months, (m) => m.bounceRate), avg_visit_duration: engagement(months, (m) => m.avgVisitDuration),
+            total_visits: totalVisitsOf(months),
+            bounce_rate: engagementOf(months, (m) => m.bounceRate), avg_visit_duration: engagementOf(months, (m) => m.avgVisitDuration),
             has_data: months.length > 0 ? 1 : 0, version,
           },
         }];

@@ -1,0 +1,83 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CLOCK, Clock } from '@rank/platform/tokens';
+import type { PageSpeedMeasurement } from '@rank/providers/pagespeed/page-speed-provider';
+import { DOMAIN_DATA_PROVIDERS, DomainDataProviders } from '../domain-data-providers';
+import { DomainDataRepository } from '../domain-data.repository';
+import type { CruxPoint, DomainDataKind, FetchOrigin, PageSpeedFigures, PageSpeedLevel, TrafficMonth } from '../domain/domain-data.events';
+
+/** What one fetch gave: the data (recorded), nothing because no provider is configured, or a failure (recorded as one). */
+export type FetchOutcome<T> = { kind: 'fetched'; value: T } | { kind: 'unconfigured' } | { kind: 'failed'; reason: string };
+
+const figuresOf = (m: PageSpeedMeasurement): PageSpeedFigures => ({
+  source: m.source, performanceScore: m.performanceScore, accessibilityScore: m.accessibilityScore, bestPracticesScore: m.bestPracticesScore,
+  seoScore: m.seoScore, largestContentfulPaint: m.largestContentfulPaint, firstContentfulPaint: m.firstContentfulPaint,
+  totalBlockingTime: m.totalBlockingTime, cumulativeLayoutShift: m.cumulativeLayoutShift, cruxFieldData: m.cruxFieldData, cruxScore: m.cruxScore,
+});
+
+/**
+ * Asks a provider for one piece of a domain's data and records the answer in the domain's stream:
+ * the data, or the failure (never as data, so it is never served from the cache). Used by the
+ * traffic check on a cache miss and by the background worker. A failure never throws: callers
+ * answer "no data" and the worker retries.
+ */
+@Injectable()
+export class DomainDataFetcher {
+  private readonly logger = new Logger('DomainData');
+
+  constructor(
+    @Inject(DOMAIN_DATA_PROVIDERS) private readonly providers: DomainDataProviders,
+    private readonly repository: DomainDataRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /** The domain's monthly traffic; an empty list when the provider has no data for it (cached as such). */
+  traffic(domain: string, origin: FetchOrigin): Promise<FetchOutcome<TrafficMonth[]>> {
+    if (!this.providers.traffic.configured) return Promise.resolve({ kind: 'unconfigured' });
+    return this.attempt({ domain, kind: 'traffic', target: domain, origin }, async () => {
+      const traffic = await this.providers.traffic.monthlyTraffic(domain, this.clock.now());
+      const months = traffic?.months ?? [];
+      await this.repository.record({ type: 'RecordTraffic', domain, months }, this.clock.now());
+      return months;
+    });
+  }
+
+  /** A page-speed measurement of `url`: the domain's home page (`domain`) or one ranking page (`page`). */
+  pageSpeed(domain: string, url: string, level: PageSpeedLevel, origin: FetchOrigin): Promise<FetchOutcome<PageSpeedFigures & { measuredAt: string }>> {
+    return this.attempt({ domain, kind: 'pagespeed', target: url, level, origin }, async () => {
+      const figures = figuresOf(await this.providers.pageSpeed.measure(url));
+      const measuredAt = this.clock.now();
+      await this.repository.record({ type: 'RecordPageSpeed', domain, url, level, figures }, measuredAt);
+      return { ...figures, measuredAt: measuredAt.toISOString() };
+    });
+  }
+
+  /** The CrUX history of the domain's origin or of one page; empty when CrUX has no data for it. */
+  cruxHistory(domain: string, target: 'origin' | 'url', url: string, origin: FetchOrigin): Promise<FetchOutcome<CruxPoint[]>> {
+    if (!this.providers.crux.configured) return Promise.resolve({ kind: 'unconfigured' });
+    return this.attempt({ domain, kind: 'crux', target: url, origin }, async () => {
+      const history = await this.providers.crux.history(target === 'origin' ? { origin: url } : { url });
+      const points = (history?.points ?? []).map((p) => ({ date: p.date, lcp: p.lcp.p75, cls: p.cls.p75, inp: p.inp.p75 }));
+      await this.repository.record({ type: 'RecordCruxHistory', domain, target, url, points }, this.clock.now());
+      return points;
+    });
+  }
+
+  private async attempt<T>(
+    fetch: { domain: string; kind: DomainDataKind; target: string; level?: PageSpeedLevel; origin: FetchOrigin },
+    run: () => Promise<T>,
+  ): Promise<FetchOutcome<T>> {
+    try {
+      return { kind: 'fetched', value: await run() };
+    } catch (error) {
+      // Provider messages name the provider and path, never the query (where the keys travel).
+      const reason = error instanceof Error ? error.message : String(error);
+      this.logger.warn(`${fetch.kind} of ${fetch.target} failed: ${reason}`);
+      try {
+        await this.repository.record({ type: 'RecordFetchFailure', ...fetch, reason }, this.clock.now());
+      } catch (recordError) {
+        this.logger.warn(`could not record the failed ${fetch.kind} of ${fetch.target}: ${String(recordError)}`);
+      }
+      return { kind: 'failed', reason };
+    }
+  }
+}

@@ -1,0 +1,65 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { NewDomainAllowances } from '@rank/accounts/new-domain-allowances';
+import { CLOCK, Clock } from '@rank/platform/tokens';
+import { isFresh } from './domain/freshness';
+import { engagementOf, lastTwelveMonths, totalVisitsOf } from './domain/traffic-figures';
+import { DomainDataFetcher } from './fetch/domain-data-fetcher';
+import { DomainDataReader, TrafficRow } from './reads/domain-data.reader';
+import { EngagedTrafficView, engagedTrafficView, pageSpeedSummaryView } from './reads/domain-views';
+import { homePageOf } from './work/domain-work.process';
+
+export interface TrafficCheckAnswer {
+  domain: string;
+  data: EngagedTrafficView | null;
+  pagespeed: ReturnType<typeof pageSpeedSummaryView> | null;
+}
+
+/**
+ * POST /api/tools/traffic-check: the domain's traffic and home-page speed, from the cache when fresh
+ * (30 days), else fetched live and recorded. A domain with no stored traffic counts against the
+ * new-domain allowance before anything is fetched. A provider that fails gives null for its part,
+ * never an error, and nothing is cached for it.
+ */
+@Injectable()
+export class TrafficCheck {
+  constructor(
+    private readonly reader: DomainDataReader,
+    private readonly fetcher: DomainDataFetcher,
+    private readonly allowances: NewDomainAllowances,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async check(accountId: string, domain: string): Promise<TrafficCheckAnswer> {
+    const now = this.clock.now();
+    const [[traffic], [pageSpeed]] = await Promise.all([this.reader.traffic([domain]), this.reader.pageSpeedOfDomains([domain], 'domain')]);
+    if (!traffic) await this.allowances.count(accountId, [domain], now);
+
+    const [data, pagespeed] = await Promise.all([
+      traffic && isFresh(traffic.fetchedAtMs, now) ? engagedTrafficView(traffic) : this.liveTraffic(domain),
+      pageSpeed && isFresh(pageSpeed.measuredAtMs, now) ? pageSpeedSummaryView(pageSpeed) : this.livePageSpeed(domain),
+    ]);
+    return { domain, data, pagespeed };
+  }
+
+  private async liveTraffic(domain: string): Promise<EngagedTrafficView | null> {
+    const outcome = await this.fetcher.traffic(domain, 'request');
+    if (outcome.kind !== 'fetched') return null;
+    const months = lastTwelveMonths(outcome.value);
+    const row: TrafficRow = {
+      domain, fetchedAtMs: this.clock.now().getTime(), months: months.map((m) => m.month), visits: months.map((m) => m.visits),
+      totalVisits: totalVisitsOf(months), bounceRate: engagementOf(months, (m) => m.bounceRate), avgVisitDuration: engagementOf(months, (m) => m.avgVisitDuration),
+      hasData: months.length > 0,
+    };
+    return engagedTrafficView(row);
+  }
+
+  private async livePageSpeed(domain: string) {
+    const outcome = await this.fetcher.pageSpeed(domain, homePageOf(domain), 'domain', 'request');
+    if (outcome.kind !== 'fetched') return null;
+    const f = outcome.value;
+    return {
+      domain, performanceScore: f.performanceScore, cruxScore: f.cruxScore, largestContentfulPaint: f.largestContentfulPaint,
+      cumulativeLayoutShift: f.cumulativeLayoutShift, fetchedAt: f.measuredAt,
+    };
+  }
+}

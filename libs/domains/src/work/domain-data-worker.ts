@@ -1,0 +1,140 @@
+import { uuidFromName } from '@rank/domain/deterministic-uuid';
+import { parseEvent } from '@rank/domain/domain-event';
+import { STREAM_CATEGORIES } from '@rank/domain/stream-categories';
+import type { EventStore, RecordedEvent, Subscription } from '@rank/event-store/event-store.port';
+import type { FetchRecord } from '../domain/domain-data';
+import { domainWorkOf, DomainWorkTrigger, jobKey, ScheduledJob, shouldFetch } from './domain-work.process';
+
+export interface DomainDataWorkerDependencies {
+  store: EventStore;
+  now(): Date;
+  /** What the domain's stream knows of one fetch (its last success, its failures since). */
+  fetchRecord(job: ScheduledJob['job']): Promise<FetchRecord>;
+  /** Fetches and records the outcome (data or failure); never throws. */
+  run(job: ScheduledJob['job']): Promise<void>;
+  log(message: string): void;
+  /** Fetches at once (each may be a Lighthouse run of 10–30 s). */
+  concurrency?: number;
+  /** How often due jobs are looked for (the clock may be a test's, moved by hand). */
+  tickMs?: number;
+}
+
+export const FETCH_WORKER_CHECKPOINT_STREAM = STREAM_CATEGORIES['fetch-worker-checkpoint']();
+type FetchWorkerCheckpointed = { type: 'FetchWorkerCheckpointed'; data: { position: number } };
+
+const CHECKPOINT_EVERY_MS = 2_000;
+const TRIGGER_TYPES: readonly DomainWorkTrigger['type'][] = ['ProjectCreated', 'ProjectUpdated', 'CheckCompleted', 'DomainDataFetchFailed'];
+
+interface Pending {
+  scheduled: ScheduledJob;
+  dueAt: number;
+  /** The log position of the event that asked for it: the checkpoint stays before it until it is done. */
+  position: number;
+}
+
+/**
+ * Follows the log for the triggers of domain-data work (see domain-work.process.ts) and runs the
+ * fetches they ask for, off the request path: a few at once, each when due, skipped when the data
+ * is fresh by then. A failure is recorded by `run` as an event, which comes back through the log as
+ * the trigger of its retry. The checkpoint never passes a job not yet done, so a restart re-asks for
+ * unfinished work (and the freshness rule drops what was done meanwhile).
+ */
+export class DomainDataWorker {
+  private subscription: Subscription | undefined;
+  private readonly pending = new Map<string, Pending>();
+  private readonly running = new Map<string, { job: Pending; done: Promise<void> }>();
+  private lastSaveAt = 0;
+  private lastHandled = 0;
+  private saved = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(private readonly deps: DomainDataWorkerDependencies) {}
+
+  async start(): Promise<void> {
+    const [last] = await this.deps.store.readStream(FETCH_WORKER_CHECKPOINT_STREAM, { direction: 'backwards', maxCount: 1 });
+    const checkpoint = last && parseEvent<FetchWorkerCheckpointed>(last, ['FetchWorkerCheckpointed']);
+    this.saved = checkpoint ? Number(checkpoint.data.position) : 0;
+    this.lastHandled = this.saved;
+    this.subscription = this.deps.store.subscribeToAll({
+      afterPosition: this.saved,
+      onEvent: async (event) => {
+        // Its own checkpoints move nothing worth saving: saving for them would save forever.
+        if (event.streamName === FETCH_WORKER_CHECKPOINT_STREAM) return;
+        this.handle(event);
+        this.lastHandled = event.position;
+      },
+      onError: (error) => this.deps.log(`the domain-data worker stopped following the log: ${String(error)}`),
+    });
+    this.tick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.subscription?.stop();
+    await Promise.allSettled([...this.running.values()].map((r) => r.done));
+    await this.saveCheckpoint().catch(() => undefined);
+  }
+
+  /** For tests and metrics: jobs waiting or running. */
+  get backlog(): number {
+    return this.pending.size + this.running.size;
+  }
+
+  private handle(event: RecordedEvent): void {
+    const trigger = parseEvent<DomainWorkTrigger>(event, TRIGGER_TYPES);
+    if (!trigger) return;
+    for (const scheduled of domainWorkOf(trigger)) {
+      const key = jobKey(scheduled.job);
+      const dueAt = scheduled.notBefore === null ? 0 : Date.parse(scheduled.notBefore);
+      const waiting = this.pending.get(key);
+      // One wait per fetch: the earliest asked for wins.
+      if (waiting && waiting.dueAt <= dueAt) continue;
+      this.pending.set(key, { scheduled, dueAt, position: Math.min(waiting?.position ?? event.position, event.position) });
+    }
+  }
+
+  private tick(): void {
+    if (this.stopped) return;
+    const now = this.deps.now().getTime();
+    const limit = this.deps.concurrency ?? 2;
+    for (const [key, job] of [...this.pending].sort((a, b) => a[1].dueAt - b[1].dueAt)) {
+      if (this.running.size >= limit || job.dueAt > now) break;
+      if (this.running.has(key)) continue;
+      this.pending.delete(key);
+      const done = this.execute(job).finally(() => this.running.delete(key));
+      this.running.set(key, { job, done });
+    }
+    if (Date.now() - this.lastSaveAt >= CHECKPOINT_EVERY_MS) {
+      this.lastSaveAt = Date.now();
+      void this.saveCheckpoint().catch((e: unknown) => this.deps.log(`could not save the domain-data worker checkpoint: ${String(e)}`));
+    }
+    this.timer = setTimeout(() => this.tick(), this.deps.tickMs ?? 500);
+  }
+
+  private async execute(job: Pending): Promise<void> {
+    try {
+      const record = await this.deps.fetchRecord(job.scheduled.job);
+      if (shouldFetch(job.scheduled, record, this.deps.now())) await this.deps.run(job.scheduled.job);
+    } catch (error) {
+      // The stores failed (the fetch itself never throws): try again later rather than lose the job.
+      this.deps.log(`domain-data job ${jobKey(job.scheduled.job)} could not run: ${String(error)}`);
+      const key = jobKey(job.scheduled.job);
+      if (!this.pending.has(key)) this.pending.set(key, { ...job, dueAt: this.deps.now().getTime() + 60_000 });
+    }
+  }
+
+  /** The checkpoint: the log is handled up to here, with nothing older still waiting or running. */
+  private async saveCheckpoint(): Promise<void> {
+    const open = [...this.pending.values(), ...[...this.running.values()].map((r) => r.job)].map((p) => p.position - 1);
+    const position = Math.min(this.lastHandled, ...open);
+    if (position <= this.saved) return;
+    this.saved = position;
+    await this.deps.store.appendToStream(
+      FETCH_WORKER_CHECKPOINT_STREAM,
+      [{ id: uuidFromName(`${FETCH_WORKER_CHECKPOINT_STREAM}:${position}`), type: 'FetchWorkerCheckpointed', data: { position } }],
+      { expectedRevision: 'any' },
+    );
+  }
+}

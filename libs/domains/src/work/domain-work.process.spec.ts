@@ -1,0 +1,79 @@
+import { processSpec } from '@rank/domain/testing/process-spec';
+import { DEFAULT_SETTINGS } from '@rank/projects/domain/project-settings';
+import type { FetchRecord } from '../domain/domain-data';
+import { domainWorkOf, DomainWorkTrigger, ScheduledJob, shouldFetch } from './domain-work.process';
+
+const settings = { ...DEFAULT_SETTINGS, name: 'Shop', domain: 'Shop.example' };
+const created: DomainWorkTrigger = { type: 'ProjectCreated', data: { projectId: 'p1', accountId: 'a1', settings, folder: null, createdAt: '2026-03-01T00:00:00.000Z' } };
+const failure = (attempt: number, origin: 'background' | 'request' = 'background'): DomainWorkTrigger => ({
+  type: 'DomainDataFetchFailed',
+  data: { domain: 'shop.example', kind: 'pagespeed', target: 'https://shop.example/', level: 'domain', reason: 'lighthouse: timeout', failedAt: '2026-03-01T10:00:00.000Z', attempt, origin },
+});
+
+describe('domain work process', () => {
+  const work = processSpec(domainWorkOf);
+
+  it('when a project is created, fetches its domain\'s traffic, home-page speed and origin CrUX history at once', () => {
+    work.when(created).then([
+      { job: { kind: 'traffic', domain: 'shop.example' }, notBefore: null },
+      { job: { kind: 'pagespeed', domain: 'shop.example', url: 'https://shop.example/', level: 'domain' }, notBefore: null },
+      { job: { kind: 'crux', domain: 'shop.example', target: 'origin', url: 'https://shop.example' }, notBefore: null },
+    ]);
+  });
+
+  it('when competitors change, fetches each competitor\'s traffic once, normalised', () => {
+    const updated: DomainWorkTrigger = {
+      type: 'ProjectUpdated',
+      data: { projectId: 'p1', settings, folder: null, competitors: ['https://www.Rival.com/x', 'rival.com', 'shop.example', 'other.org'], createdAt: '', updatedAt: '' },
+    };
+    const jobs = work.when(updated).outcome().map((s) => s.job);
+    expect(jobs.filter((j) => j.kind === 'traffic').map((j) => j.domain)).toEqual(['shop.example', 'rival.com', 'other.org']);
+  });
+
+  it('when a check completes with a ranking page, measures that page and its CrUX history; without one, nothing', () => {
+    const completed = (url: string): DomainWorkTrigger => ({
+      type: 'CheckCompleted',
+      data: {
+        checkId: 'c', batchId: 'b', projectId: 'p1', keywordId: 'k', completedAt: '2026-03-01T00:00:00.000Z', serpTop: 50,
+        position: { position: url ? 3 : 0, url, title: '', domain: url ? 'shop.example' : '' }, results: [], aiOverview: [],
+      },
+    });
+    work.when(completed('https://www.shop.example/shoes')).then([
+      { job: { kind: 'pagespeed', domain: 'shop.example', url: 'https://www.shop.example/shoes', level: 'page' }, notBefore: null },
+      { job: { kind: 'crux', domain: 'shop.example', target: 'url', url: 'https://www.shop.example/shoes' }, notBefore: null },
+    ]);
+    work.when(completed('')).then([]);
+  });
+
+  it('when a background fetch fails, retries it with a growing delay, five times at most; a request\'s failure is not retried', () => {
+    work.when(failure(1)).then([
+      { job: { kind: 'pagespeed', domain: 'shop.example', url: 'https://shop.example/', level: 'domain' }, notBefore: '2026-03-01T10:01:00.000Z', retryOfAttempt: 1 },
+    ]);
+    expect(work.when(failure(3)).outcome()[0]!.notBefore).toBe('2026-03-01T10:30:00.000Z');
+    expect(work.when(failure(5)).outcome()[0]!.notBefore).toBe('2026-03-01T22:00:00.000Z');
+    work.when(failure(6)).then([]);
+    work.when(failure(1, 'request')).then([]);
+  });
+});
+
+describe('whether a due job still fetches', () => {
+  const at = new Date('2026-03-31T00:00:00.000Z');
+  const day = 24 * 3600 * 1000;
+  const record = (lastSuccessAt: number | null, failures = 0): FetchRecord => ({ lastSuccessAt, failures });
+  const domainJob: ScheduledJob = { job: { kind: 'traffic', domain: 'shop.example' }, notBefore: null };
+  const pageJob: ScheduledJob = { job: { kind: 'pagespeed', domain: 'shop.example', url: 'https://shop.example/a', level: 'page' }, notBefore: null };
+
+  it('given a fresh record (30 days for a domain, 7 for a ranking page), skips it', () => {
+    expect(shouldFetch(domainJob, record(at.getTime() - 29 * day), at)).toBe(false);
+    expect(shouldFetch(domainJob, record(at.getTime() - 30 * day), at)).toBe(true);
+    expect(shouldFetch(pageJob, record(at.getTime() - 6 * day), at)).toBe(false);
+    expect(shouldFetch(pageJob, record(at.getTime() - 7 * day), at)).toBe(true);
+    expect(shouldFetch(domainJob, record(null), at)).toBe(true);
+  });
+
+  it('given a retry overtaken by a later attempt, skips it', () => {
+    expect(shouldFetch({ ...domainJob, retryOfAttempt: 2 }, record(null, 2), at)).toBe(true);
+    expect(shouldFetch({ ...domainJob, retryOfAttempt: 1 }, record(null, 2), at)).toBe(false);
+    expect(shouldFetch({ ...domainJob, retryOfAttempt: 1 }, record(at.getTime() - day, 0), at)).toBe(false);
+  });
+});

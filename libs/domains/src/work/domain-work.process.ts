@@ -1,0 +1,106 @@
+import { domainOfUrl, normaliseDomain } from '@rank/domain/domain-name';
+import { assertNever } from '@rank/domain/domain-error';
+import type { WorkspaceEvent } from '@rank/projects/domain/workspace.events';
+import type { CheckEvent } from '@rank/tracking/domain/check.events';
+import type { FetchRecord } from '../domain/domain-data';
+import type { DomainDataEvent, PageSpeedLevel } from '../domain/domain-data.events';
+import { CACHE_FRESH_MS, isFresh, PAGE_REMEASURE_MS, retryDelayAfter } from '../domain/freshness';
+
+/**
+ * The background work on domain data, as a pure process: what happened in the log (a project
+ * created or its competitors changed, a check completed, a background fetch failed) gives the
+ * fetches to make and from when; what the domain's stream knows then decides whether a fetch is
+ * still needed. Fetching itself, and recording its outcome, is the worker's.
+ */
+
+/** The origin CrUX keeps a domain's history under, and the home page its page-speed snapshot measures. */
+export const originOf = (domain: string) => `https://${domain}`;
+export const homePageOf = (domain: string) => `https://${domain}/`;
+
+export type DomainJob =
+  | { kind: 'traffic'; domain: string }
+  | { kind: 'pagespeed'; domain: string; url: string; level: PageSpeedLevel }
+  | { kind: 'crux'; domain: string; target: 'origin' | 'url'; url: string };
+
+export interface ScheduledJob {
+  job: DomainJob;
+  /** Not before this moment (ISO 8601); null: at once. */
+  notBefore: string | null;
+  /** For a retry: the failure it retries; it is dropped when anything happened to that fetch since. */
+  retryOfAttempt?: number;
+}
+
+export type DomainWorkTrigger =
+  | Extract<WorkspaceEvent, { type: 'ProjectCreated' | 'ProjectUpdated' }>
+  | Extract<CheckEvent, { type: 'CheckCompleted' }>
+  | Extract<DomainDataEvent, { type: 'DomainDataFetchFailed' }>;
+
+/** The key a job is known by: a second trigger of the same fetch while one waits adds nothing. */
+export const jobKey = (job: DomainJob) => `${job.kind} ${job.kind === 'traffic' ? job.domain : job.url}`;
+
+const now = (job: DomainJob): ScheduledJob => ({ job, notBefore: null });
+
+/** A tracked domain's own data: traffic, the home page's speed, the origin's CrUX history. */
+function ownDomainJobs(domain: string): ScheduledJob[] {
+  return [
+    now({ kind: 'traffic', domain }),
+    now({ kind: 'pagespeed', domain, url: homePageOf(domain), level: 'domain' }),
+    now({ kind: 'crux', domain, target: 'origin', url: originOf(domain) }),
+  ];
+}
+
+export function domainWorkOf(trigger: DomainWorkTrigger): ScheduledJob[] {
+  switch (trigger.type) {
+    case 'ProjectCreated': {
+      const domain = normaliseDomain(trigger.data.settings.domain);
+      return domain ? ownDomainJobs(domain) : [];
+    }
+    case 'ProjectUpdated': {
+      // The domain may have changed too; what is still fresh is skipped when the job runs.
+      const domain = normaliseDomain(trigger.data.settings.domain);
+      const competitors = [...new Set(trigger.data.competitors.map(normaliseDomain).filter((d): d is string => d !== null && d !== domain))];
+      return [...(domain ? ownDomainJobs(domain) : []), ...competitors.map((c) => now({ kind: 'traffic', domain: c }))];
+    }
+    case 'CheckCompleted': {
+      const url = trigger.data.position.url;
+      const domain = url ? domainOfUrl(url) : null;
+      if (!url || !domain) return [];
+      return [now({ kind: 'pagespeed', domain, url, level: 'page' }), now({ kind: 'crux', domain, target: 'url', url })];
+    }
+    case 'DomainDataFetchFailed': {
+      // A request's failure is the caller's answer (no data); only background fetches are retried.
+      const failure = trigger.data;
+      const delay = retryDelayAfter(failure.attempt);
+      if (failure.origin !== 'background' || delay === null) return [];
+      const job = jobOfFailure(failure);
+      return job ? [{ job, notBefore: new Date(Date.parse(failure.failedAt) + delay).toISOString(), retryOfAttempt: failure.attempt }] : [];
+    }
+    default:
+      return assertNever(trigger);
+  }
+}
+
+function jobOfFailure(failure: Extract<DomainDataEvent, { type: 'DomainDataFetchFailed' }>['data']): DomainJob | null {
+  switch (failure.kind) {
+    case 'traffic':
+      return { kind: 'traffic', domain: failure.domain };
+    case 'pagespeed':
+      return { kind: 'pagespeed', domain: failure.domain, url: failure.target, level: failure.level ?? 'domain' };
+    case 'crux':
+      return { kind: 'crux', domain: failure.domain, target: failure.target === originOf(failure.domain) ? 'origin' : 'url', url: failure.target };
+    default:
+      return assertNever(failure.kind);
+  }
+}
+
+/** A ranking page is measured at most weekly; a domain's own data is refreshed when its cache goes stale. */
+const freshFor = (job: DomainJob) => ((job.kind === 'pagespeed' && job.level === 'page') || (job.kind === 'crux' && job.target === 'url') ? PAGE_REMEASURE_MS : CACHE_FRESH_MS);
+
+/**
+ * Whether a due job still has to fetch, given what the domain's stream knows of that fetch: not when
+ * its data is fresh, nor when it is a retry overtaken by a later attempt (another failure, a success).
+ */
+export function shouldFetch(scheduled: ScheduledJob, record: FetchRecord, at: Date): boolean {
+  if (scheduled.retryOfAttempt !== undefined && record.failures !== scheduled.retryOfAttempt) return false;
+  return !isFresh(record.lastSuccessAt, at, freshFor(scheduled.job));
+}
