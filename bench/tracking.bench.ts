@@ -22,13 +22,17 @@ import { inEngine, intoRows, rawFullExport, rawKeywordUpdates, rawPages, rawPosi
 import { RESULT_LIST_DAYS, SEEDED_DAYS, seedRankings } from './support/ranking-seed';
 import { availablePaths } from './support/routes';
 import { megabytes, median, ms, ratio, thousands } from './support/stats';
+import type { BenchContext } from './benches';
+import { MIN_RUNS, recordFigure } from './support/results';
 
 const DOMAIN = 'bench-shop.example';
 const DAY_MS = 86_400_000;
-const EXPORT_RUNS = 3;
+const EXPORT_RUNS = MIN_RUNS;
 
 interface ReadCase {
   label: string;
+  /** Its entry in bench-results.json. */
+  figure: string;
   /** The OpenAPI path whose presence says the endpoint exists. */
   path: string;
   query: Record<string, string>;
@@ -52,7 +56,7 @@ function inspectKeywordUpdates(body: any): number {
   return updates;
 }
 
-export async function run(): Promise<void> {
+export async function run(context: BenchContext): Promise<void> {
   const app = await startBenchApp();
   const failures: string[] = [];
   try {
@@ -79,19 +83,19 @@ export async function run(): Promise<void> {
     const monthAgo = utcDay(new Date(now.getTime() - 30 * DAY_MS));
     const cases: ReadCase[] = [
       {
-        label: 'keyword-updates (default: 30 days, daily)',
+        label: 'keyword-updates (default: 30 days, daily)', figure: 'keywordUpdates30d',
         path: '/api/projects/keyword-updates', query: { projectId }, runs: 5, unit: 'updates',
         raw: (r) => rawKeywordUpdates(r, projectId, window(monthAgo), 'daily'),
         inspect: inspectKeywordUpdates,
       },
       {
-        label: 'keyword-updates (365 days, weekly)',
+        label: 'keyword-updates (365 days, weekly)', figure: 'keywordUpdates365dWeekly',
         path: '/api/projects/keyword-updates', query: { projectId, startDate: yearAgo, aggregation: 'weekly' }, runs: 5, unit: 'updates',
         raw: (r) => rawKeywordUpdates(r, projectId, window(yearAgo), 'weekly'),
         inspect: inspectKeywordUpdates,
       },
       {
-        label: 'position-history (a check of the latest day)',
+        label: 'position-history (a check of the latest day)', figure: 'positionHistory',
         path: '/api/projects/position-history', query: { keywordUpdateId: seed.latestRankingCheckId }, runs: 20, unit: 'results, dropped and AI sources',
         raw: (r) => rawPositionHistory(store, r, seed.latestRankingCheckId),
         inspect: (body) => {
@@ -101,7 +105,7 @@ export async function run(): Promise<void> {
         },
       },
       {
-        label: 'pages',
+        label: 'pages', figure: 'pages',
         path: '/api/projects/pages', query: { projectId }, runs: 10, unit: 'pages',
         raw: (r) => rawPages(r, projectId, now),
         inspect: (body) => {
@@ -115,7 +119,7 @@ export async function run(): Promise<void> {
     const paths = await availablePaths(app.url);
     const missing = new Set<string>();
     console.log(`\nranking reads (median of N sequential requests after 1 warm-up; raw = plain ClickHouse SQL, same data, same chDB):`);
-    for (const c of cases) {
+    for (const c of cases.filter((c) => context.wants(c.figure))) {
       if (!paths.has(c.path)) {
         missing.add(c.path);
         console.log(`  ${c.label}: not available yet (${c.path} is not in /api/openapi.json)`);
@@ -134,12 +138,14 @@ export async function run(): Promise<void> {
       path: '/api/projects/export',
       query: { projectId, format: 'full', startDate: yearAgo },
     };
-    if (!paths.has(exportCase.path)) {
+    if (!context.wants('csvFull365d')) {
+      // not asked for in this run
+    } else if (!paths.has(exportCase.path)) {
       missing.add(exportCase.path);
       console.log(`  ${exportCase.label}: not available yet (${exportCase.path} is not in /api/openapi.json)`);
     } else {
       try {
-        await measureExport(app, apiKey, store, `${exportCase.path}?${new URLSearchParams(exportCase.query)}`, (r) => rawFullExport(r, projectId, window(yearAgo)));
+        await measureExport(app, apiKey, store, 'csvFull365d', `${exportCase.path}?${new URLSearchParams(exportCase.query)}`, (r) => rawFullExport(r, projectId, window(yearAgo)));
       } catch (error) {
         failures.push(`${exportCase.label}: ${String(error)}`);
         console.log(`  ${exportCase.label}: FAILED: ${String(error)}`);
@@ -160,6 +166,7 @@ async function measureRead(app: BenchApp, apiKey: string, store: ReadStore, c: R
 
   const raw = await timeBaseline(store, c.runs, c.raw);
   const httpMs = median(http.latencies);
+  recordFigure(c.figure, { apiMs: http.latencies, rawMs: raw.rowsTimes, ops: [(http.requests / http.elapsedMs) * 1000], opsUnit: 'req/s', note: c.label });
   console.log(
     `  ${c.label}: HTTP ${ms(httpMs)} (${megabytes(http.bytes / http.requests)}, ${thousands(items)} ${c.unit}), raw ${ms(raw.rowsMs)} (${thousands(raw.rows)} rows; ` +
       `in ClickHouse alone ${ms(raw.engineMs)}), overhead ${ratio(httpMs, raw.rowsMs)} [N=${c.runs}]`,
@@ -176,21 +183,22 @@ async function timeBaseline(store: ReadStore, runs: number, baseline: (run: SqlR
       rows = await baseline(runner);
       times.push(performance.now() - started);
     }
-    return { ms: median(times), rows };
+    return { ms: median(times), times, rows };
   };
   const intoJs = await median_(intoRows(store));
   const engine = await median_(inEngine(store));
   if (engine.rows !== intoJs.rows) throw new Error(`baseline counts differ: ${intoJs.rows} rows, count() ${engine.rows}`);
-  return { rowsMs: intoJs.ms, engineMs: engine.ms, rows: intoJs.rows };
+  return { rowsMs: intoJs.ms, rowsTimes: intoJs.times, engineMs: engine.ms, rows: intoJs.rows };
 }
 
 /**
  * The export streamed on this thread, a chunk at a time and never kept, so the memory figures are
  * the server's (and its ClickHouse engine's: same process), not a client holding the file.
  */
-async function measureExport(app: BenchApp, apiKey: string, store: ReadStore, pathAndQuery: string, baseline: (run: SqlRunner) => Promise<number>): Promise<void> {
+async function measureExport(app: BenchApp, apiKey: string, store: ReadStore, figure: string, pathAndQuery: string, baseline: (run: SqlRunner) => Promise<number>): Promise<void> {
   const runs: { totalMs: number; firstByteMs: number; bytes: number; baselineRss: number; rssGrowth: number; heapGrowth: number }[] = [];
-  for (let i = 0; i < EXPORT_RUNS; i++) {
+  // Run 0 is the warm-up, not counted.
+  for (let i = 0; i <= EXPORT_RUNS; i++) {
     collectGarbage();
     const sampler = new MemorySampler(10);
     const started = performance.now();
@@ -209,11 +217,17 @@ async function measureExport(app: BenchApp, apiKey: string, store: ReadStore, pa
     }
     const totalMs = performance.now() - started;
     const peaks = sampler.stop();
-    runs.push({ totalMs, firstByteMs, bytes, baselineRss: peaks.baselineRss, rssGrowth: peaks.peakRss - peaks.baselineRss, heapGrowth: peaks.peakHeapUsed - peaks.baselineHeapUsed });
+    if (i > 0) runs.push({ totalMs, firstByteMs, bytes, baselineRss: peaks.baselineRss, rssGrowth: peaks.peakRss - peaks.baselineRss, heapGrowth: peaks.peakHeapUsed - peaks.baselineHeapUsed });
   }
 
   const raw = await timeBaseline(store, EXPORT_RUNS, baseline);
   const httpMs = median(runs.map((r) => r.totalMs));
+  recordFigure(figure, {
+    apiMs: runs.map((r) => r.totalMs),
+    rawMs: raw.rowsTimes,
+    peakRssMb: Math.max(...runs.map((r) => r.baselineRss + r.rssGrowth)) / 1024 / 1024,
+    note: `${pathAndQuery.split('?')[0]}, streamed and counted, never kept`,
+  });
   console.log(
     `  export (full CSV, 365 days): HTTP ${ms(httpMs)} (first byte ${ms(median(runs.map((r) => r.firstByteMs)))}, ${megabytes(runs[0]!.bytes)}), ` +
       `raw ${ms(raw.rowsMs)} (${thousands(raw.rows)} rows of day arrays; in ClickHouse alone ${ms(raw.engineMs)}), ` +
