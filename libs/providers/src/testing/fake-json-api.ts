@@ -8,6 +8,8 @@ export interface SeenRequest {
   query: URLSearchParams;
   /** The parsed JSON body, or undefined. */
   body: unknown;
+  /** The request's headers (an API's credentials travel here, e.g. HTTP Basic). */
+  headers: IncomingMessage['headers'];
 }
 
 /** What the fake answers: a JSON body, raw text (a malformed answer), a late answer, or a dropped connection. */
@@ -87,7 +89,7 @@ export class FakeJsonApi {
       body = raw;
     }
     const url = new URL(req.url ?? '/', 'http://fake');
-    const request: SeenRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, body };
+    const request: SeenRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, body, headers: req.headers };
     this.requests.push(request);
     this.send(res, this.failure ?? this.route(request));
   }

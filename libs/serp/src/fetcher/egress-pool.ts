@@ -26,10 +26,12 @@ export class EgressPool {
     proxies: readonly ProxyConfig[],
     private readonly restMs: number,
     private readonly now: () => number,
+    /** The way out when there are no proxies: the machine's connection, or a scraping API. */
+    direct: Egress = DIRECT_EGRESS,
   ) {
     this.egresses =
       proxies.length === 0
-        ? [DIRECT_EGRESS]
+        ? [direct]
         : proxies.map((proxy, index) => ({ id: `proxy-${index + 1}`, label: `proxy ${proxy.label}`, proxy }));
   }
 
@@ -41,14 +43,19 @@ export class EgressPool {
     return this.egresses.length;
   }
 
-  /** The next egress in turn that is not resting, or `undefined` if all are resting. */
-  next(): Egress | undefined {
+  /** The next egress in turn that is not resting (and passes `usable`, e.g. has budget left), or `undefined`. */
+  next(usable: (egress: Egress) => boolean = () => true): Egress | undefined {
     for (let tried = 0; tried < this.egresses.length; tried++) {
       const egress = this.egresses[this.cursor];
       this.cursor = (this.cursor + 1) % this.egresses.length;
-      if (!this.isResting(egress)) return egress;
+      if (!this.isResting(egress) && usable(egress)) return egress;
     }
     return undefined;
+  }
+
+  /** Every egress, resting or not. */
+  all(): readonly Egress[] {
+    return this.egresses;
   }
 
   /** Egresses not resting right now. */
@@ -69,6 +76,11 @@ export class EgressPool {
       .filter((egress) => this.isResting(egress))
       .map((egress) => this.restingUntil.get(egress.id) as number);
     return times.length > 0 ? Math.min(...times) : undefined;
+  }
+
+  /** When a resting egress may be used again (epoch ms), or undefined if it does not rest. */
+  restEnd(egress: Egress): number | undefined {
+    return this.isResting(egress) ? this.restingUntil.get(egress.id) : undefined;
   }
 
   isResting(egress: Egress): boolean {

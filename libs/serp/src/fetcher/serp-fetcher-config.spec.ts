@@ -1,4 +1,4 @@
-import { DEFAULT_SERP_FETCHER_CONFIG, parseProxyUrl, SerpFetcherConfigError, serpFetcherConfigFromEnv } from './serp-fetcher-config';
+import { DEFAULT_MIN_INTERVAL_MS, DEFAULT_SERP_FETCHER_CONFIG, parseProxyUrl, SerpFetcherConfigError, serpFetcherConfigFromEnv } from './serp-fetcher-config';
 
 function problemsOf(env: Record<string, string>): string[] {
   try {
@@ -10,9 +10,11 @@ function problemsOf(env: Record<string, string>): string[] {
   throw new Error('expected the configuration to be rejected');
 }
 
-it('uses the defaults when nothing (or only blanks) is set', () => {
-  expect(serpFetcherConfigFromEnv({})).toEqual(DEFAULT_SERP_FETCHER_CONFIG);
-  expect(serpFetcherConfigFromEnv({ GOOGLE_BASE_URL: '  ', SCRAPER_PROXIES: '' })).toEqual(DEFAULT_SERP_FETCHER_CONFIG);
+it('uses the defaults when nothing (or only blanks) is set, pacing a deployment by a few seconds', () => {
+  const deployed = { ...DEFAULT_SERP_FETCHER_CONFIG, minIntervalMs: DEFAULT_MIN_INTERVAL_MS };
+  expect(serpFetcherConfigFromEnv({})).toEqual(deployed);
+  expect(serpFetcherConfigFromEnv({ GOOGLE_BASE_URL: '  ', SCRAPER_PROXIES: '' })).toEqual(deployed);
+  expect(DEFAULT_MIN_INTERVAL_MS).toBeGreaterThanOrEqual(2_000);
   expect(DEFAULT_SERP_FETCHER_CONFIG.baseUrl).toBe('https://www.google.com');
 });
 
@@ -27,9 +29,13 @@ it('reads every variable', () => {
     SCRAPER_RETRY_MAX_DELAY_MS: '8000',
     SCRAPER_BLOCK_REST_MS: '60000',
     SCRAPER_PROXIES: 'http://user:p%40ss@10.0.0.1:3128, socks5://10.0.0.2:1080',
+    SCRAPER_MIN_INTERVAL_MS: '1500',
+    SCRAPER_HOURLY_BUDGET: '120',
   });
 
   expect(config).toMatchObject({
+    minIntervalMs: 1_500,
+    hourlyBudget: 120,
     baseUrl: 'http://127.0.0.1:8080',
     navigationTimeoutMs: 15_000,
     maxConcurrentPages: 4,

@@ -36,7 +36,18 @@ export interface SerpFetcherConfig {
   subresourceHosts: string[];
   /** User agents used in turn; empty means the browser's own, minus its "Headless" marker. */
   userAgents: string[];
+  /** Minimum time between two requests to Google from one egress, plus jitter (`SCRAPER_MIN_INTERVAL_MS`). */
+  minIntervalMs: number;
+  /** Requests one egress may make in any hour; 0 means no budget (`SCRAPER_HOURLY_BUDGET`). */
+  hourlyBudget: number;
 }
+
+/**
+ * The interval a deployment gets when `SCRAPER_MIN_INTERVAL_MS` is unset: a person reading result
+ * pages does not ask for one every second. Code that builds a config itself (tests, embedding) starts
+ * from no pacing and opts in.
+ */
+export const DEFAULT_MIN_INTERVAL_MS = 4_000;
 
 export const DEFAULT_SERP_FETCHER_CONFIG: Readonly<SerpFetcherConfig> = Object.freeze({
   baseUrl: 'https://www.google.com',
@@ -50,6 +61,8 @@ export const DEFAULT_SERP_FETCHER_CONFIG: Readonly<SerpFetcherConfig> = Object.f
   blockRestMs: 30 * 60_000,
   subresourceHosts: ['google.com', 'gstatic.com'],
   userAgents: [],
+  minIntervalMs: 0,
+  hourlyBudget: 0,
 });
 
 /** Builds a config from defaults plus overrides (tests, embedding code). */
@@ -102,6 +115,8 @@ export function serpFetcherConfigFromEnv(env: Env): SerpFetcherConfig {
     blockRestMs: integer('SCRAPER_BLOCK_REST_MS', defaults.blockRestMs, 0, 7 * 24 * 3_600_000),
     subresourceHosts: [...defaults.subresourceHosts],
     userAgents: [...defaults.userAgents],
+    minIntervalMs: integer('SCRAPER_MIN_INTERVAL_MS', DEFAULT_MIN_INTERVAL_MS, 0, 600_000),
+    hourlyBudget: integer('SCRAPER_HOURLY_BUDGET', defaults.hourlyBudget, 0, 1_000_000),
   };
   if (config.retryMaxDelayMs < config.retryBaseDelayMs) {
     problems.push(

@@ -1,23 +1,44 @@
 import type { AiOverviewSource, OrganicResult, PageSource, SerpPage } from '../parser/serp-page';
 import { retryDelayMs } from './backoff';
 import { EgressPool, type Egress } from './egress-pool';
+import { EgressPacer } from './egress-pacer';
 import type { PageLoader, PageLoadResult } from './page-loader';
 import { acceptLanguages, browserLocale, buildSearchUrl, RESULTS_PER_PAGE, type SearchTarget } from './search-url';
 import type { SerpFetcherConfig } from './serp-fetcher-config';
+import type { SerpSourceName } from '../sources/serp-source';
 
 export interface SerpRequest extends SearchTarget {
-  /** How many organic results to read: Google's top 50 or top 100. */
-  depth: 50 | 100;
+  /** How many organic results to read: Google's top 50 or top 100, or 10 for the first page only (a live serp-check). */
+  depth: 10 | 50 | 100;
 }
 
 export type SerpFetchOutcome =
   /** Every page up to `depth` (or to the last page) was read; positions run 1..n across pages. */
-  | { kind: 'success'; organic: OrganicResult[]; aiOverview: AiOverviewSource[]; pagesRead: number }
+  | { kind: 'success'; organic: OrganicResult[]; aiOverview: AiOverviewSource[]; pagesRead: number; source?: SerpSourceName }
   /**
    * The check has no trustworthy answer; `pagesRead` counts pages read before the failure. `cause` is
    * the reason's kind, for metrics; `egress` the way out it last went (`direct` or a proxy's host:port).
+   * `backAt` (epoch ms) is when a blocked or resting egress may be asked again, when that is known.
    */
-  | { kind: 'failed'; reason: string; pagesRead: number; cause?: SerpFailureCause; egress?: string };
+  | {
+      kind: 'failed';
+      reason: string;
+      pagesRead: number;
+      cause?: SerpFailureCause;
+      egress?: string;
+      backAt?: number;
+      /** The source that failed (the first one, when several were tried). */
+      source?: SerpSourceName;
+      /** With several sources: how each one failed, in order. */
+      sourceFailures?: SourceFailure[];
+    };
+
+export interface SourceFailure {
+  source: SerpSourceName;
+  cause?: SerpFailureCause;
+  egress?: string;
+  reason: string;
+}
 
 /** A failure's kind: few values, unlike the reason's words, so that a metric can count by it. */
 export type SerpFailureCause =
@@ -29,7 +50,11 @@ export type SerpFailureCause =
   | 'consent'
   | 'unrecognised_page'
   | 'parser_error'
-  | 'browser_unavailable';
+  | 'browser_unavailable'
+  /** A SERP API answered with something we cannot read. */
+  | 'malformed_answer'
+  /** A SERP API refused the request (a bad key, no credit left). */
+  | 'upstream_refused';
 
 /** What the fetcher reports as it goes, for metrics; `egress` is `direct` or a proxy's host:port, never credentials. */
 export interface SerpFetchObserver {
@@ -37,6 +62,8 @@ export interface SerpFetchObserver {
   pageLoaded(egress: string, outcome: string, seconds: number): void;
   /** Google blocked a page (captcha, 403, 429). */
   blocked(egress: string): void;
+  /** An egress starts its rest after a block, until `until` (epoch ms): said once per block, not per failed check. */
+  resting?(egress: string, until: number, why: string): void;
 }
 
 /**
@@ -55,12 +82,15 @@ export interface SerpFetcherDependencies {
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
   observer?: SerpFetchObserver;
+  /** The egress used without proxies (default: the direct connection); a scraping API names itself here. */
+  directEgress?: Egress;
 }
 
 type FetcherSettings = Pick<
   SerpFetcherConfig,
   'baseUrl' | 'maxAttempts' | 'retryBaseDelayMs' | 'retryMaxDelayMs' | 'proxies' | 'blockRestMs'
->;
+> &
+  Partial<Pick<SerpFetcherConfig, 'minIntervalMs' | 'hourlyBudget'>>;
 
 /** Google sometimes shows 8 or 9 organic results a page; two spare pages still reach the depth. */
 const SPARE_PAGES = 2;
@@ -68,7 +98,7 @@ const SPARE_PAGES = 2;
 /** Result of reading one page, after retries; a block never gets here as a page. */
 type PageRead =
   | { kind: 'read'; page: Exclude<SerpPage, { kind: 'blocked' }>; egress?: string }
-  | { kind: 'failed'; reason: string; cause: SerpFailureCause; egress?: string };
+  | { kind: 'failed'; reason: string; cause: SerpFailureCause; egress?: string; backAt?: number };
 
 /** State shared by the pages of one check. */
 interface CheckState {
@@ -83,6 +113,7 @@ interface CheckState {
  */
 export class SerpFetcher {
   private readonly egresses: EgressPool;
+  private readonly pacer: EgressPacer;
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
@@ -96,7 +127,13 @@ export class SerpFetcher {
     this.now = deps.now ?? Date.now;
     this.sleep = deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.random = deps.random ?? Math.random;
-    this.egresses = new EgressPool(settings.proxies, settings.blockRestMs, this.now);
+    this.egresses = new EgressPool(settings.proxies, settings.blockRestMs, this.now, deps.directEgress);
+    this.pacer = new EgressPacer({ minIntervalMs: settings.minIntervalMs ?? 0, hourlyBudget: settings.hourlyBudget ?? 0 }, this.now, this.random);
+  }
+
+  /** The egresses' names (`direct`, or proxies' host:port), for a source that names where it went. */
+  get egressNames(): string[] {
+    return this.egresses.all().map(nameOf);
   }
 
   async fetchSerp(request: SerpRequest): Promise<SerpFetchOutcome> {
@@ -113,7 +150,7 @@ export class SerpFetcher {
       const start = pageIndex * RESULTS_PER_PAGE;
       const where = `page ${pageIndex + 1} (start=${start})`;
       const read = await this.readPage(request, start, check);
-      if (read.kind === 'failed') return { kind: 'failed', reason: `${where}: ${read.reason}`, pagesRead, cause: read.cause, egress: read.egress };
+      if (read.kind === 'failed') return { kind: 'failed', reason: `${where}: ${read.reason}`, pagesRead, cause: read.cause, egress: read.egress, backAt: read.backAt };
 
       const page = read.page;
       switch (page.kind) {
@@ -165,10 +202,15 @@ export class SerpFetcher {
     let transientFailures = 0;
     const blockedOn: string[] = [];
     for (;;) {
-      const egress = this.egresses.next();
-      if (!egress) return { kind: 'failed', reason: this.describeNoEgress(blockedOn), cause: blockedOn.length > 0 ? 'blocked' : 'egress_resting' };
+      const egress = this.egresses.next((candidate) => this.pacer.hasBudget(candidate.id));
+      if (!egress) {
+        return { kind: 'failed', reason: this.describeNoEgress(blockedOn), cause: blockedOn.length > 0 ? 'blocked' : 'egress_resting', backAt: this.firstBack() };
+      }
 
       const egressName = nameOf(egress);
+      // Every load waits its egress's turn, retries and later pages of the check alike.
+      const wait = this.pacer.reserve(egress.id);
+      if (wait > 0) await this.sleep(wait);
       const startedAt = performance.now();
       const loaded = await this.deps.loader.load({
         url,
@@ -191,13 +233,14 @@ export class SerpFetcher {
       if (verdict.kind === 'blocked') {
         this.deps.observer?.blocked(egressName);
         const restingUntil = this.egresses.rest(egress);
+        this.deps.observer?.resting?.(egressName, restingUntil, verdict.reason);
         blockedOn.push(`${egress.label}: ${verdict.reason}`);
         // The blocked egress rests now, so any available one is another proxy.
         if (check.blockRetryLeft && this.egresses.availableCount() > 0) {
           check.blockRetryLeft = false;
           continue;
         }
-        return { kind: 'failed', reason: describeBlocks(blockedOn, egress, restingUntil), cause: 'blocked', egress: egressName };
+        return { kind: 'failed', reason: describeBlocks(blockedOn, egress, restingUntil), cause: 'blocked', egress: egressName, backAt: this.firstBack() };
       }
       return { ...verdict, egress: egressName };
     }
@@ -234,12 +277,27 @@ export class SerpFetcher {
     return { kind: 'read', page };
   }
 
+  /** When the first egress may be asked again: the end of a rest, or of a spent hourly budget. */
+  private firstBack(): number | undefined {
+    const times = this.egresses
+      .all()
+      .map((egress) => (this.egresses.isResting(egress) ? this.egresses.restEnd(egress) : this.pacer.budgetBackAt(egress.id)))
+      .filter((time): time is number => time !== undefined);
+    return times.length === this.egresses.size ? Math.min(...times) : undefined;
+  }
+
   private describeNoEgress(blockedOn: string[]): string {
+    const anyResting = this.egresses.all().some((egress) => this.egresses.isResting(egress));
+    if (!anyResting && blockedOn.length === 0) {
+      // Nothing rests: every egress has spent its hourly budget.
+      const backs = this.egresses.all().map((egress) => this.pacer.budgetBackAt(egress.id) ?? this.now());
+      return `every egress has spent its hourly budget of requests; the first may ask again at ${new Date(Math.min(...backs)).toISOString()}`;
+    }
     const back = this.egresses.firstReturn();
     const backAt = back === undefined ? '' : new Date(back).toISOString();
     const resting = this.egresses.usesProxies
       ? `all ${this.egresses.size} proxies are resting after Google blocked them${backAt && `; the first is back at ${backAt}`}`
-      : `the direct connection is resting after Google blocked it${backAt && `; it is back at ${backAt}`}`;
+      : `the ${this.egresses.all()[0].label} is resting after Google blocked it${backAt && `; it is back at ${backAt}`}`;
     return blockedOn.length > 0 ? `${resting} (blocked just now: ${blockedOn.join('; ')})` : resting;
   }
 
@@ -252,7 +310,7 @@ export class SerpFetcher {
 }
 
 /** An egress as metrics and logs name it: `direct`, or the proxy's host:port (never its credentials). */
-const nameOf = (egress: Egress): string => egress.proxy?.label ?? 'direct';
+const nameOf = (egress: Egress): string => egress.proxy?.label ?? egress.id;
 
 function describeBlocks(blockedOn: string[], last: Egress, restingUntil: number): string {
   const resting = `${last.label} resting until ${new Date(restingUntil).toISOString()}`;
@@ -261,7 +319,7 @@ function describeBlocks(blockedOn: string[], last: Egress, restingUntil: number)
 
 function assertValidRequest(request: SerpRequest): void {
   if (request.keyword.trim().length === 0) throw new TypeError('SerpRequest.keyword must not be empty');
-  if (request.depth !== 50 && request.depth !== 100) throw new TypeError(`SerpRequest.depth must be 50 or 100, got ${String(request.depth)}`);
+  if (![10, 50, 100].includes(request.depth)) throw new TypeError(`SerpRequest.depth must be 10, 50 or 100, got ${String(request.depth)}`);
   if (!/^[A-Za-z]{2}$/.test(request.geoCode)) throw new TypeError(`SerpRequest.geoCode must be two letters, got "${request.geoCode}"`);
   if (!/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})?$/.test(request.langCode)) {
     throw new TypeError(`SerpRequest.langCode must look like "en" or "pt-BR", got "${request.langCode}"`);

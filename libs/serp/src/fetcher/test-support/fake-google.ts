@@ -7,6 +7,8 @@ export interface SeenRequest {
   query: URLSearchParams;
   /** `start` as Google reads it: absent means 0. */
   start: number;
+  /** When the request arrived (epoch ms), for pacing checks. */
+  at: number;
   headers: IncomingHttpHeaders;
 }
 
@@ -93,6 +95,7 @@ export class FakeGoogle {
       path: url.pathname,
       query: url.searchParams,
       start: Number(url.searchParams.get('start') ?? '0'),
+      at: Date.now(),
       headers,
     };
     this.searches.push(seen);

@@ -1,0 +1,113 @@
+import { countryLocationCode } from '@rank/domain/country-numeric-codes';
+import { asArray, asNumber, asObject } from '../shared/json-shape';
+import type { RetryPolicy } from '../shared/retry';
+import { KeywordDataError } from '../keyword-data/keyword-data-error';
+import {
+  KEYWORD_DATA_BATCH_SIZE,
+  MAX_IDEA_SEEDS,
+  type Competition,
+  type IdeaOptions,
+  type KeywordDataProvider,
+  type KeywordFigures,
+  type KeywordMarket,
+  type MonthlyVolume,
+} from '../keyword-data/keyword-data.port';
+import { DATAFORSEO, DataForSeoHttp, type DataForSeoAccess } from './dataforseo-http';
+
+export const DATAFORSEO_SEARCH_VOLUME_PATH = '/v3/keywords_data/google_ads/search_volume/live';
+export const DATAFORSEO_KEYWORDS_FOR_KEYWORDS_PATH = '/v3/keywords_data/google_ads/keywords_for_keywords/live';
+export const DATAFORSEO_KEYWORDS_FOR_SITE_PATH = '/v3/keywords_data/google_ads/keywords_for_site/live';
+
+/** DataForSEO refuses the whole task when one keyword is longer than this or has more words. */
+const MAX_KEYWORD_CHARS = 80;
+const MAX_KEYWORD_WORDS = 10;
+const DEFAULT_IDEA_LIMIT = 100;
+
+export const DEFAULT_DATAFORSEO_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 1_000, timeoutMs: 30_000, budgetMs: 60_000 };
+
+/**
+ * DataForSEO's Google Ads keyword data (Keywords Data API, live endpoints): search volume for up
+ * to 1,000 keywords a task, ideas for up to 20 seed keywords, ideas for a site. The market is
+ * `location_code` (a country's Google Ads geo target, 2000 + its ISO numeric code) and
+ * `language_code` (ISO 639-1).
+ */
+export class DataForSeoKeywordData implements KeywordDataProvider {
+  readonly source = 'dataforseo' as const;
+  private readonly http: DataForSeoHttp;
+
+  constructor(access: DataForSeoAccess, retry: RetryPolicy = DEFAULT_DATAFORSEO_RETRY) {
+    this.http = new DataForSeoHttp(access, retry);
+  }
+
+  async searchVolumes(market: KeywordMarket, keywords: readonly string[]): Promise<KeywordFigures[]> {
+    const target = marketFields(market);
+    const askable = [...new Set(keywords.map((keyword) => keyword.trim().toLowerCase()))].filter(isAskable);
+    const figures: KeywordFigures[] = [];
+    // One task a call (live endpoints take one), in sequence: DataForSEO rate-limits live Google Ads calls.
+    for (let start = 0; start < askable.length; start += KEYWORD_DATA_BATCH_SIZE) {
+      const batch = askable.slice(start, start + KEYWORD_DATA_BATCH_SIZE);
+      const result = await this.http.postLiveTask(DATAFORSEO_SEARCH_VOLUME_PATH, { ...target, keywords: batch, search_partners: false });
+      figures.push(...itemsToFigures(result));
+    }
+    return figures;
+  }
+
+  async ideasForKeywords(market: KeywordMarket, seeds: readonly string[], options: IdeaOptions = {}): Promise<KeywordFigures[]> {
+    const keywords = [...new Set(seeds.map((seed) => seed.trim().toLowerCase()))].filter(isAskable).slice(0, MAX_IDEA_SEEDS);
+    if (keywords.length === 0) return [];
+    const result = await this.http.postLiveTask(DATAFORSEO_KEYWORDS_FOR_KEYWORDS_PATH, { ...marketFields(market), keywords, search_partners: false });
+    return itemsToFigures(result).slice(0, options.limit ?? DEFAULT_IDEA_LIMIT);
+  }
+
+  async ideasForSite(market: KeywordMarket, domain: string, options: IdeaOptions = {}): Promise<KeywordFigures[]> {
+    const result = await this.http.postLiveTask(DATAFORSEO_KEYWORDS_FOR_SITE_PATH, { ...marketFields(market), target: domain, target_type: 'site', search_partners: false });
+    return itemsToFigures(result).slice(0, options.limit ?? DEFAULT_IDEA_LIMIT);
+  }
+}
+
+function marketFields(market: KeywordMarket): { location_code: number; language_code: string } {
+  const locationCode = countryLocationCode(market.geoCode);
+  if (locationCode === undefined) throw new KeywordDataError(DATAFORSEO, 'http', `no location code for the country "${market.geoCode}"`, 400);
+  return { location_code: locationCode, language_code: market.langCode.toLowerCase() };
+}
+
+function isAskable(keyword: string): boolean {
+  return keyword !== '' && keyword.length <= MAX_KEYWORD_CHARS && keyword.split(/\s+/).length <= MAX_KEYWORD_WORDS;
+}
+
+/** Result items as the docs give them; an item without a keyword text is skipped, absent figures are null. */
+function itemsToFigures(items: unknown[]): KeywordFigures[] {
+  const figures: KeywordFigures[] = [];
+  for (const raw of items) {
+    const item = asObject(raw);
+    if (!item || typeof item.keyword !== 'string') continue;
+    figures.push({
+      keyword: item.keyword,
+      avgMonthlySearches: asNumber(item.search_volume) ?? null,
+      competition: competitionOf(item.competition),
+      competitionIndex: asNumber(item.competition_index) ?? null,
+      cpcLow: asNumber(item.low_top_of_page_bid) ?? null,
+      cpcHigh: asNumber(item.high_top_of_page_bid) ?? null,
+      history: historyOf(item.monthly_searches),
+    });
+  }
+  return figures;
+}
+
+function competitionOf(value: unknown): Competition | null {
+  const level = typeof value === 'string' ? value.toUpperCase() : undefined;
+  return level === 'LOW' || level === 'MEDIUM' || level === 'HIGH' ? level : null;
+}
+
+/** DataForSEO lists the newest month first; the port wants the oldest first. Months without a figure are left out. */
+function historyOf(value: unknown): MonthlyVolume[] {
+  const months: MonthlyVolume[] = [];
+  for (const raw of asArray(value) ?? []) {
+    const entry = asObject(raw);
+    const year = asNumber(entry?.year);
+    const month = asNumber(entry?.month);
+    const searches = asNumber(entry?.search_volume);
+    if (year !== undefined && month !== undefined && month >= 1 && month <= 12 && searches !== undefined) months.push({ year, month, value: searches });
+  }
+  return months.sort((a, b) => a.year - b.year || a.month - b.month);
+}

@@ -1,0 +1,81 @@
+import { readSavedSerp } from '@rank/serp/fetcher/test-support/saved-serp';
+import { parseSerpPage } from '@rank/serp/parser';
+import { FAILURES, type FakeJsonApi } from '../testing/fake-json-api';
+import { DATAFORSEO_SERP_PATH, DataForSeoSerpSource } from './serp.client';
+import { dataForSeoTaskError, FAKE_DATAFORSEO_LOGIN, FAKE_DATAFORSEO_PASSWORD, startFakeDataForSeoSerp, type FakeSerp } from './testing/fake-dataforseo-serp';
+
+/** Our parser's reading of saved real pages: the fake answers with the same results, so positions can be compared. */
+function savedSerp(fileName: string): FakeSerp {
+  const page = parseSerpPage(readSavedSerp(fileName));
+  if (page.kind !== 'results') throw new Error(`${fileName} is not a result page`);
+  return { organic: page.organic, aiOverview: page.aiOverview };
+}
+const HUNDRED = savedSerp('zlurad__serp-parser__desktop-google-100.html');
+const EGGS = savedSerp('fra50__persistent_browser_service__ai_overview.html');
+
+describe('DataForSeoSerpSource against a fake DataForSEO SERP API', () => {
+  let api: FakeJsonApi;
+  const source = (overrides: Partial<ConstructorParameters<typeof DataForSeoSerpSource>[0]> = {}) =>
+    new DataForSeoSerpSource({ login: FAKE_DATAFORSEO_LOGIN, password: FAKE_DATAFORSEO_PASSWORD, baseUrl: api.origin, timeoutMs: 2_000, ...overrides });
+
+  beforeAll(async () => {
+    api = await startFakeDataForSeoSerp(new Map([['google', HUNDRED], ['how to boil eggs', EGGS]]));
+  });
+  afterAll(() => api.close());
+  beforeEach(() => {
+    api.failWith(undefined);
+    api.requests.length = 0;
+  });
+
+  it('reads the top 100 in one call, with the positions our parser reads off the same page', async () => {
+    const outcome = await source().fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 100 });
+    expect(api.requests).toHaveLength(1);
+    expect(api.requests[0]).toMatchObject({ method: 'POST', path: DATAFORSEO_SERP_PATH });
+    expect(api.requests[0].body).toEqual([{ keyword: 'google', location_code: 2840, language_code: 'en', depth: 100, device: 'desktop' }]);
+    expect(outcome.kind).toBe('success');
+    if (outcome.kind !== 'success') return;
+    expect(outcome.organic.map(({ position, url, domain }) => ({ position, url, domain }))).toEqual(HUNDRED.organic.map(({ position, url, domain }) => ({ position, url, domain })));
+    expect(outcome.pagesRead).toBe(1);
+  });
+
+  it('maps the AI Overview references to its sources, and sends the language without its region', async () => {
+    const outcome = await source().fetchSerp({ keyword: 'how to boil eggs', geoCode: 'de', langCode: 'pt-BR', depth: 50 });
+    expect(api.requests[0].body).toEqual([expect.objectContaining({ location_code: 2276, language_code: 'pt', depth: 50 })]);
+    expect(outcome.kind === 'success' && outcome.aiOverview.map((s) => s.url)).toEqual(EGGS.aiOverview.map((s) => s.url));
+    expect(outcome.kind === 'success' && outcome.organic.map((r) => r.position)).toEqual(EGGS.organic.map((r) => r.position));
+  });
+
+  it('reads a query Google finds nothing for (items null) as an empty result, not a failure', async () => {
+    const outcome = await source().fetchSerp({ keyword: 'nothing at all', geoCode: 'US', langCode: 'en', depth: 50 });
+    expect(outcome).toMatchObject({ kind: 'success', organic: [], aiOverview: [] });
+  });
+
+  it('fails, naming DataForSEO and its status, on a bad login, a failed task and a server error', async () => {
+    const badLogin = await source({ password: 'wrong' }).fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 });
+    expect(badLogin).toMatchObject({ kind: 'failed', cause: 'upstream_refused', egress: 'dataforseo', reason: expect.stringMatching(/^dataforseo: .*401 \(40100: You are not authorized/) });
+    expect(JSON.stringify(badLogin)).not.toContain('wrong');
+
+    api.failWith(dataForSeoTaskError(50000, 'Internal Error.'));
+    expect(await source().fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 })).toMatchObject({ kind: 'failed', cause: 'http_error', reason: expect.stringContaining('50000: Internal Error.') });
+
+    api.failWith(FAILURES.serverError(503));
+    expect(await source().fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 })).toMatchObject({ kind: 'failed', cause: 'http_error' });
+  });
+
+  it('fails on a malformed answer and on a timeout, without throwing', async () => {
+    api.failWith(FAILURES.malformed());
+    expect(await source().fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 })).toMatchObject({ kind: 'failed', cause: 'malformed_answer' });
+    api.failWith({ kind: 'json', body: { status_code: 20000, tasks: [{ status_code: 20000, result: [{ items: 'oops' }] }] } });
+    expect(await source().fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 })).toMatchObject({ kind: 'failed', cause: 'malformed_answer', reason: expect.stringMatching(/not a list/) });
+    api.failWith({ kind: 'json', body: { status_code: 20000, tasks: [] } });
+    expect(await source().fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 })).toMatchObject({ kind: 'failed', cause: 'malformed_answer', reason: expect.stringMatching(/without a task/) });
+
+    api.failWith(FAILURES.slow(1_000, { kind: 'json', body: {} }));
+    const started = Date.now();
+    expect(await source({ timeoutMs: 200 }).fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 })).toMatchObject({ kind: 'failed', cause: 'timeout' });
+    expect(Date.now() - started).toBeLessThan(900);
+
+    api.failWith(FAILURES.reset());
+    expect(await source().fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 })).toMatchObject({ kind: 'failed', cause: 'load_error' });
+  });
+});
