@@ -3,6 +3,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { ChromiumPathError } from '@rank/serp/browser/chromium-path-error';
 import { SerpFetcherConfig, SerpFetcherConfigError, serpFetcherConfigFromEnv } from '@rank/serp/fetcher/serp-fetcher-config';
 import { DomainDataProvidersConfig, domainDataProvidersConfigFromEnv } from '@rank/providers/domain-data-config';
+import { SerpSourcesConfig, serpSourcesConfigFromEnv } from '@rank/serp/sources/serp-sources-config';
 
 /** Which parts of the system this process runs. Standalone runs them all in one process. */
 export type Role = 'api' | 'projections' | 'scheduler' | 'scraper';
@@ -24,6 +25,8 @@ export interface AppConfig {
   scraper: SerpFetcherConfig;
   /** Checks one scraper process runs at once. */
   scraperChecksAtOnce: number;
+  /** Where result pages come from, in failover order (SERP_SOURCES), and what each source needs. */
+  serpSources: SerpSourcesConfig;
   /** The environment, for the parts that read their own variables (Chromium's path). */
   env: Env;
   logLevel: 'error' | 'warn' | 'log' | 'debug';
@@ -41,6 +44,8 @@ export interface AppConfig {
   domainData: DomainDataProvidersConfig;
   /** REDIS_URL: where the per-account rate-limit counters live, shared by every api replica; unset, each process counts alone. */
   redisUrl: string | undefined;
+  /** SERP_CHECK_TIMEOUT_MS: how long serp-check waits for a scraper's first page before answering without it. */
+  serpCheckTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -140,6 +145,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     problems.push(...error.problems);
   }
   const scraperChecksAtOnce = integer('SCRAPER_CHECKS_AT_ONCE', 2, 1, 64);
+  const serpSources = serpSourcesConfigFromEnv(env, problems);
   const aggregateCacheMb = integer('AGGREGATE_CACHE_MB', 64, 0, 65_536);
   const domainData = domainDataProvidersConfigFromEnv(env);
   problems.push(...domainData.problems);
@@ -162,6 +168,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     roles,
     scraper: scraper as SerpFetcherConfig,
     scraperChecksAtOnce,
+    serpSources,
     env,
     logLevel: logLevelRaw as AppConfig['logLevel'],
     logFormat: logFormatRaw as AppConfig['logFormat'],
@@ -171,6 +178,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     http,
     domainData: domainData.config,
     redisUrl,
+    serpCheckTimeoutMs: integer('SERP_CHECK_TIMEOUT_MS', 60_000, 100, 600_000),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
