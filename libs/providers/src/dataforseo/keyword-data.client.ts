@@ -1,4 +1,5 @@
 import { countryLocationCode } from '@rank/domain/country-numeric-codes';
+import { normaliseKeyword } from '@rank/domain/keyword-text';
 import { asArray, asNumber, asObject } from '../shared/json-shape';
 import type { RetryPolicy } from '../shared/retry';
 import { KeywordDataError } from '../keyword-data/keyword-data-error';
@@ -39,9 +40,10 @@ export class DataForSeoKeywordData implements KeywordDataProvider {
     this.http = new DataForSeoHttp(access, retry);
   }
 
+  /** Texts are sent normalised (trimmed, lowercased, as the service stores them and as DataForSEO would anyway). */
   async searchVolumes(market: KeywordMarket, keywords: readonly string[]): Promise<KeywordFigures[]> {
     const target = marketFields(market);
-    const askable = [...new Set(keywords.map((keyword) => keyword.trim().toLowerCase()))].filter(isAskable);
+    const askable = [...new Set(keywords.map(normaliseKeyword))].filter(isAskable);
     const figures: KeywordFigures[] = [];
     // One task a call (live endpoints take one), in sequence: DataForSEO rate-limits live Google Ads calls.
     for (let start = 0; start < askable.length; start += KEYWORD_DATA_BATCH_SIZE) {
@@ -53,7 +55,7 @@ export class DataForSeoKeywordData implements KeywordDataProvider {
   }
 
   async ideasForKeywords(market: KeywordMarket, seeds: readonly string[], options: IdeaOptions = {}): Promise<KeywordFigures[]> {
-    const keywords = [...new Set(seeds.map((seed) => seed.trim().toLowerCase()))].filter(isAskable).slice(0, MAX_IDEA_SEEDS);
+    const keywords = [...new Set(seeds.map(normaliseKeyword))].filter(isAskable).slice(0, MAX_IDEA_SEEDS);
     if (keywords.length === 0) return [];
     const result = await this.http.postLiveTask(DATAFORSEO_KEYWORDS_FOR_KEYWORDS_PATH, { ...marketFields(market), keywords, search_partners: false });
     return itemsToFigures(result).slice(0, options.limit ?? DEFAULT_IDEA_LIMIT);

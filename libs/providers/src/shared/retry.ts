@@ -1,0 +1,50 @@
+import { UpstreamError } from './upstream-error';
+
+/** How often and how long a provider call is tried. */
+export interface RetryPolicy {
+  /** Tries in all, the first included (1 = no retry). */
+  attempts: number;
+  /** The first retry waits about this long, doubling each time (with jitter). */
+  baseDelayMs: number;
+  /** Per try: the whole exchange must end within this. */
+  timeoutMs: number;
+  /**
+   * The whole call, retries and waits included, ends within this: a try gets what is left of it
+   * as its timeout, and no retry starts when too little is left. Unset: attempts × timeout.
+   */
+  budgetMs?: number;
+}
+
+/**
+ * Worth another try: the provider could not be reached, dropped the connection, was too slow, or
+ * answered a server error (5xx) or a rate limit (429). A 4xx or a malformed body would only fail
+ * the same way again.
+ */
+export function isTransient(error: unknown): boolean {
+  if (!(error instanceof UpstreamError)) return false;
+  if (error.kind === 'timeout' || error.kind === 'unreachable') return true;
+  return error.kind === 'http' && error.status !== undefined && (error.status >= 500 || error.status === 429);
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs `attempt` (given its timeout) until it succeeds, fails for good, or the tries or the time
+ * budget run out; the last error is thrown.
+ */
+export async function withRetry<T>(policy: RetryPolicy, attempt: (timeoutMs: number) => Promise<T>, retryable: (error: unknown) => boolean = isTransient): Promise<T> {
+  const started = Date.now();
+  const budget = policy.budgetMs ?? policy.attempts * policy.timeoutMs + policy.attempts * policy.baseDelayMs * 2 ** policy.attempts;
+  for (let tried = 1; ; tried++) {
+    const left = budget - (Date.now() - started);
+    try {
+      return await attempt(Math.max(1, Math.min(policy.timeoutMs, left)));
+    } catch (error) {
+      const delay = Math.round(policy.baseDelayMs * 2 ** (tried - 1) * (0.75 + Math.random() * 0.5));
+      const leftAfterWait = budget - (Date.now() - started) - delay;
+      // A retry that would have almost no time for its answer only delays the failure.
+      if (tried >= policy.attempts || !retryable(error) || leftAfterWait < Math.min(1_000, policy.timeoutMs)) throw error;
+      await sleep(delay);
+    }
+  }
+}
