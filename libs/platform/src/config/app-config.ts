@@ -3,6 +3,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { ChromiumPathError } from '@rank/serp/browser/chromium-path-error';
 import { SerpFetcherConfig, SerpFetcherConfigError, serpFetcherConfigFromEnv } from '@rank/serp/fetcher/serp-fetcher-config';
 import { DomainDataProvidersConfig, domainDataProvidersConfigFromEnv } from '@rank/providers/domain-data-config';
+import { KeywordProvidersConfig, keywordProvidersConfigFromEnv } from '@rank/providers/keyword-data/keyword-data-config';
 import { SerpSourcesConfig, serpSourcesConfigFromEnv } from '@rank/serp/sources/serp-sources-config';
 
 /** Which parts of the system this process runs. Standalone runs them all in one process. */
@@ -42,6 +43,8 @@ export interface AppConfig {
   http: { requestTimeoutMs: number; maxConnections: number };
   /** Page speed (PAGESPEED_*; local Lighthouse when unset), CrUX history (CRUX_*) and traffic (SIMILARWEB_*) providers. */
   domainData: DomainDataProvidersConfig;
+  /** Keyword data (DATAFORSEO_* or GOOGLE_ADS_*, GOOGLE_OAUTH_TOKEN_URL) and the language model (OPENAI_*); undefined = not configured. */
+  keywordProviders: KeywordProvidersConfig;
   /** REDIS_URL: where the per-account rate-limit counters live, shared by every api replica; unset, each process counts alone. */
   redisUrl: string | undefined;
   /** SERP_CHECK_TIMEOUT_MS: how long serp-check waits for a scraper's first page before answering without it. */
@@ -149,6 +152,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const aggregateCacheMb = integer('AGGREGATE_CACHE_MB', 64, 0, 65_536);
   const domainData = domainDataProvidersConfigFromEnv(env);
   problems.push(...domainData.problems);
+  const keywordProviders = keywordProvidersConfigFromEnv(env);
+  // DATAFORSEO_BASE_URL is read by the SERP sources too: one message is enough.
+  problems.push(...keywordProviders.problems.filter((problem) => !problems.includes(problem)));
   const redisUrl = get('REDIS_URL');
   if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
   const http = {
@@ -177,6 +183,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     aggregateCacheMb,
     http,
     domainData: domainData.config,
+    keywordProviders: keywordProviders.config,
     redisUrl,
     serpCheckTimeoutMs: integer('SERP_CHECK_TIMEOUT_MS', 60_000, 100, 600_000),
   };
