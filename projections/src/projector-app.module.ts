@@ -4,14 +4,15 @@ import { ProjectorModule } from '@rank/projector/projector.module';
 import { VolumeFetcherModule } from '@rank/research/volume-fetcher.module';
 import { DispatcherModule } from '@rank/tracking/dispatch/dispatcher.module';
 import { SchedulerModule } from '@rank/tracking/schedule/scheduler.module';
+import { DomainWorkerModule } from '@rank/domains/work/domain-worker.module';
 
 /**
- * The projector app: the followers of the whole log (the read-model projections and the work
- * dispatcher with its refunds) and the scheduler. Run one; a second only repeats idempotent writes.
+ * The projector app: the followers of the whole log (the read-model projections, the work
+ * dispatcher with its refunds, the domain-data worker) and the scheduler. Run one; a second only repeats idempotent writes.
  */
 @Module({})
 export class ProjectorAppModule {
   static forRoot(options: PlatformOptions): DynamicModule {
-    return { module: ProjectorAppModule, imports: [PlatformModule.forRoot(options), ProjectorModule, DispatcherModule, SchedulerModule, VolumeFetcherModule] };
+    return { module: ProjectorAppModule, imports: [PlatformModule.forRoot(options), ProjectorModule, DispatcherModule, SchedulerModule, VolumeFetcherModule, DomainWorkerModule] };
   }
 }

@@ -21,6 +21,8 @@ import { ResearchHttpModule } from './research/research-http.module';
 import { ExportsModule } from './tracking/exports/exports.module';
 import { TrackingReadsModule } from './tracking/reads/tracking-reads.module';
 import { TrackingHttpModule } from './tracking/tracking-http.module';
+import { DomainsHttpModule } from './domains/domains-http.module';
+import { DomainWorkerModule } from '@rank/domains/work/domain-worker.module';
 
 export interface ApiOptions extends PlatformOptions {
   routes: RouteRegistry;
@@ -39,10 +41,10 @@ export class AppModule {
       module: AppModule,
       imports: [
         PlatformModule.forRoot(options),
-        AccountsModule, AccountsAdminModule, ApiKeysModule, ProjectsHttpModule, TrackingHttpModule, ExportsModule, TrackingReadsModule, ResearchHttpModule,
+        AccountsModule, AccountsAdminModule, ApiKeysModule, ProjectsHttpModule, TrackingHttpModule, ExportsModule, TrackingReadsModule, ResearchHttpModule, DomainsHttpModule,
         // Always composed, so that slots can be requested on demand; its minute tick runs only with the `scheduler` role.
         SchedulerModule,
-        ...(roles.has('projections') ? [ProjectorModule, DispatcherModule, VolumeFetcherModule] : []),
+        ...(roles.has('projections') ? [ProjectorModule, DispatcherModule, VolumeFetcherModule, DomainWorkerModule] : []),
         ...(roles.has('scraper') ? [CheckWorkerModule] : []),
       ],
       controllers: [HealthController, MetricsController],

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { DomainsModule } from '@rank/domains/domains.module';
+import { RateLimitsModule } from '@rank/platform/rate-limits/rate-limits.module';
+import { ProjectsModule } from '@rank/projects/projects.module';
+import { PagesReader } from '@rank/tracking/reads/pages/pages.reader';
+import { DomainReadsController } from './domain-reads.controller';
+import { PagesPageSpeedController } from './pages-pagespeed.controller';
+import { TrafficCheckController } from './traffic-check.controller';
+
+/** External domains over HTTP: the traffic check, the reads of cached traffic, page speed and CrUX history, competitor comparison. */
+@Module({
+  imports: [DomainsModule, ProjectsModule, RateLimitsModule],
+  controllers: [TrafficCheckController, DomainReadsController, PagesPageSpeedController],
+  providers: [PagesReader],
+})
+export class DomainsHttpModule {}

@@ -1,0 +1,49 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { normaliseDomain } from '@rank/domain/domain-name';
+import { DomainReads } from '@rank/domains/reads/domain-reads';
+import { ProjectAccess } from '@rank/projects/project-access';
+import { ProjectContentRepository } from '@rank/projects/workspace.repository';
+import { PagesReader } from '@rank/tracking/reads/pages/pages.reader';
+import { PublicWhenShared } from '../platform/auth/access.decorators';
+import { Caller, CurrentCaller } from '../platform/auth/caller';
+import { RequiredObjectIdQuery } from '../tracking/reads/query-fields';
+
+class PagesPageSpeedParams {
+  @RequiredObjectIdQuery()
+  projectId!: string;
+}
+
+class PagesPageSpeedResponse {
+  @ApiProperty() success!: boolean;
+  @ApiProperty({ nullable: true, description: 'The home page\'s record, else the domain\'s snapshot (source: domain), else null' }) baseline!: object | null;
+  @ApiProperty({ description: 'Keyed by URL: {url, path, performanceScore, accessibilityScore, bestPracticesScore, seoScore, largestContentfulPaint, firstContentfulPaint, cumulativeLayoutShift, totalBlockingTime, source (psi|lighthouse), measuredAt}' })
+  pages!: object;
+}
+
+@ApiTags('Performance')
+@ApiBearerAuth()
+@Controller('api/projects/pages-pagespeed')
+export class PagesPageSpeedController {
+  constructor(
+    private readonly access: ProjectAccess,
+    private readonly contents: ProjectContentRepository,
+    private readonly pages: PagesReader,
+    private readonly reads: DomainReads,
+  ) {}
+
+  /**
+   * The project's ranking pages (its keywords' latest ranking URLs), measured in the background at
+   * most weekly per URL. Public when the project is shared; not a domain lookup of the allowance.
+   */
+  @Get()
+  @PublicWhenShared()
+  @ApiOkResponse({ type: PagesPageSpeedResponse })
+  async list(@CurrentCaller() caller: Caller, @Query() params: PagesPageSpeedParams): Promise<PagesPageSpeedResponse> {
+    const { project } = await this.access.readable(caller, params.projectId);
+    const tracked = new Set((await this.contents.load(project.projectId)).keywords.map((k) => k.keywordId));
+    const urls = (await this.pages.latestPositions(project.projectId)).filter((r) => tracked.has(r.keywordId) && r.position > 0 && r.url !== '').map((r) => r.url);
+    const domain = normaliseDomain(project.settings.domain) ?? project.settings.domain;
+    return { success: true, ...(await this.reads.pagesPageSpeed(domain, urls)) };
+  }
+}
