@@ -34,6 +34,7 @@ export const BENCHES: readonly BenchEntry[] = [
   { name: 'startup', load: () => import('./startup.bench') },
   { name: 'lighthouse', load: () => import('./lighthouse.bench') },
   { name: 'records', figures: ['projectDetail', 'authGetVsHealth'], load: () => import('./records.bench') },
+  { name: 'domains', figures: ['competitorsFiltered50'], load: () => import('./domains.bench') },
   {
     name: 'tracking',
     figures: ['keywordUpdates30d', 'keywordUpdates365dWeekly', 'positionHistory', 'pages', 'csvFull365d', 'csvSummary365d'],
