@@ -22,6 +22,7 @@ import { ExportsModule } from './tracking/exports/exports.module';
 import { TrackingReadsModule } from './tracking/reads/tracking-reads.module';
 import { TrackingHttpModule } from './tracking/tracking-http.module';
 import { DomainsHttpModule } from './domains/domains-http.module';
+import { McpHttpModule } from './mcp/mcp-http.module';
 import { DomainWorkerModule } from '@rank/domains/work/domain-worker.module';
 
 export interface ApiOptions extends PlatformOptions {
@@ -41,7 +42,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         PlatformModule.forRoot(options),
-        AccountsModule, AccountsAdminModule, ApiKeysModule, ProjectsHttpModule, TrackingHttpModule, ExportsModule, TrackingReadsModule, ResearchHttpModule, DomainsHttpModule,
+        AccountsModule, AccountsAdminModule, ApiKeysModule, ProjectsHttpModule, TrackingHttpModule, ExportsModule, TrackingReadsModule, ResearchHttpModule, DomainsHttpModule, McpHttpModule,
         // Always composed, so that slots can be requested on demand; its minute tick runs only with the `scheduler` role.
         SchedulerModule,
         ...(roles.has('projections') ? [ProjectorModule, DispatcherModule, VolumeFetcherModule, DomainWorkerModule] : []),

@@ -1,4 +1,6 @@
-import { SetMetadata } from '@nestjs/common';
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { ApiExtension } from '@nestjs/swagger';
+import { PUBLIC_WHEN_SHARED_EXTENSION } from '../api-document/refine-document';
 
 /**
  * How a route is reached. The default, with no decorator, is: an API key of an account on a paid plan
@@ -14,7 +16,9 @@ export type Access =
   | 'admin';
 
 export const Public = () => SetMetadata(ACCESS, 'public' satisfies Access);
-export const PublicWhenShared = () => SetMetadata(ACCESS, 'public-when-shared' satisfies Access);
+/** Also marks the operation in the OpenAPI document, whose security then allows no key. */
+export const PublicWhenShared = () =>
+  applyDecorators(SetMetadata(ACCESS, 'public-when-shared' satisfies Access), ApiExtension(PUBLIC_WHEN_SHARED_EXTENSION, true));
 export const AdminOnly = () => SetMetadata(ACCESS, 'admin' satisfies Access);
 
 /** A write that a suspended account may not make (the spec's list in Authentication, point 5). */

@@ -1,0 +1,87 @@
+/**
+ * An agent reads an answer whole, within a context window: a year of keyword updates for a large
+ * project is megabytes. Answers above the limit are cut, and say so, with a hint how to narrow the query.
+ */
+export const MAX_ANSWER_CHARS = 60_000;
+
+export interface Cut {
+  /** Where the cut collection is, e.g. `data` or `data.<keywordId>.updates`. */
+  path: string;
+  kept: number;
+  total: number;
+}
+
+export interface FittedJson {
+  value: unknown;
+  cuts: Cut[];
+}
+
+interface Collection {
+  keys: string[];
+  size: number;
+  entries: number;
+  parent: unknown[] | Record<string, unknown>;
+}
+
+/**
+ * Shrinks a JSON value under `limit` characters by keeping the first entries of its largest
+ * collections (arrays, or objects keyed by id), one at a time, largest first. Order is kept: the
+ * REST answer's own sorting decides what is shown.
+ */
+export function fitJson(value: unknown, limit = MAX_ANSWER_CHARS): FittedJson {
+  let current: unknown = structuredClone(value);
+  const cuts = new Map<string, Cut>();
+  for (let round = 0; round < 100; round++) {
+    const collections: Collection[] = [];
+    const size = measure(current, [], collections);
+    if (size <= limit) break;
+    const largest = collections.filter((c) => c.entries > 1).sort((a, b) => b.size - a.size)[0];
+    if (!largest) break;
+    const overshoot = size - limit;
+    const perEntry = largest.size / largest.entries;
+    const keep = Math.max(1, Math.min(largest.entries - 1, largest.entries - Math.ceil((overshoot * 1.05) / perEntry)));
+    const path = largest.keys.join('.');
+    cuts.set(path, { path, kept: keep, total: cuts.get(path)?.total ?? largest.entries });
+    current = replaceAt(current, largest.keys, shorten(largest.parent, keep));
+  }
+  return { value: current, cuts: [...cuts.values()] };
+}
+
+/** Cuts plain text (CSV, Markdown) at a line boundary under the limit. */
+export function fitText(text: string, limit = MAX_ANSWER_CHARS): { text: string; cut: boolean } {
+  if (text.length <= limit) return { text, cut: false };
+  const slice = text.slice(0, limit);
+  const lastLine = slice.lastIndexOf('\n');
+  return { text: lastLine > 0 ? slice.slice(0, lastLine + 1) : slice, cut: true };
+}
+
+function shorten(collection: unknown[] | Record<string, unknown>, keep: number): unknown {
+  if (Array.isArray(collection)) return collection.slice(0, keep);
+  return Object.fromEntries(Object.entries(collection).slice(0, keep));
+}
+
+/** The serialized length of a value (as JSON.stringify writes it), noting every collection with its size. */
+function measure(value: unknown, keys: string[], collections: Collection[]): number {
+  if (Array.isArray(value)) {
+    let size = 2 + Math.max(0, value.length - 1);
+    for (let i = 0; i < value.length; i++) size += measure(value[i], [...keys, String(i)], collections);
+    collections.push({ keys, size, entries: value.length, parent: value });
+    return size;
+  }
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+    let size = 2 + Math.max(0, entries.length - 1);
+    for (const [key, v] of entries) size += JSON.stringify(key).length + 1 + measure(v, [...keys, key], collections);
+    collections.push({ keys, size, entries: entries.length, parent: value as Record<string, unknown> });
+    return size;
+  }
+  return (JSON.stringify(value) ?? 'null').length;
+}
+
+function replaceAt(root: unknown, keys: string[], replacement: unknown): unknown {
+  if (keys.length === 0) return replacement;
+  let node = root as Record<string, unknown>;
+  for (const key of keys.slice(0, -1)) node = node[key] as Record<string, unknown>;
+  node[keys[keys.length - 1]!] = replacement;
+  return root;
+}

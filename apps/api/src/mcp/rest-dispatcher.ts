@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
+import type { ToolDefinition } from './tool-catalogue';
+
+export interface RestAnswer {
+  status: number;
+  contentType: string;
+  text: string;
+  /** The parsed body when the answer is JSON. */
+  json?: unknown;
+}
+
+/**
+ * Runs a tool as its REST route, in process (Fastify's inject, no socket): the same guard, pipes,
+ * validation, limits and account isolation, with the caller's own Authorization header. Arguments go
+ * where the operation takes them: path and query parameters by the document, the rest in the body.
+ */
+@Injectable()
+export class RestDispatcher {
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  async call(tool: ToolDefinition, args: Record<string, unknown>, authorization: string): Promise<RestAnswer> {
+    let path = tool.path;
+    const query = new URLSearchParams();
+    const body: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(args)) {
+      if (value === undefined) continue;
+      const where = tool.parameterLocations.get(name) ?? (tool.hasBody ? 'body' : 'query');
+      if (where === 'path') path = path.replace(`{${name}}`, encodeURIComponent(asText(value)));
+      else if (where === 'query') for (const item of Array.isArray(value) ? value : [value]) query.append(name, asText(item));
+      else body[name] = value;
+    }
+    const url = query.size > 0 ? `${path}?${query.toString()}` : path;
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    const response = await fastify.inject({
+      method: tool.method as 'GET',
+      url,
+      headers: { authorization, ...(tool.hasBody ? { 'content-type': 'application/json' } : {}) },
+      ...(tool.hasBody ? { payload: JSON.stringify(body) } : {}),
+    });
+    const contentType = String(response.headers['content-type'] ?? '');
+    const answer: RestAnswer = { status: response.statusCode, contentType, text: response.body };
+    if (contentType.includes('json') && response.body !== '') answer.json = JSON.parse(response.body);
+    return answer;
+  }
+}
+
+function asText(value: unknown): string {
+  return typeof value === 'string' ? value : typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+}

@@ -1,0 +1,133 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+import { API_OPERATIONS } from './api-operations';
+
+type Json = Record<string, unknown>;
+type Operation = Json & { parameters?: unknown[]; requestBody?: unknown; responses?: Record<string, unknown>; security?: unknown };
+
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/** Set by the @PublicWhenShared decorator on a route; turned into its security requirement here. */
+export const PUBLIC_WHEN_SHARED_EXTENSION = 'x-public-when-shared';
+
+export const ERROR_SCHEMA_NAME = 'ErrorResponse';
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'A parameter is missing or invalid; `message` names it',
+  401: 'Missing, malformed, invalid or revoked API key',
+  403: 'Account blocked (`blocked: true`), plan without API access (`planRequired: true`) or, on writes, account suspended (`suspended: true`)',
+  404: 'The resource does not exist or belongs to another account',
+  409: 'A folder with this name already exists',
+  429: 'Rate limit reached: `retryAfter` seconds (also in the Retry-After header), `limit` calls per `window` seconds',
+  502: 'The upstream services failed',
+};
+
+/**
+ * What @nestjs/swagger cannot say from the decorators alone, applied to the generated document in
+ * one pass: the operation ids, summaries and descriptions of API_OPERATIONS, the error responses,
+ * the security requirements (public reads of shared projects need no key), `servers`, and OpenAPI 3.1
+ * idioms (`type: [T, "null"]` instead of 3.0's `nullable`).
+ */
+export function refineDocument(document: OpenAPIObject): OpenAPIObject {
+  const doc = document as unknown as Json & { paths: Record<string, Record<string, Operation>>; components: Json & { schemas?: Record<string, unknown>; securitySchemes?: Record<string, Json> } };
+  doc.servers = [{ url: '/', description: 'The service that serves this document (paths are relative to its address)' }];
+  doc.security = [{ bearer: [] }];
+  // An API key is an opaque token, not a JWT.
+  delete doc.components.securitySchemes?.bearer?.bearerFormat;
+  doc.components.schemas = { ...doc.components.schemas, [ERROR_SCHEMA_NAME]: errorSchema() };
+
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
+      if (operation) refineOperation(method, path, operation);
+    }
+  }
+  replaceNullable(doc);
+  return document;
+}
+
+function refineOperation(method: string, path: string, operation: Operation): void {
+  const entry = API_OPERATIONS[`${method.toUpperCase()} ${path}`];
+  if (entry) {
+    operation.operationId = entry.operationId;
+    operation.summary = entry.summary;
+    const written = typeof operation.description === 'string' && operation.description !== '' ? `\n\n${operation.description}` : '';
+    operation.description = entry.description + written;
+  } else if (typeof operation.summary !== 'string') {
+    operation.summary = `${method.toUpperCase()} ${path}`;
+  }
+
+  // The root requirement (a key) applies unless the route is readable without one.
+  delete operation.security;
+  if (operation[PUBLIC_WHEN_SHARED_EXTENSION] === true) operation.security = [{}, { bearer: [] }];
+  delete operation[PUBLIC_WHEN_SHARED_EXTENSION];
+
+  const statuses = new Set<number>([401, 403, ...(entry?.errors ?? [])]);
+  if ((operation.parameters?.length ?? 0) > 0 || operation.requestBody !== undefined) statuses.add(400);
+  const responses = (operation.responses ??= {});
+  for (const status of [...statuses].sort()) {
+    responses[String(status)] ??= errorResponse(status);
+  }
+}
+
+function errorResponse(status: number): Json {
+  const response: Json = {
+    description: ERROR_DESCRIPTIONS[status],
+    content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA_NAME}` } } },
+  };
+  if (status === 429) {
+    response.headers = { 'Retry-After': { description: 'Seconds until a call is allowed again', schema: { type: 'integer', minimum: 0 } } };
+  }
+  return response;
+}
+
+function errorSchema(): Json {
+  return {
+    type: 'object',
+    description: 'Every error: the text is in `message`; some errors add fields (`planRequired`, `suspended`, `blocked`, `retryAfter`, …).',
+    required: ['message'],
+    properties: {
+      success: { type: 'boolean', enum: [false] },
+      message: { type: 'string', example: 'projectId is required' },
+      error: { type: 'string', description: 'A machine-readable code where the spec gives one', example: 'KEYWORDS_LIMIT_EXCEEDED' },
+      planRequired: { type: 'boolean' },
+      suspended: { type: 'boolean' },
+      blocked: { type: 'boolean' },
+      retryAfter: { type: 'integer', minimum: 0, description: 'Seconds to wait before the next call (429)' },
+      limit: { type: 'integer', minimum: 0 },
+      window: { type: 'integer', minimum: 0, description: 'Seconds' },
+    },
+    additionalProperties: true,
+  };
+}
+
+/** OpenAPI 3.0's `nullable: true` becomes a 3.1 type array (or a union with null for `$ref`s and compositions). */
+function replaceNullable(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) replaceNullable(item);
+    return;
+  }
+  if (node === null || typeof node !== 'object') return;
+  const schema = node as Json;
+  for (const value of Object.values(schema)) replaceNullable(value);
+  // A property that happens to be named `nullable` is an object, not the keyword.
+  if (typeof schema.nullable !== 'boolean') return;
+  const nullable = schema.nullable === true;
+  delete schema.nullable;
+  if (!nullable) return;
+  if (typeof schema.type === 'string') {
+    schema.type = [schema.type, 'null'];
+    if (Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...schema.enum, null];
+    return;
+  }
+  if (Array.isArray(schema.type)) {
+    if (!schema.type.includes('null')) schema.type = [...schema.type, 'null'];
+    return;
+  }
+  // A $ref or a composition: keep the annotations beside the union.
+  const { description, example, default: fallback, ...shape } = schema;
+  for (const key of Object.keys(schema)) delete schema[key];
+  Object.assign(schema, { anyOf: [shape, { type: 'null' }] });
+  if (description !== undefined) schema.description = description;
+  if (example !== undefined) schema.example = example;
+  if (fallback !== undefined) schema.default = fallback;
+}

@@ -1,0 +1,173 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { startTestApp, TestApp } from '../support/test-app';
+
+/** The operations of issue 12's table that are tools (all but API-key creation and revocation). */
+const CORE_TOOLS = [
+  'listProjects', 'createProject', 'updateProject', 'deleteProject', 'getProject',
+  'listFolders', 'createFolder', 'updateFolder', 'deleteFolder', 'addKeywords', 'removeKeywords', 'scrapeKeywords',
+  'getKeywordUpdates', 'getPositionHistory', 'getCompetitorPositions', 'getPages',
+  'listNotes', 'saveNote', 'deleteNote', 'getCapacity', 'exportAgentReport', 'exportCsv', 'listApiKeys',
+];
+
+describe('MCP endpoint (/api/mcp) with the official SDK client', () => {
+  let app: TestApp;
+  let key: string;
+  let accountId: string;
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    ({ apiKey: key, accountId } = await app.createAccount({ balance: 10 }));
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close()));
+    await app.close();
+    // Closing lets the background work that added keywords and projects started (volume and domain fetches) finish.
+  }, 60_000);
+
+  const connect = async (apiKey: string | null): Promise<Client> => {
+    const headers: Record<string, string> = apiKey ? { Authorization: `Bearer ${apiKey}` } : {};
+    const transport = new StreamableHTTPClientTransport(new URL('/api/mcp', app.url), { requestInit: { headers } });
+    const client = new Client({ name: 'rank-tracker-test', version: '1.0.0' });
+    await client.connect(transport);
+    clients.push(client);
+    return client;
+  };
+  const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const textOf = (result: CallToolResult) => (result.content[0] as { type: 'text'; text: string }).text;
+
+  it('answers 401 without a key, to the SDK client and to a raw request alike', async () => {
+    await expect(connect(null)).rejects.toThrow(/401|Missing API key/);
+    await expect(connect('rt_not-a-real-key')).rejects.toThrow(/401|Invalid API key/);
+    const raw = await app.request('POST', '/api/mcp', { body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { accept: 'application/json, text/event-stream' } });
+    expect(raw.status).toBe(401);
+    expect(raw.body.message).toMatch(/Missing API key/);
+  });
+
+  it('lists one tool per documented operation, named by its operationId, without API-key creation and revocation', async () => {
+    const client = await connect(key);
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    const doc = (await app.request('GET', '/api/openapi.json')).body;
+    const documented = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((item) => Object.values(item).map((op) => op.operationId));
+    expect(names.sort()).toEqual(documented.filter((id) => id !== 'createApiKey' && id !== 'revokeApiKey').sort());
+    expect(names).toEqual(expect.arrayContaining(CORE_TOOLS));
+    expect(names).not.toContain('createApiKey');
+
+    const addKeywords = tools.find((t) => t.name === 'addKeywords')!;
+    expect(addKeywords.description).toMatch(/Add keywords/);
+    expect(Object.keys(addKeywords.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['projectId', 'keywords', 'geoCode', 'langCode']));
+    expect(addKeywords.inputSchema.required).toEqual(expect.arrayContaining(['projectId', 'keywords', 'geoCode', 'langCode']));
+    const updates = tools.find((t) => t.name === 'getKeywordUpdates')!;
+    expect(updates.inputSchema.required).toEqual(['projectId']);
+    expect(updates.annotations?.readOnlyHint).toBe(true);
+    // The schemas are resolved: no reference into a document the agent does not have.
+    expect(JSON.stringify(tools)).not.toContain('$ref');
+  });
+
+  it('runs writes and reads as the REST routes do, answering the REST body as text and structuredContent', async () => {
+    const client = await connect(key);
+    const created = await call(client, 'createProject', { name: 'Shoes', domain: 'Shoes.Example' });
+    expect(created.isError).toBeFalsy();
+    const project = (created.structuredContent as { project: { _id: string; domain: string } }).project;
+    expect(project.domain).toBe('shoes.example');
+    expect(JSON.parse(textOf(created))).toEqual(created.structuredContent);
+
+    const added = await call(client, 'addKeywords', { projectId: project._id, keywords: ['running shoes', 'trail shoes'], geoCode: 'US', langCode: 'en' });
+    expect(added.structuredContent).toMatchObject({ success: true, addedCount: 2 });
+    const keywordIds = (added.structuredContent as { project: { keywords: string[] } }).project.keywords;
+
+    const detail = await call(client, 'getProject', { id: project._id });
+    expect((detail.structuredContent as { project: { keywords: unknown[] } }).project.keywords).toHaveLength(2);
+    expect(detail.structuredContent).toEqual((await app.request('GET', `/api/projects/${project._id}`, { key })).body);
+
+    const scraped = await call(client, 'scrapeKeywords', { projectId: project._id, keywordIds });
+    expect(scraped.structuredContent).toMatchObject({ success: true, status: 'processing', summary: { total: 2, accepted: 2 } });
+    expect((await app.admin('GET', `/admin/accounts/${accountId}`)).body.account.virtualBalance).toBe(8);
+
+    const updates = await call(client, 'getKeywordUpdates', { projectId: project._id, startDate: '2026-01-01', aggregation: 'weekly' });
+    expect(updates.isError).toBeFalsy();
+    expect(updates.structuredContent).toEqual((await app.request('GET', '/api/projects/keyword-updates', { key, query: { projectId: project._id, startDate: '2026-01-01', aggregation: 'weekly' } })).body);
+
+    const note = await call(client, 'saveNote', { projectId: project._id, date: '2026-03-01', text: 'Site migration' });
+    expect(note.structuredContent).toMatchObject({ success: true, message: 'Note saved' });
+
+    const csv = await call(client, 'exportCsv', { projectId: project._id, format: 'summary' });
+    expect(csv.isError).toBeFalsy();
+    expect(csv.structuredContent).toBeUndefined();
+    expect(textOf(csv)).toMatch(/running shoes/);
+
+    const report = await call(client, 'exportAgentReport', { projectId: project._id });
+    expect(textOf(report)).toMatch(/shoes\.example/);
+  });
+
+  it('answers invalid input with a tool error carrying the REST message', async () => {
+    const client = await connect(key);
+    const projectId = (await app.request('POST', '/api/projects', { key, body: { name: 'V', domain: 'v.example' } })).body.project._id;
+    const body = { projectId, keywords: ['a'], geoCode: 'USA', langCode: 'en' };
+    const rest = await app.request('POST', '/api/projects/keywords', { key, body });
+    expect(rest.status).toBe(400);
+    const result = await call(client, 'addKeywords', body);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(rest.body.message);
+    expect(result.structuredContent).toMatchObject({ status: 400, success: false, message: rest.body.message });
+
+    const missing = await call(client, 'getKeywordUpdates', {});
+    expect(missing.isError).toBe(true);
+    expect(textOf(missing)).toMatch(/projectId/);
+  });
+
+  it('keeps accounts apart: another account\'s project is not found', async () => {
+    const other = await app.createAccount();
+    const theirs = (await app.request('POST', '/api/projects', { key: other.apiKey, body: { name: 'Theirs', domain: 'theirs.example' } })).body.project._id;
+    const client = await connect(key);
+    for (const [name, args] of [['getProject', { id: theirs }], ['getKeywordUpdates', { projectId: theirs }], ['deleteProject', { _id: theirs }]] as const) {
+      const result = await call(client, name, args);
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe('Project not found');
+    }
+    expect((await app.request('GET', `/api/projects/${theirs}`, { key: other.apiKey })).status).toBe(200);
+  });
+
+  it('refuses a suspended account\'s writes as REST does, and still lets it read', async () => {
+    const suspended = await app.createAccount();
+    const projectId = (await app.request('POST', '/api/projects', { key: suspended.apiKey, body: { name: 'S', domain: 's.example' } })).body.project._id;
+    await app.admin('PATCH', `/admin/accounts/${suspended.accountId}`, { status: 'suspended' });
+    const client = await connect(suspended.apiKey);
+    const write = await call(client, 'saveNote', { projectId, date: '2026-03-01', text: 'x' });
+    expect(write.isError).toBe(true);
+    expect(textOf(write)).toBe('Account suspended');
+    expect(write.structuredContent).toMatchObject({ status: 403, suspended: true });
+    expect((await call(client, 'getProject', { id: projectId })).isError).toBeFalsy();
+  });
+
+  it('answers 403 to a blocked account and to the Free plan, before any tool runs', async () => {
+    const blocked = await app.createAccount();
+    await app.admin('PATCH', `/admin/accounts/${blocked.accountId}`, { status: 'blocked' });
+    await expect(connect(blocked.apiKey)).rejects.toThrow(/403|Account blocked/);
+    const free = await app.createAccount({ plan: 'free' });
+    await expect(connect(free.apiKey)).rejects.toThrow(/403|paid plan/);
+  });
+
+  it('offers the project and its Markdown report as resources, and a weekly report prompt', async () => {
+    const client = await connect(key);
+    const projectId = (await app.request('POST', '/api/projects', { key, body: { name: 'Res', domain: 'res.example' } })).body.project._id;
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining([`project://${projectId}`, `project://${projectId}/report`]));
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['project://{id}', 'project://{id}/report']);
+
+    const detail = await client.readResource({ uri: `project://${projectId}` });
+    expect(JSON.parse((detail.contents[0] as { text: string }).text).project.domain).toBe('res.example');
+    const report = await client.readResource({ uri: `project://${projectId}/report` });
+    expect(report.contents[0]).toMatchObject({ mimeType: 'text/markdown', text: expect.stringMatching(/res\.example/) });
+    await expect(client.readResource({ uri: 'project://0123456789abcdef01234567' })).rejects.toThrow(/Project not found/);
+
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name)).toEqual(['weekly-ranking-report']);
+    const prompt = await client.getPrompt({ name: 'weekly-ranking-report', arguments: { projectId } });
+    expect((prompt.messages[0]!.content as { text: string }).text).toContain(`getKeywordUpdates with projectId ${projectId}`);
+  });
+});
