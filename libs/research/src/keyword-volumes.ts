@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { normaliseKeyword } from '@rank/domain/keyword-text';
 import { CLOCK, Clock } from '@rank/platform/tokens';
 import { Market, marketKeywordKey, MonthlySearches } from './domain/volume.events';
-import { VOLUME_PROVIDER, VolumeProvider } from './volume-provider';
+import { KEYWORD_DATA_PROVIDER, KeywordDataProvider } from './keyword-data-providers';
 import { metricsOfAsked, VolumeRecorder } from './volume-recorder';
 import { hasData, MarketKeyword, StoredVolume, VolumesReader } from './volumes.reader';
 
@@ -27,7 +27,7 @@ export class KeywordVolumes {
     private readonly reader: VolumesReader,
     private readonly recorder: VolumeRecorder,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Optional() @Inject(VOLUME_PROVIDER) private readonly provider: VolumeProvider | null = null,
+    @Optional() @Inject(KEYWORD_DATA_PROVIDER) private readonly provider: KeywordDataProvider | null = null,
   ) {}
 
   /** Stored figures only, keyed by marketKeywordKey; keywords without any are left out. */

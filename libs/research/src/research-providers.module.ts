@@ -1,12 +1,20 @@
 import { Module } from '@nestjs/common';
-import { VOLUME_PROVIDER } from './volume-provider';
+import { KeywordDataError } from '@rank/providers/keyword-data/keyword-data-error';
+import { AUTOCOMPLETE_PROVIDER, AutocompleteProvider, KEYWORD_DATA_PROVIDER } from './keyword-data-providers';
 
-/**
- * The configured keyword-data providers, made once per process from the configuration.
- * TODO(10a): build VOLUME_PROVIDER from libs/providers' keyword-data factory once it lands.
- */
+// TODO(10a): build both from libs/providers' factories (DATAFORSEO_*/GOOGLE_ADS_*, GOOGLE_BASE_URL) once they land.
+const notWiredAutocomplete: AutocompleteProvider = {
+  complete: async () => {
+    throw new KeywordDataError('autocomplete', 'unreachable', 'the autocomplete client is not wired yet');
+  },
+};
+
+/** The configured keyword-data providers, made once per process from the configuration. */
 @Module({
-  providers: [{ provide: VOLUME_PROVIDER, useValue: null }],
-  exports: [VOLUME_PROVIDER],
+  providers: [
+    { provide: KEYWORD_DATA_PROVIDER, useValue: null },
+    { provide: AUTOCOMPLETE_PROVIDER, useValue: notWiredAutocomplete },
+  ],
+  exports: [KEYWORD_DATA_PROVIDER, AUTOCOMPLETE_PROVIDER],
 })
 export class ResearchProvidersModule {}

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import type { EventStore } from '@rank/event-store/event-store.port';
 import { CLOCK, Clock, EVENT_STORE } from '@rank/platform/tokens';
 import { VolumeFetcher } from './volume-fetcher';
-import { VOLUME_PROVIDER, VolumeProvider } from './volume-provider';
+import { KEYWORD_DATA_PROVIDER, KeywordDataProvider } from './keyword-data-providers';
 import { VolumeRecorder } from './volume-recorder';
 import { VolumesReader } from './volumes.reader';
 
@@ -20,7 +20,7 @@ export class VolumeFetcherLifecycle implements OnApplicationBootstrap, OnApplica
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly reader: VolumesReader,
     private readonly recorder: VolumeRecorder,
-    @Optional() @Inject(VOLUME_PROVIDER) private readonly provider: VolumeProvider | null = null,
+    @Optional() @Inject(KEYWORD_DATA_PROVIDER) private readonly provider: KeywordDataProvider | null = null,
   ) {}
 
   /** The running fetcher (for tests and the bench); undefined without a provider. */

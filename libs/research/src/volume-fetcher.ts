@@ -4,14 +4,14 @@ import { STREAM_CATEGORIES } from '@rank/domain/stream-categories';
 import type { EventStore, Subscription } from '@rank/event-store/event-store.port';
 import { PROJECT_CONTENT_EVENT_TYPES, ProjectContentEvent } from '@rank/projects/domain/project-content.events';
 import { marketKeywordKey, VOLUME_EVENT_TYPES, VolumeEvent } from './domain/volume.events';
-import type { VolumeProvider } from './volume-provider';
+import type { KeywordDataProvider } from './keyword-data-providers';
 import { metricsOfAsked, VolumeRecorder } from './volume-recorder';
 import { isFresh, keywordsWanted, retryAfterFailure, VOLUME_RETRY_DELAYS_MS, VOLUMES_FRESH_FOR_MS, VolumeFetch, volumeFetchesFor } from './volumes.process';
 import type { MarketKeyword, StoredVolume } from './volumes.reader';
 
 export interface VolumeFetcherDependencies {
   store: EventStore;
-  provider: VolumeProvider;
+  provider: KeywordDataProvider;
   recorder: Pick<VolumeRecorder, 'fetched' | 'failed'>;
   /** Stored volumes of the keywords asked for (ClickHouse). */
   stored(keywords: readonly MarketKeyword[]): Promise<StoredVolume[]>;

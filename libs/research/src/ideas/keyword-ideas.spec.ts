@@ -1,0 +1,84 @@
+import { KeywordDataError } from '@rank/providers/keyword-data/keyword-data-error';
+import type { KeywordFigures } from '@rank/providers/keyword-data/keyword-data.port';
+import type { AutocompleteProvider, KeywordDataProvider } from '../keyword-data-providers';
+import { KeywordIdeas } from './keyword-ideas';
+
+const figures = (keyword: string, avgMonthlySearches: number | null): KeywordFigures => ({
+  keyword, avgMonthlySearches, competition: avgMonthlySearches === null ? null : 'LOW', competitionIndex: null, cpcLow: null, cpcHigh: null, history: [],
+});
+
+function provider(over: Partial<KeywordDataProvider> = {}): KeywordDataProvider & { seeds: string[][] } {
+  const seeds: string[][] = [];
+  return {
+    source: 'dataforseo',
+    seeds,
+    searchVolumes: async () => [],
+    ideasForKeywords: async (_market, s) => {
+      seeds.push([...s]);
+      return [figures('Trail Shoes', 900), figures('running shoes', 5000), figures('shoe laces', null)];
+    },
+    ideasForSite: async () => [figures('trail shoes', 900), figures('buy shoes online', 2000)],
+    ...over,
+  };
+}
+
+const noAutocomplete: AutocompleteProvider = { complete: async () => { throw new KeywordDataError('autocomplete', 'unreachable', 'connection refused'); } };
+const seed = {
+  geoCode: 'US', langCode: 'en', domain: 'shop.example.com',
+  tracked: [{ value: 'running shoes', geoCode: 'US', langCode: 'en' }, { value: 'laufschuhe', geoCode: 'DE', langCode: 'de' }],
+};
+
+describe('keyword ideas', () => {
+  it('merges the provider\'s ideas for the seeds and the site, without tracked keywords, highest volume first', async () => {
+    const p = provider();
+    const answer = await new KeywordIdeas(noAutocomplete, p).forProject(seed);
+    expect(answer).toEqual({
+      ideas: [
+        { keyword: 'buy shoes online', avgMonthlySearches: 2000, competition: 'LOW' },
+        { keyword: 'trail shoes', avgMonthlySearches: 900, competition: 'LOW' },
+        { keyword: 'shoe laces', avgMonthlySearches: null, competition: null },
+      ],
+    });
+    // The market's keywords come first among the seeds.
+    expect(p.seeds).toEqual([['running shoes', 'laufschuhe']]);
+  });
+
+  it('answers upstream_error when the provider answered with an error', async () => {
+    const p = provider({ ideasForSite: async () => { throw new KeywordDataError('dataforseo', 'http', 'task 40501: Invalid Field', 200); } });
+    expect(await new KeywordIdeas(noAutocomplete, p).forProject(seed)).toEqual({ ideas: [], error: 'upstream_error' });
+  });
+
+  it('answers service_unavailable when the provider cannot be reached', async () => {
+    const p = provider({ ideasForKeywords: async () => { throw new KeywordDataError('dataforseo', 'unreachable', 'ECONNRESET'); } });
+    expect(await new KeywordIdeas(noAutocomplete, p).forProject(seed)).toEqual({ ideas: [], error: 'service_unavailable' });
+  });
+
+  it('answers service_unavailable when the provider takes longer than the timeout', async () => {
+    const p = provider({ ideasForSite: () => new Promise((resolve) => setTimeout(() => resolve([]), 500)) });
+    expect(await new KeywordIdeas(noAutocomplete, p, 50).forProject(seed)).toEqual({ ideas: [], error: 'service_unavailable' });
+  });
+
+  it('falls back to autocomplete without a provider: phrases with null figures', async () => {
+    const asked: string[] = [];
+    const autocomplete: AutocompleteProvider = { complete: async (q) => { asked.push(`${q.q}|${q.hl}|${q.gl}`); return ['running shoes', 'Running Shoes Women', 'running shoes men']; } };
+    const answer = await new KeywordIdeas(autocomplete, null).forProject(seed);
+    expect(answer).toEqual({
+      ideas: [
+        { keyword: 'running shoes women', avgMonthlySearches: null, competition: null },
+        { keyword: 'running shoes men', avgMonthlySearches: null, competition: null },
+      ],
+    });
+    expect(asked).toEqual(['running shoes|en|US', 'laufschuhe|en|US']);
+  });
+
+  it('seeds autocomplete with the domain\'s name for a project without keywords', async () => {
+    const asked: string[] = [];
+    const autocomplete: AutocompleteProvider = { complete: async (q) => { asked.push(q.q); return []; } };
+    expect(await new KeywordIdeas(autocomplete, null).forProject({ ...seed, tracked: [] })).toEqual({ ideas: [] });
+    expect(asked).toEqual(['example']);
+  });
+
+  it('answers service_unavailable with no provider when autocomplete fails', async () => {
+    expect(await new KeywordIdeas(noAutocomplete, null).forProject(seed)).toEqual({ ideas: [], error: 'service_unavailable' });
+  });
+});

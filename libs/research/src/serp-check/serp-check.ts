@@ -1,0 +1,59 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { Competition } from '../domain/volume.events';
+import { KeywordVolumes, VolumeLookup } from '../keyword-volumes';
+import type { LiveSerpResult } from './live-check.events';
+import { LiveChecks, LiveCheckTarget } from './live-checks';
+
+/** serp-check's `volume`, as the clarifications define it: all null and `volume: []` when there is no data for the keyword and country. */
+export interface SerpCheckVolume {
+  value: number | null;
+  cpc: number | null;
+  competition: Competition | null;
+  metrics: { avgMonthlySearches: number | null; competition: Competition | null; competitionIndex: number | null; cpcLow: number | null; cpcHigh: number | null } | null;
+  volume: { year: number; month: number; value: number }[];
+}
+
+/**
+ * The checked keyword's first page and volume, or `failed` when neither could be had: the page
+ * could not be loaded and the volume lookup failed too (a volume the provider does not know is no
+ * failure). A page that failed alone gives `serp: []`.
+ */
+export type SerpCheckOutcome = { kind: 'checked'; serp: LiveSerpResult[]; volume: SerpCheckVolume } | { kind: 'failed'; reason: string };
+
+export const NO_VOLUME: SerpCheckVolume = { value: null, cpc: null, competition: null, metrics: null, volume: [] };
+
+export function serpCheckVolume(lookup: VolumeLookup): SerpCheckVolume {
+  if (lookup.kind !== 'found') return NO_VOLUME;
+  const v = lookup.volume;
+  return {
+    value: v.avgMonthlySearches,
+    cpc: v.cpcHigh,
+    competition: v.competition,
+    metrics: { avgMonthlySearches: v.avgMonthlySearches, competition: v.competition, competitionIndex: v.competitionIndex, cpcLow: v.cpcLow, cpcHigh: v.cpcHigh },
+    volume: v.history.map(({ year, month, value }) => ({ year, month, value })),
+  };
+}
+
+/** The page (through a scraper, see LiveChecks) and the volume (stored, else the provider) are fetched at once. */
+@Injectable()
+export class SerpCheck {
+  private readonly logger = new Logger('SerpCheck');
+
+  constructor(
+    private readonly liveChecks: LiveChecks,
+    private readonly volumes: KeywordVolumes,
+  ) {}
+
+  async check(target: LiveCheckTarget): Promise<SerpCheckOutcome> {
+    const market = { geoCode: target.geoCode, langCode: target.langCode };
+    const [page, volume] = await Promise.all([
+      this.liveChecks.check(target),
+      this.volumes.lookup(target.keyword, market).catch((error: unknown): VolumeLookup => ({ kind: 'failed', reason: error instanceof Error ? error.message : String(error) })),
+    ]);
+    if (page.type === 'LiveCheckAnswered') return { kind: 'checked', serp: page.data.serp, volume: serpCheckVolume(volume) };
+    const why = page.type === 'timeout' ? `no scraper answered within ${page.waitedMs} ms` : page.data.reason;
+    this.logger.warn(`serp-check page for ${target.geoCode}/${target.langCode} failed: ${why}`);
+    if (volume.kind === 'failed') return { kind: 'failed', reason: `the results page could not be loaded (${why}) and the volume lookup failed (${volume.reason})` };
+    return { kind: 'checked', serp: [], volume: serpCheckVolume(volume) };
+  }
+}
