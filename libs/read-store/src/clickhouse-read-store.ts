@@ -1,8 +1,11 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { toPortableParams, toPortableRow } from './clickhouse-values';
+import { toCompactInsert, toPortableParams, toPortableRow } from './clickhouse-values';
 import { applyMigrations } from './migrations';
 import type { Migration, QueryParams, ReadStore } from './read-store.port';
 import { assertSqlIdentifier } from './sql-identifier';
+
+/** Column names written into the statement's text; any other name goes the JSONEachRow way, as a JSON key. */
+const PLAIN_COLUMN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export interface ClickHouseReadStoreOptions {
   /** The database this store owns; created if missing. */
@@ -58,15 +61,25 @@ export class ClickHouseReadStore implements ReadStore {
 
   async query<Row = Record<string, unknown>>(sql: string, params?: QueryParams): Promise<Row[]> {
     this.#assertOpen();
-    const result = await this.#client.query({ query: sql, query_params: toPortableParams(params), format: 'JSONEachRow' });
-    return result.json<Row>();
+    // JSONCompact, one parse of the whole answer, then objects keyed by the column names: rows without
+    // their keys repeated are a third smaller, and one JSON.parse beats one per row (JSONEachRow).
+    const result = await this.#client.query({ query: sql, query_params: toPortableParams(params), format: 'JSONCompact' });
+    const { meta, data } = await result.json<unknown[]>();
+    return rowsOf<Row>((meta ?? []).map((column) => column.name), data);
   }
 
   async insert(table: string, rows: readonly Record<string, unknown>[]): Promise<void> {
     this.#assertOpen();
     assertSqlIdentifier(table, 'table');
     if (rows.length === 0) return;
-    await this.#client.insert({ table, values: rows.map(toPortableRow), format: 'JSONEachRow' });
+    const compact = toCompactInsert(rows);
+    if (compact === undefined || !compact.columns.every((column) => PLAIN_COLUMN.test(column))) {
+      await this.#client.insert({ table, values: rows.map(toPortableRow), format: 'JSONEachRow' });
+      return;
+    }
+    // The rows inline after the statement, which both a server (over HTTP) and chDB parse the same
+    // way; the client's insert() would only take these formats as objects to encode itself.
+    await this.#client.command({ query: `INSERT INTO ${table} (${compact.columns.join(', ')}) FORMAT JSONCompactEachRow\n${compact.body}` });
   }
 
   migrate(migrations: readonly Migration[]): Promise<string[]> {
@@ -91,4 +104,16 @@ export class ClickHouseReadStore implements ReadStore {
     // connection says, which on chDB and over HTTP are two different, unhelpful messages.
     if (this.#closing !== undefined) throw new Error(`The read store for database ${this.database} is closed`);
   }
+}
+
+/** Objects from JSONCompact's positional rows. */
+function rowsOf<Row>(names: readonly string[], data: readonly unknown[][]): Row[] {
+  const rows = new Array<Row>(data.length);
+  for (let r = 0; r < data.length; r++) {
+    const values = data[r]!;
+    const row: Record<string, unknown> = {};
+    for (let c = 0; c < names.length; c++) row[names[c]!] = values[c];
+    rows[r] = row as Row;
+  }
+  return rows;
 }
