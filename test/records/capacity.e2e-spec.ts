@@ -41,10 +41,10 @@ describe('Capacity (GET /api/user/capacity)', () => {
         apiKeys: { limit: 5, used: 2 },
         competitorsPerRequest: 50,
         rateLimits: {
-          serpCheck: { perMinute: 10, windowSeconds: 60 },
-          trafficCheck: { perMinute: 20, windowSeconds: 60 },
-          keywordResearch: { perMinute: 15, perHour: 150 },
-          domainReads: { perMinute: 60, perHour: 600 },
+          serpCheck: { perMinute: 10, windowSeconds: 60, remaining: 10 },
+          trafficCheck: { perMinute: 20, windowSeconds: 60, remaining: 20 },
+          keywordResearch: { perMinute: 15, perHour: 150, remaining: 15 },
+          domainReads: { perMinute: 60, perHour: 600, remaining: 60 },
           newDomainsPerDay: {
             limit: 400, used: 0, remaining: 400, resetsInSeconds: null,
             appliesTo: ['/api/tools/traffic-check', '/api/projects/webtraffic', '/api/projects/pagespeed', '/api/projects/crux-history', '/api/projects/competitors-filtered'],

@@ -18,6 +18,8 @@ import { AllExceptionsFilter } from './platform/http/exception.filter';
 import { RouteRegistry } from './platform/http/route-registry';
 import { ProjectsHttpModule } from './projects/projects-http.module';
 import { ResearchHttpModule } from './research/research-http.module';
+import { SerpCheckHttpModule } from './research/serp-check/serp-check-http.module';
+import { LiveCheckWorkerModule } from '@rank/research/serp-check/live-check-worker.module';
 import { ExportsModule } from './tracking/exports/exports.module';
 import { TrackingReadsModule } from './tracking/reads/tracking-reads.module';
 import { TrackingHttpModule } from './tracking/tracking-http.module';
@@ -42,11 +44,11 @@ export class AppModule {
       module: AppModule,
       imports: [
         PlatformModule.forRoot(options),
-        AccountsModule, AccountsAdminModule, ApiKeysModule, ProjectsHttpModule, TrackingHttpModule, ExportsModule, TrackingReadsModule, ResearchHttpModule, DomainsHttpModule, McpHttpModule,
+        AccountsModule, AccountsAdminModule, ApiKeysModule, ProjectsHttpModule, TrackingHttpModule, ExportsModule, TrackingReadsModule, ResearchHttpModule, SerpCheckHttpModule, DomainsHttpModule, McpHttpModule,
         // Always composed, so that slots can be requested on demand; its minute tick runs only with the `scheduler` role.
         SchedulerModule,
         ...(roles.has('projections') ? [ProjectorModule, DispatcherModule, VolumeFetcherModule, DomainWorkerModule] : []),
-        ...(roles.has('scraper') ? [CheckWorkerModule] : []),
+        ...(roles.has('scraper') ? [CheckWorkerModule, LiveCheckWorkerModule] : []),
       ],
       controllers: [HealthController, MetricsController],
       providers: [

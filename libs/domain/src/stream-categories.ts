@@ -34,6 +34,12 @@ export const STREAM_CATEGORIES = {
   volumes: (geoCode: string, langCode: string) => nameOf('volumes', geoCode, langCode),
   /** How far the volume fetcher has followed the log: one stream of its own. */
   'volume-fetcher-checkpoint': () => 'volume-fetcher-checkpoint',
+  /** One live serp-check: the api's request, then a scraper's answer (the api waits for it). */
+  'live-check': (requestId: string) => nameOf('live-check', requestId),
+  /** A project's keyword-suggestion runs: requested, finished (with the phrases per locale) or failed. */
+  suggestions: (projectId: string) => nameOf('suggestions', projectId),
+  /** How far the suggestions pipeline has followed the log: one stream of its own. */
+  'suggestions-checkpoint': () => 'suggestions-checkpoint',
 } as const;
 
 export type StreamCategory = keyof typeof STREAM_CATEGORIES;

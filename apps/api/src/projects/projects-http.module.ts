@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { NewDomainAllowances } from '@rank/accounts/new-domain-allowances';
 import { ProjectsModule } from '@rank/projects/projects.module';
 import { ResearchModule } from '@rank/research/research.module';
+import { RateLimitsModule } from '@rank/platform/rate-limits/rate-limits.module';
 import { CapacityController } from './capacity/capacity.controller';
 import { CreateProjectController } from './create-project/create-project.controller';
 import { DeleteProjectController } from './delete-project/delete-project.controller';
@@ -17,7 +18,7 @@ import { UpdateProjectController } from './update-project/update-project.control
  * routes come before GET /api/projects/:id only for readability: Fastify matches static paths first.
  */
 @Module({
-  imports: [ProjectsModule, ResearchModule],
+  imports: [ProjectsModule, ResearchModule, RateLimitsModule],
   controllers: [
     FoldersController, KeywordsController, NotesController, CapacityController,
     ListProjectsController, CreateProjectController, UpdateProjectController, DeleteProjectController, GetProjectController,

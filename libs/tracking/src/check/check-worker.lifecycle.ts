@@ -4,6 +4,9 @@ import type { EventStore } from '@rank/event-store/event-store.port';
 import { ChromiumChoice, ChromiumPathError, chooseChromium, closeChromium, describeChromiumChoice, launchChromium } from '@rank/serp/browser/chromium';
 import { createSerpFetcher, SerpFetcher, type SerpFetchOutcome, type SerpRequest } from '@rank/serp/fetcher';
 import { parseSerpPage } from '@rank/serp/parser';
+import { FailoverSerpSource, fetchApiSource, type SerpSource, type SerpSourceName } from '@rank/serp/sources';
+import { DataForSeoSerpSource } from '@rank/providers/dataforseo/serp.client';
+import { SerpApiSource } from '@rank/providers/serpapi/serp.client';
 import { CheckWorker } from './check-worker';
 import { ConfigError, type AppConfig } from '@rank/platform/config/app-config';
 import { APP_CONFIG, CLOCK, Clock, EVENT_STORE } from '@rank/platform/tokens';
@@ -26,6 +29,8 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
   /** Why the last browser launch failed, until one succeeds (for /ready). */
   private launchError: string | undefined;
   private readonly reports: ReturnType<typeof checkReports>;
+  /** The SERP sources in SERP_SOURCES order, each tried when the one before failed. */
+  private sources: FailoverSerpSource | undefined;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -44,13 +49,18 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
   }
 
   onApplicationBootstrap(): void {
-    try {
-      this.chromium = chooseChromium(this.config.env);
-    } catch (error) {
-      // A CHROMIUM_PATH that points at nothing stops the start, like any other bad variable.
-      throw error instanceof ChromiumPathError ? new ConfigError([error.message]) : error;
+    const order = this.config.serpSources.order;
+    if (order.includes('browser')) {
+      try {
+        this.chromium = chooseChromium(this.config.env);
+      } catch (error) {
+        // A CHROMIUM_PATH that points at nothing stops the start, like any other bad variable.
+        throw error instanceof ChromiumPathError ? new ConfigError([error.message]) : error;
+      }
+      this.logger.log(describeChromiumChoice(this.chromium));
     }
-    this.logger.log(describeChromiumChoice(this.chromium));
+    this.sources = new FailoverSerpSource(order.map((name) => this.sourceNamed(name)));
+    if (order.length > 1 || order[0] !== 'browser') this.logger.log(`Result pages come from ${order.join(', then ')} (SERP_SOURCES)`);
     this.worker = new CheckWorker(
       {
         store: this.store,
@@ -69,6 +79,7 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
 
   async onApplicationShutdown(): Promise<void> {
     await this.worker?.stop();
+    await this.sources?.close();
     if (this.fetcher) await this.fetcher.then((fetcher) => fetcher.close()).catch(() => undefined);
     if (this.browser) await this.browser.then((browser) => closeChromium(browser)).catch(() => undefined);
   }
@@ -78,6 +89,8 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
    * still connected, or why the last launch failed.
    */
   async browserState(): Promise<{ ok: boolean; launched: boolean; source?: string; path?: string; version?: string; error?: string }> {
+    // Without `browser` in SERP_SOURCES no browser is needed, so none missing makes the scraper unready.
+    if (!this.config.serpSources.order.includes('browser')) return { ok: true, launched: false, source: 'not used (SERP_SOURCES)' };
     const chosen = { source: this.chromium?.source, path: this.chromium?.path };
     if (this.launchError !== undefined) return { ok: false, launched: false, ...chosen, error: this.launchError };
     if (!this.browser) return { ok: this.chromium !== undefined, launched: false, ...chosen };
@@ -93,9 +106,34 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
    * A browser that cannot start fails the check at once, with the launch error (which says how to
    * fix it) as its reason: it is permanent, so throwing it would only have the check retried four
    * times against the same machine. The next check tries to launch again (a browser may have been
-   * installed meanwhile).
+   * installed meanwhile). Live serp-checks (libs/research) load their page through here too, so they
+   * share the browser, its egress pool and its pacing with the scheduled checks.
    */
-  private async fetchSerp(request: SerpRequest): Promise<SerpFetchOutcome> {
+  async fetchSerp(request: SerpRequest): Promise<SerpFetchOutcome> {
+    if (!this.sources) throw new Error('the scraper has not started');
+    return this.sources.fetchSerp(request);
+  }
+
+  private sourceNamed(name: SerpSourceName): SerpSource {
+    const { serpSources, scraper } = this.config;
+    switch (name) {
+      case 'browser':
+        // The browser and its fetcher are closed with the service (they start with the first check).
+        return { name, fetchSerp: (request) => this.browserFetch(request), close: async () => undefined };
+      case 'fetch-api':
+        return fetchApiSource({ template: serpSources.fetchUrlTemplate!, config: scraper, parse: parseSerpPage, observer: this.reports.pages });
+      case 'dataforseo':
+        return new DataForSeoSerpSource({ ...serpSources.dataForSeo!, timeoutMs: serpSources.apiTimeoutMs });
+      case 'serpapi':
+        return new SerpApiSource({ ...serpSources.serpApi!, timeoutMs: serpSources.apiTimeoutMs });
+      default: {
+        const unknown: never = name;
+        throw new Error(`unknown SERP source ${String(unknown)}`);
+      }
+    }
+  }
+
+  private async browserFetch(request: SerpRequest): Promise<SerpFetchOutcome> {
     let fetcher: SerpFetcher;
     try {
       fetcher = await this.serpFetcher();

@@ -8,6 +8,7 @@ import { AccountCaller, CurrentAccount } from '../../platform/auth/caller';
 import { CLOCK, Clock, PLAN_CATALOGUE } from '@rank/platform/tokens';
 import { ProjectContentRepository, WorkspaceRepository } from '@rank/projects/workspace.repository';
 import { NewDomainAllowances } from '@rank/accounts/new-domain-allowances';
+import { RateLimits } from '@rank/platform/rate-limits/rate-limits';
 
 class CapacityResponse {
   @ApiProperty({ description: 'Monthly SERP-check tokens of the plan' }) total!: number;
@@ -29,6 +30,7 @@ export class CapacityController {
     private readonly workspaces: WorkspaceRepository,
     private readonly contents: ProjectContentRepository,
     private readonly allowances: NewDomainAllowances,
+    private readonly rateLimits: RateLimits,
     @Inject(PLAN_CATALOGUE) private readonly plans: PlanCatalogue,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -47,6 +49,8 @@ export class CapacityController {
     }
     const total = this.plans.find(caller.account.plan)?.monthlySerpTokens ?? 0;
     const { rateLimits } = LIMITS;
+    // `remaining` is read from the same counters the limited endpoints draw on (shared across replicas with REDIS_URL).
+    const remaining = async (bucket: 'serpCheck' | 'trafficCheck' | 'keywordResearch' | 'domainReads') => ({ remaining: await this.rateLimits.remaining(bucket, caller.accountId) });
     return {
       total,
       booked,
@@ -61,10 +65,10 @@ export class CapacityController {
         apiKeys: { limit: LIMITS.apiKeysPerAccount, used: activeApiKeys(caller.account).length },
         competitorsPerRequest: LIMITS.competitorsPerRequest,
         rateLimits: {
-          serpCheck: { ...rateLimits.serpCheck },
-          trafficCheck: { ...rateLimits.trafficCheck },
-          keywordResearch: { ...rateLimits.keywordResearch },
-          domainReads: { ...rateLimits.domainReads },
+          serpCheck: { ...rateLimits.serpCheck, ...(await remaining('serpCheck')) },
+          trafficCheck: { ...rateLimits.trafficCheck, ...(await remaining('trafficCheck')) },
+          keywordResearch: { ...rateLimits.keywordResearch, ...(await remaining('keywordResearch')) },
+          domainReads: { ...rateLimits.domainReads, ...(await remaining('domainReads')) },
           newDomainsPerDay: { ...(await this.allowances.usage(caller.accountId, this.clock.now())), appliesTo: [...rateLimits.newDomainsPerDay.appliesTo] },
         },
       },
