@@ -54,6 +54,8 @@ export function benchConfig(dirs: BenchAppDirs): AppConfig {
     LOG_LEVEL: 'error',
     // Never Google: nothing here should scrape, and a stray fetch must stay on this machine.
     GOOGLE_BASE_URL: 'http://127.0.0.1:9',
+    // Nor a real site's page speed: new projects' home pages would be measured with Lighthouse.
+    PAGESPEED_BASE_URL: 'http://127.0.0.1:9',
     // No scheduler or scraper: a cron firing mid-measurement would add work the figures do not describe.
     ROLES: 'api,projections',
   });

@@ -279,6 +279,19 @@ describe('domain data endpoints', () => {
       const history = await get('/api/projects/crux-history', { domain: 'brand.example' });
       expect(history.body.pages).toEqual([{ url: page, path: '/shoes', data: [{ date: '2026-02-21', lcp: { p75: 2600 } }, { date: '2026-02-28', lcp: { p75: 2400 } }] }]);
     });
+
+    it('fills the agent export\'s traffic, competitor and performance sections from the stored data', async () => {
+      const report = await app.request('GET', '/api/projects/export-agent', { key, query: { projectId } });
+      expect(report.status).toBe(200);
+      expect(report.text).toContain('## Traffic\n\nVisits to brand.example (worldwide, all devices, subdomains included), fetched 2026-03-15:\n\n'
+        + '- Total over the last 12 month(s): 12,000\n- Engagement: bounce rate 40.0%, average visit 120 s\n\n| Month | Visits |\n|---|---:|\n| 2025-03 | 1,000 |\n');
+      expect(report.text).toContain('| brand.example (this project) | 12,000 | 100% | 2026-03-15 |\n| a5.example | 240,000 | 2000% | 2026-03-15 |\n');
+      expect(report.text).toContain('### Home page (<https://brand.example/>, PageSpeed Insights, mobile, 2026-03-15)');
+      expect(report.text).toContain('| Performance score | 50 |\n');
+      expect(report.text).toContain('| Cumulative Layout Shift (lab) | 0.3 |\n');
+      expect(report.text).toContain('Chrome UX Report for the origin, period ending 2026-02-28: LCP p75 2,400 ms, INP p75 190 ms, CLS p75 0.08.');
+      expect(report.text).toContain('| <https://brand.example/shoes> | 91 | 1,800 ms | 0.04 | 120 ms | psi | 2026-03-15 |\n');
+    });
   });
 
   describe('limits', () => {

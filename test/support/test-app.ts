@@ -53,6 +53,9 @@ export async function startTestApp(options: { env?: Record<string, string>; cloc
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     LOG_LEVEL: 'error',
     GOOGLE_BASE_URL: 'http://127.0.0.1:9',
+    // Page speed measures a new project's home page in the background; without PAGESPEED_* that is a
+    // Lighthouse run against the real site. Tests stay on this machine: a refused local port instead.
+    PAGESPEED_BASE_URL: 'http://127.0.0.1:9',
     // The scheduler and the scraper stay off unless a test turns them on: a cron firing in the middle
     // of an unrelated test would add checks it does not expect.
     ROLES: 'api,projections',

@@ -6,6 +6,7 @@ import { DomainDataRepository } from './domain-data.repository';
 import { DomainDataFetcher } from './fetch/domain-data-fetcher';
 import { DomainDataReader } from './reads/domain-data.reader';
 import { DomainReads } from './reads/domain-reads';
+import { ReportDomainDataLoader } from './reads/report-domain-data';
 import { TrafficCheck } from './traffic-check';
 import { NewDomainAllowances } from '@rank/accounts/new-domain-allowances';
 
@@ -13,8 +14,8 @@ import { NewDomainAllowances } from '@rank/accounts/new-domain-allowances';
 @Module({
   providers: [
     { provide: DOMAIN_DATA_PROVIDERS, inject: [APP_CONFIG], useFactory: (config: AppConfig) => domainDataProvidersFrom(config) },
-    DomainDataRepository, DomainDataFetcher, DomainDataReader, NewDomainAllowances, TrafficCheck, DomainReads,
+    DomainDataRepository, DomainDataFetcher, DomainDataReader, NewDomainAllowances, TrafficCheck, DomainReads, ReportDomainDataLoader,
   ],
-  exports: [DOMAIN_DATA_PROVIDERS, DomainDataRepository, DomainDataFetcher, DomainDataReader, TrafficCheck, DomainReads],
+  exports: [DOMAIN_DATA_PROVIDERS, DomainDataRepository, DomainDataFetcher, DomainDataReader, TrafficCheck, DomainReads, ReportDomainDataLoader],
 })
 export class DomainsModule {}

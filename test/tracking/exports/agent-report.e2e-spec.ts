@@ -96,11 +96,11 @@ Position: the latest successful check (0: not within the top 100 checked; –: n
 
 ## Traffic
 
-No traffic data exists yet for this project: the service does not collect traffic statistics for it yet.
+No traffic data is stored for shop.example yet: it is fetched in the background when the project is created or changed, from the traffic provider when one is configured.
 
 ## Competitors
 
-Positions on the latest check day, 2026-02-03, over the 3 keyword(s) checked that day (each keyword's latest successful check of the day). A domain ranks for a keyword when it or one of its subdomains is an organic result within the top 100; the average is over the keywords it ranks for. Traffic of the competitors: no data exists yet.
+Positions on the latest check day, 2026-02-03, over the 3 keyword(s) checked that day (each keyword's latest successful check of the day). A domain ranks for a keyword when it or one of its subdomains is an organic result within the top 100; the average is over the keywords it ranks for.
 
 | Domain | Keywords ranking | Top 3 | Top 10 | Average position |
 |---|---:|---:|---:|---:|
@@ -108,9 +108,11 @@ Positions on the latest check day, 2026-02-03, over the 3 keyword(s) checked tha
 | rival.example | 2 | 1 | 2 | 3.5 |
 | other.example | 0 | 0 | 0 | – |
 
+No traffic data is stored for this project or its competitors yet.
+
 ## Performance
 
-No page-performance data (PageSpeed, Core Web Vitals) exists yet for this project.
+No page-performance data (PageSpeed, Core Web Vitals) is stored for this project yet: the home page is measured in the background when the project is created, and its ranking pages after their checks.
 `);
     expect((await reportOf(app, projectId, key)).bytes).toEqual(report.bytes);
   });
@@ -119,8 +121,8 @@ No page-performance data (PageSpeed, Core Web Vitals) exists yet for this projec
     const emptyId = await createProject(app, key, { name: 'Empty', domain: 'empty.example' });
     const empty = await reportOf(app, emptyId, key);
     expect(empty.status).toBe(200);
-    expect(empty.text).toContain('## Rankings\n\nNo keywords are tracked yet, so no ranking data exists.\n\n## Traffic\n\nNo traffic data exists yet');
-    expect(empty.text).toContain('## Competitors\n\nNo competitor domains are tracked for this project.\n\n## Performance\n\nNo page-performance data');
+    expect(empty.text).toContain('## Rankings\n\nNo keywords are tracked yet, so no ranking data exists.\n\n## Traffic\n\nNo traffic data is stored for empty.example yet');
+    expect(empty.text).toContain('## Competitors\n\nNo competitor domains are tracked for this project.\n\n## Performance\n\nNo page-performance data (PageSpeed, Core Web Vitals) is stored');
 
     await app.request('PUT', '/api/projects', { key, body: { _id: emptyId, name: 'Empty', domain: 'empty.example', competitors: ['rival.example'] } });
     await addKeywords(app, key, emptyId, ['unchecked']);

@@ -59,9 +59,52 @@ function keepBiggest(movers: Mover[], mover: Mover): void {
   if (movers.length > MOVERS_SHOWN) movers.pop();
 }
 
+/** One domain's stored traffic: the months oldest first (`YYYY-MM`), engagement as the traffic check shows it. */
+export interface ReportTraffic {
+  totalVisits: number;
+  months: readonly { month: string; visits: number | null }[];
+  bounceRate: number | null;
+  avgVisitDuration: number | null;
+  fetchedAt: string;
+}
+
+/** A page-speed record: scores 0–100, times in ms, CLS unitless. */
+export interface ReportPageSpeed {
+  url: string;
+  source: string;
+  performanceScore: number | null;
+  accessibilityScore: number | null;
+  bestPracticesScore: number | null;
+  seoScore: number | null;
+  largestContentfulPaint: number | null;
+  firstContentfulPaint: number | null;
+  totalBlockingTime: number | null;
+  cumulativeLayoutShift: number | null;
+  cruxScore: number | null;
+  cruxFieldData: { LCP: { p75: number | null }; CLS: { p75: number | null }; INP: { p75: number | null } } | null;
+  measuredAt: string;
+}
+
+/** The stored domain data the traffic, competitor and performance sections state (the domains context's read models). */
+export interface ReportDomainData {
+  /** By normalised domain: the project's and its competitors' stored traffic (domains without data are absent). */
+  traffic: ReadonlyMap<string, ReportTraffic>;
+  /** The project domain's home-page snapshot. */
+  homePage: ReportPageSpeed | null;
+  /** The project's ranking pages that have been measured, by URL. */
+  pages: readonly ReportPageSpeed[];
+  /** The origin's latest CrUX collection period (p75: LCP and INP in ms, CLS unitless). */
+  crux: { date: string; lcp: number | null; cls: number | null; inp: number | null } | null;
+}
+
+export const NO_DOMAIN_DATA: ReportDomainData = { traffic: new Map(), homePage: null, pages: [], crux: null };
+
 export interface AgentReportInput {
   project: ProjectRecord;
   keywords: readonly TrackedKeyword[];
+  /** The project's domain, normalised as the domain data is keyed. */
+  domain?: string;
+  domainData?: ReportDomainData;
 }
 
 /**
@@ -69,7 +112,7 @@ export interface AgentReportInput {
  * Built only from stored data (no "generated at" time), so the same data gives the same bytes.
  * The keyword table is written page by page, after a first paged pass has gathered the totals.
  */
-export async function* agentReport(history: RankingHistoryReader, { project, keywords }: AgentReportInput): AsyncGenerator<string> {
+export async function* agentReport(history: RankingHistoryReader, { project, keywords, domain = project.settings.domain, domainData = NO_DOMAIN_DATA }: AgentReportInput): AsyncGenerator<string> {
   const { settings } = project;
   const ordered = inExportOrder(keywords);
   const tally = new RankingTally();
@@ -98,9 +141,87 @@ export async function* agentReport(history: RankingHistoryReader, { project, key
     }
     yield '\n';
   }
-  yield '## Traffic\n\nNo traffic data exists yet for this project: the service does not collect traffic statistics for it yet.\n\n';
-  yield await competitorsSection(history, project, ordered, tally.latestDay);
-  yield '## Performance\n\nNo page-performance data (PageSpeed, Core Web Vitals) exists yet for this project.\n';
+  yield trafficSection(domain, domainData.traffic.get(domain));
+  yield await competitorsSection(history, project, ordered, tally.latestDay, domain, domainData.traffic);
+  yield performanceSection(domainData);
+}
+
+const thousandsOf = (value: number) => Math.round(value).toLocaleString('en-US');
+const orDash = (value: number | null, unit = '') => (value === null ? '–' : `${thousandsOf(value)}${unit}`);
+const clsOf = (value: number | null) => (value === null ? '–' : value.toFixed(3).replace(/0+$/, '').replace(/\.$/, ''));
+
+function trafficSection(domain: string, traffic: ReportTraffic | undefined): string {
+  const title = '## Traffic\n\n';
+  if (!traffic) {
+    return `${title}No traffic data is stored for ${mdText(domain)} yet: it is fetched in the background when the project is created or changed, `
+      + 'from the traffic provider when one is configured.\n\n';
+  }
+  const engagement = [
+    traffic.bounceRate === null ? null : `bounce rate ${(traffic.bounceRate * 100).toFixed(1)}%`,
+    traffic.avgVisitDuration === null ? null : `average visit ${Math.round(traffic.avgVisitDuration)} s`,
+  ].filter((part) => part !== null);
+  return `${title}Visits to ${mdText(domain)} (worldwide, all devices, subdomains included), fetched ${traffic.fetchedAt.slice(0, 10)}:\n\n`
+    + `- Total over the last ${traffic.months.length} month(s): ${thousandsOf(traffic.totalVisits)}\n`
+    + (engagement.length > 0 ? `- Engagement: ${engagement.join(', ')}\n` : '')
+    + '\n' + mdTable(['Month', 'Visits'], ['left', 'right'])
+    + traffic.months.map((m) => mdRow([m.month, orDash(m.visits)])).join('') + '\n';
+}
+
+function performanceSection({ homePage, pages, crux }: ReportDomainData): string {
+  let text = '## Performance\n\n';
+  if (!homePage && pages.length === 0 && !crux) {
+    return `${text}No page-performance data (PageSpeed, Core Web Vitals) is stored for this project yet: the home page is measured in the background `
+      + 'when the project is created, and its ranking pages after their checks.\n';
+  }
+  if (homePage) {
+    text += `### Home page (${mdUrl(homePage.url)}, ${homePage.source === 'psi' ? 'PageSpeed Insights' : 'local Lighthouse'}, mobile, ${homePage.measuredAt.slice(0, 10)})\n\n`
+      + mdTable(['Measure', 'Value'], ['left', 'right'])
+      + [
+        ['Performance score', orDash(homePage.performanceScore)],
+        ['Accessibility score', orDash(homePage.accessibilityScore)],
+        ['Best-practices score', orDash(homePage.bestPracticesScore)],
+        ['SEO score', orDash(homePage.seoScore)],
+        ['Largest Contentful Paint (lab)', orDash(homePage.largestContentfulPaint, ' ms')],
+        ['First Contentful Paint (lab)', orDash(homePage.firstContentfulPaint, ' ms')],
+        ['Total Blocking Time (lab)', orDash(homePage.totalBlockingTime, ' ms')],
+        ['Cumulative Layout Shift (lab)', clsOf(homePage.cumulativeLayoutShift)],
+        ['Core Web Vitals passed (field, % of LCP, INP, CLS good at p75)', orDash(homePage.cruxScore)],
+        ...(homePage.cruxFieldData
+          ? [
+            ['LCP p75 (field)', orDash(homePage.cruxFieldData.LCP.p75, ' ms')],
+            ['INP p75 (field)', orDash(homePage.cruxFieldData.INP.p75, ' ms')],
+            ['CLS p75 (field)', clsOf(homePage.cruxFieldData.CLS.p75)],
+          ]
+          : []),
+      ].map((row) => mdRow(row)).join('') + '\n';
+  }
+  if (crux) {
+    text += `Chrome UX Report for the origin, period ending ${crux.date}: LCP p75 ${orDash(crux.lcp, ' ms')}, INP p75 ${orDash(crux.inp, ' ms')}, `
+      + `CLS p75 ${clsOf(crux.cls)}.\n\n`;
+  }
+  if (pages.length > 0) {
+    text += '### Ranking pages\n\n'
+      + mdTable(['Page', 'Performance', 'LCP (lab)', 'CLS (lab)', 'TBT (lab)', 'Source', 'Measured'], ['left', 'right', 'right', 'right', 'right', 'left', 'left'])
+      + [...pages].sort((a, b) => a.url.localeCompare(b.url)).map((p) => mdRow([
+        mdUrl(p.url), orDash(p.performanceScore), orDash(p.largestContentfulPaint, ' ms'), clsOf(p.cumulativeLayoutShift),
+        orDash(p.totalBlockingTime, ' ms'), p.source, p.measuredAt.slice(0, 10),
+      ])).join('') + '\n';
+  }
+  return text;
+}
+
+function competitorTraffic(domain: string, competitors: readonly string[], traffic: ReadonlyMap<string, ReportTraffic>): string {
+  const own = traffic.get(domain);
+  const row = (label: string, d: string) => {
+    const t = traffic.get(d);
+    const share = t && own && own.totalVisits > 0 ? `${((t.totalVisits / own.totalVisits) * 100).toFixed(0)}%` : '–';
+    return mdRow([label, t ? thousandsOf(t.totalVisits) : '–', share, t ? t.fetchedAt.slice(0, 10) : '–']);
+  };
+  if (!competitors.some((c) => traffic.has(c)) && !own) return 'No traffic data is stored for this project or its competitors yet.\n\n';
+  return '### Traffic of the competitors (visits over the last 12 months; – when not stored)\n\n'
+    + mdTable(['Domain', 'Visits', 'Of this project\'s', 'Fetched'], ['left', 'right', 'right', 'left'])
+    + row(`${mdText(domain)} (this project)`, domain)
+    + competitors.map((c) => row(mdText(c), c)).join('') + '\n';
 }
 
 function projectSection({ settings, competitors, createdAt }: ProjectRecord): string {
@@ -150,11 +271,16 @@ function moversTable(title: string, movers: readonly Mover[], none: string): str
     + '\n';
 }
 
-async function competitorsSection(history: RankingHistoryReader, project: ProjectRecord, keywords: readonly TrackedKeyword[], latestDay: string | null): Promise<string> {
+async function competitorsSection(
+  history: RankingHistoryReader, project: ProjectRecord, keywords: readonly TrackedKeyword[], latestDay: string | null,
+  domain: string, traffic: ReadonlyMap<string, ReportTraffic>,
+): Promise<string> {
   const title = '## Competitors\n\n';
   if (project.competitors.length === 0) return `${title}No competitor domains are tracked for this project.\n\n`;
+  const trafficPart = competitorTraffic(domain, project.competitors, traffic);
   if (latestDay === null) {
-    return `${title}Tracked competitors: ${project.competitors.map(mdText).join(', ')}. No ranking data exists yet for them: no keyword has had a successful check.\n\n`;
+    return `${title}Tracked competitors: ${project.competitors.map(mdText).join(', ')}. No ranking data exists yet for them: no keyword has had a successful check.\n\n`
+      + trafficPart;
   }
   const { checkedKeywords, project: own, domains } = await history.standingsOn(
     project.projectId, keywords.map((k) => k.keywordId), latestDay, project.competitors,
@@ -165,10 +291,9 @@ async function competitorsSection(history: RankingHistoryReader, project: Projec
   const empty: DomainStanding = { ranking: 0, top3: 0, top10: 0, averagePosition: 0 };
   return `${title}Positions on the latest check day, ${latestDay}, over the ${checkedKeywords} keyword(s) checked that day `
     + `(each keyword's latest successful check of the day). A domain ranks for a keyword when it or one of its subdomains is an organic `
-    + `result within the top ${project.settings.serpTop}; the average is over the keywords it ranks for. `
-    + 'Traffic of the competitors: no data exists yet.\n\n'
+    + `result within the top ${project.settings.serpTop}; the average is over the keywords it ranks for.\n\n`
     + mdTable(['Domain', 'Keywords ranking', 'Top 3', 'Top 10', 'Average position'], ['left', 'right', 'right', 'right', 'right'])
     + row(`${mdText(project.settings.domain)} (this project)`, own)
     + project.competitors.map((c) => row(mdText(c), domains.get(c) ?? empty)).join('')
-    + '\n';
+    + '\n' + trafficPart;
 }

@@ -1,13 +1,15 @@
 import { Module } from '@nestjs/common';
 import { ProjectsModule } from '@rank/projects/projects.module';
 import { ResearchModule } from '@rank/research/research.module';
+import { DomainsModule } from '@rank/domains/domains.module';
+import { PagesReader } from '@rank/tracking/reads/pages/pages.reader';
 import { ExportController } from './export.controller';
 import { RankingHistoryReader } from '@rank/tracking/exports/ranking-history.reader';
 
 /** GET /api/projects/export (CSV) and /api/projects/export-agent (Markdown). */
 @Module({
-  imports: [ProjectsModule, ResearchModule],
+  imports: [ProjectsModule, ResearchModule, DomainsModule],
   controllers: [ExportController],
-  providers: [RankingHistoryReader],
+  providers: [RankingHistoryReader, PagesReader],
 })
 export class ExportsModule {}
