@@ -17,6 +17,7 @@ export function setupOpenApi(app: INestApplication): void {
     .setTitle('Rank-Tracking API')
     .setDescription('Tracks where a website ranks on Google for its keywords, day after day. Every call takes Authorization: Bearer <API_KEY>.')
     .setVersion('1.0.0')
+    .setLicense('MIT', 'https://opensource.org/licenses/MIT')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key of the account' }, 'bearer')
     .build();
   const document = refineDocument(SwaggerModule.createDocument(app, config));

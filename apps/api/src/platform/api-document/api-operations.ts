@@ -226,7 +226,16 @@ export const API_OPERATIONS: Readonly<Record<string, ApiOperation>> = {
     description: 'Revokes a key by id (body or query); it stops working at once.',
     errors: [404],
   },
+
+  'GET /health': {
+    operationId: 'getHealth',
+    summary: 'Liveness',
+    description: 'Answers {status: ok} once the service has started; needs no key.',
+  },
 };
 
-/** Operations an agent must not run through MCP: a key's secret is for its owner to handle. */
-export const NOT_OFFERED_AS_TOOLS: ReadonlySet<string> = new Set(['createApiKey', 'revokeApiKey']);
+/**
+ * Operations that are not MCP tools: a key's secret is for its owner to handle, not an agent, and
+ * the liveness probe is not part of the spec's API.
+ */
+export const NOT_OFFERED_AS_TOOLS: ReadonlySet<string> = new Set(['createApiKey', 'revokeApiKey', 'getHealth']);

@@ -6,6 +6,9 @@ type Operation = Json & { parameters?: unknown[]; requestBody?: unknown; respons
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
+/** Set by the @Public decorator: the route needs no key at all. */
+export const PUBLIC_EXTENSION = 'x-public';
+
 /** Set by the @PublicWhenShared decorator on a route; turned into its security requirement here. */
 export const PUBLIC_WHEN_SHARED_EXTENSION = 'x-public-when-shared';
 
@@ -58,10 +61,13 @@ function refineOperation(method: string, path: string, operation: Operation): vo
 
   // The root requirement (a key) applies unless the route is readable without one.
   delete operation.security;
-  if (operation[PUBLIC_WHEN_SHARED_EXTENSION] === true) operation.security = [{}, { bearer: [] }];
+  const isPublic = operation[PUBLIC_EXTENSION] === true;
+  if (isPublic) operation.security = [];
+  else if (operation[PUBLIC_WHEN_SHARED_EXTENSION] === true) operation.security = [{}, { bearer: [] }];
+  delete operation[PUBLIC_EXTENSION];
   delete operation[PUBLIC_WHEN_SHARED_EXTENSION];
 
-  const statuses = new Set<number>([401, 403, ...(entry?.errors ?? [])]);
+  const statuses = new Set<number>([...(isPublic ? [] : [401, 403]), ...(entry?.errors ?? [])]);
   if ((operation.parameters?.length ?? 0) > 0 || operation.requestBody !== undefined) statuses.add(400);
   const responses = (operation.responses ??= {});
   for (const status of [...statuses].sort()) {

@@ -1,6 +1,6 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiExtension } from '@nestjs/swagger';
-import { PUBLIC_WHEN_SHARED_EXTENSION } from '../api-document/refine-document';
+import { PUBLIC_EXTENSION, PUBLIC_WHEN_SHARED_EXTENSION } from '../api-document/refine-document';
 
 /**
  * How a route is reached. The default, with no decorator, is: an API key of an account on a paid plan
@@ -15,7 +15,7 @@ export type Access =
   /** The operator API: ADMIN_TOKEN, never an account key. */
   | 'admin';
 
-export const Public = () => SetMetadata(ACCESS, 'public' satisfies Access);
+export const Public = () => applyDecorators(SetMetadata(ACCESS, 'public' satisfies Access), ApiExtension(PUBLIC_EXTENSION, true));
 /** Also marks the operation in the OpenAPI document, whose security then allows no key. */
 export const PublicWhenShared = () =>
   applyDecorators(SetMetadata(ACCESS, 'public-when-shared' satisfies Access), ApiExtension(PUBLIC_WHEN_SHARED_EXTENSION, true));

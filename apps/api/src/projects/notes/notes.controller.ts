@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Inject, Post, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiPropertyOptional, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiProperty, ApiPropertyOptional, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import type { FastifyReply } from 'fastify';
 import type { ProjectContentState } from '@rank/projects/domain/project-content';
@@ -90,7 +90,8 @@ export class NotesController {
   /** Upsert by (project, day): 201 Note saved when created, 200 Note updated when it existed. */
   @Post()
   @RefusedWhenSuspended()
-  @ApiOkResponse({ type: NoteResponse, description: '200 when updated, 201 when created' })
+  @ApiCreatedResponse({ type: NoteResponse, description: 'Note saved: there was no note for the day' })
+  @ApiOkResponse({ type: NoteResponse, description: 'Note updated: the day\'s note existed' })
   async save(@CurrentAccount() caller: AccountCaller, @Body() body: SaveNoteBody, @Res({ passthrough: true }) reply: FastifyReply): Promise<NoteResponse> {
     const { project } = await this.access.owned(caller, body.projectId);
     const now = this.clock.now();
