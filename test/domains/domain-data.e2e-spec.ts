@@ -294,6 +294,41 @@ describe('domain data endpoints', () => {
     });
   });
 
+  describe('background failures', () => {
+    it('are recorded as events, never as data, and retried after the backoff', async () => {
+      similarweb.sites.set('retry.example', site(70));
+      psi.pages.set('https://retry.example/', labOnlyPage);
+      psi.api.failWith(FAILURES.serverError(503));
+      const created = await app.request('POST', '/api/projects', { key, body: { name: 'Retry', domain: 'retry.example' } });
+      expect(created.status).toBe(201);
+      const streamTypes = async () => (await app.running.stores.eventStore.readStream('domain-retry.example')).map((e) => e.type);
+      await waitFor(streamTypes, (types) => types.includes('DomainDataFetchFailed'), 20_000, 200);
+      await waitUntilStored((r) => r.traffic(['retry.example']));
+      await caughtUp();
+      expect((await get('/api/projects/pagespeed', { domain: 'retry.example' })).body.data).toBeNull();
+
+      // Healed, but not yet due: the first retry waits a minute (on the service's clock).
+      psi.api.failWith(undefined);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect((await streamTypes()).filter((t) => t === 'DomainPageSpeedMeasured')).toEqual([]);
+      nowMs = START + 61_000;
+      await waitUntilStored((r) => r.pageSpeedOfDomains(['retry.example'], 'domain'));
+      nowMs = START;
+      const failure = (await app.running.stores.eventStore.readStream('domain-retry.example')).find((e) => e.type === 'DomainDataFetchFailed');
+      expect(failure?.data).toMatchObject({ domain: 'retry.example', kind: 'pagespeed', target: 'https://retry.example/', attempt: 1, origin: 'background' });
+      expect((await get('/api/projects/pagespeed', { domain: 'retry.example' })).body.data).toMatchObject({ performanceScore: 50 });
+    });
+
+    it('a reset connection or an HTML error page gives data: null, never a 5xx', async () => {
+      similarweb.sites.set('reset.example', site(10));
+      similarweb.api.failWith(FAILURES.reset());
+      psi.api.failWith(FAILURES.htmlPage(502));
+      const answer = await trafficCheck('reset.example');
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({ data: null, pagespeed: null });
+    });
+  });
+
   describe('limits', () => {
     it('counts new domains across the five endpoints, refuses the 401st with 429 and fetches nothing for it', async () => {
       const { apiKey } = await app.createAccount();
