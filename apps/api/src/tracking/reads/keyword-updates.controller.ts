@@ -1,4 +1,6 @@
-import { Controller, Get, Inject, Query } from '@nestjs/common';
+import { Controller, Get, Inject, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { Readable } from 'node:stream';
 import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiProperty, ApiPropertyOptional, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { IsOptional, IsString, ValidateBy } from 'class-validator';
 import type { TrackedKeyword } from '@rank/projects/domain/project-content.events';
@@ -9,7 +11,8 @@ import { CLOCK, Clock } from '@rank/platform/tokens';
 import { ProjectAccess } from '@rank/projects/project-access';
 import { ProjectContentRepository } from '@rank/projects/workspace.repository';
 import { resolveDayWindow } from '@rank/tracking/reads/shared/day-window';
-import { KeywordRefView, KeywordUpdateView, toKeywordRef, updatesByKeyword } from '@rank/tracking/reads/shared/keyword-update.view';
+import { KeywordRefView, KeywordUpdateView } from '@rank/tracking/reads/shared/keyword-update.view';
+import { keywordUpdatesJson, latestPosition } from '@rank/tracking/reads/keyword-updates/keyword-updates-json';
 import { OptionalCalendarDateQuery, OptionalEnumQuery, OptionalTextQuery, RequiredObjectIdQuery } from './query-fields';
 import { orderKeywords, SORT_FIELDS, SORT_ORDERS, SortField, SortOrder } from '@rank/tracking/reads/keyword-updates/keyword-order';
 import { Aggregation, AGGREGATIONS, KeywordUpdatesReader } from '@rank/tracking/reads/keyword-updates/keyword-updates.reader';
@@ -100,34 +103,33 @@ export class KeywordUpdatesController {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** The project's keywords with their dated check results. Public when the project is shared. */
+  /**
+   * The project's keywords with their dated check results. Public when the project is shared.
+   * Streamed: a year of a big project's updates is tens of MB of JSON, written a hundred keywords at a time.
+   */
   @Get()
   @PublicWhenShared()
   @ApiOkResponse({ type: KeywordUpdatesResponse })
-  async list(@CurrentCaller() caller: Caller, @Query() params: KeywordUpdatesParams): Promise<KeywordUpdatesResponse> {
+  async list(@CurrentCaller() caller: Caller, @Query() params: KeywordUpdatesParams, @Res() reply: FastifyReply): Promise<void> {
     const window = resolveDayWindow(params, this.clock.now());
     const { project } = await this.access.readable(caller, params.projectId);
     // The event-sourced project is the source of truth for which keywords are tracked now.
     const all = (await this.contents.load(project.projectId)).keywords;
     const filter = keywordFilter(params);
     const keywords = filter ? all.filter(filter) : all;
-    const rows = keywords.length === 0 ? [] : await this.updates.run(
+    const { byKeyword, pages } = keywords.length === 0 ? { byKeyword: new Map(), pages: new Map() } : await this.updates.run(
       project.projectId, window, params.aggregation ?? 'daily', filter ? keywords.map((k) => k.keywordId) : undefined,
     );
-    const updates = updatesByKeyword(rows);
     // Volumes are market data of their own context: one separate lookup, merged here.
     const volumes = await this.volumes.ofKeywords(keywords);
 
     const sortable = keywords.map((keyword) => {
-      const own = updates.get(keyword.keywordId) ?? [];
-      const latestSuccess = [...own].reverse().find((u) => u.status === 'success');
+      const picks = byKeyword.get(keyword.keywordId) ?? [];
       const volume = volumes.get(keyword.keywordId);
-      return { keyword, latestPosition: latestSuccess?.position?.position ?? null, volume: volume ? averageMonthlySearches(volume) : null, updates: own };
+      return { keyword, latestPosition: latestPosition(picks), volume: volume ? averageMonthlySearches(volume) : null, picks };
     });
-    const data: Record<string, KeywordUpdatesEntry> = {};
-    for (const entry of orderKeywords(sortable, params.sortBy, params.sortOrder ?? 'desc')) {
-      data[entry.keyword.keywordId] = { keyword: { ...toKeywordRef(entry.keyword), avgMonthlySearches: entry.volume }, updates: entry.updates };
-    }
-    return { success: true, data };
+    const ordered = orderKeywords(sortable, params.sortBy, params.sortOrder ?? 'desc')
+      .map(({ keyword, volume, picks }) => ({ keyword, avgMonthlySearches: volume, picks }));
+    await reply.type('application/json; charset=utf-8').send(Readable.from(keywordUpdatesJson(ordered, pages)));
   }
 }
