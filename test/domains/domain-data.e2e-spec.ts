@@ -132,6 +132,7 @@ describe('domain data endpoints', () => {
       const healed = await trafficCheck('flaky.example');
       expect(healed.body.data.stats.totalVisits).toBe(6000);
       expect(healed.body.pagespeed.performanceScore).toBe(91);
+      await caughtUp();
     });
 
     it('answers data: null for a domain the traffic provider does not know', async () => {
