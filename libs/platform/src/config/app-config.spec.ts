@@ -34,6 +34,23 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ REDIS_URL: 'http://redis:6379' })).toThrow(/REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/);
   });
 
+  it('reads the keyword providers and names a half-configured one and a bad base URL', () => {
+    const config = loadConfig({ DATAFORSEO_LOGIN: 'login', DATAFORSEO_PASSWORD: 'password', OPENAI_API_KEY: 'sk-test' }, '/srv/app');
+    expect(config.keywordProviders.dataForSeo).toEqual({ login: 'login', password: 'password', baseUrl: 'https://api.dataforseo.com' });
+    expect(config.keywordProviders.googleAds).toBeUndefined();
+    expect(config.keywordProviders.llm?.model).toBe('gpt-4o-mini');
+    let error: unknown;
+    try {
+      loadConfig({ GOOGLE_ADS_DEVELOPER_TOKEN: 'secret-token', DATAFORSEO_BASE_URL: 'ftp://x', SERP_SOURCES: 'browser' });
+    } catch (e) {
+      error = e;
+    }
+    const problems = (error as ConfigError).problems;
+    expect(problems.join('\n')).toContain('GOOGLE_ADS_CLIENT_ID');
+    expect(problems.join('\n')).not.toContain('secret-token');
+    expect(problems.filter((problem) => problem.startsWith('DATAFORSEO_BASE_URL'))).toEqual(['DATAFORSEO_BASE_URL must be an http(s) URL (got "ftp://x")']);
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ PORT: '', ADMIN_TOKEN: '  ' }).port).toBe(3000);
   });
