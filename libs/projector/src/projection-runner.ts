@@ -61,6 +61,7 @@ export class ProjectionRunner {
   private readonly deadLettered = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private checkpointing: Promise<void> = Promise.resolve();
+  private checkpointInFlight: Promise<void> | undefined;
   private restartTimer: NodeJS.Timeout | undefined;
   private lagTimer: NodeJS.Timeout | undefined;
   private lagWarned = false;
@@ -207,10 +208,31 @@ export class ProjectionRunner {
     this.eventsSinceCheckpoint++;
     this.eventsHandled++;
     if (this.eventsSinceCheckpoint >= (this.options.maxEventsPerCheckpoint ?? 5_000)) {
-      await this.retrying(() => this.checkpoint());
+      this.eventsSinceCheckpoint = 0;
+      await this.checkpointWhileProjecting();
     } else if (!this.timer) {
       this.scheduleCheckpoint(this.options.checkpointIntervalMs ?? 200, 0);
     }
+  }
+
+  /**
+   * Starts a checkpoint and goes on projecting while ClickHouse writes its rows (on its own threads:
+   * the replay's two halves overlap). At most one such checkpoint is in flight: the next one waits
+   * for it, and if it failed, retries it in place, holding the log, before anything else is queued.
+   */
+  private async checkpointWhileProjecting(): Promise<void> {
+    const previous = this.checkpointInFlight;
+    if (previous) {
+      try {
+        await previous;
+      } catch {
+        await this.retrying(() => this.checkpoint());
+      }
+    }
+    const started = this.checkpoint();
+    // Awaited by the next call; stop() and waitUntilCaughtUp() checkpoint again behind it.
+    started.catch(() => undefined);
+    this.checkpointInFlight = started;
   }
 
   /** A checkpoint a little later; one that fails (the writer has logged why) is tried again after a doubling pause. */
@@ -285,7 +307,6 @@ export class ProjectionRunner {
       if (upTo <= this.checkpointPosition) return;
       await this.writer.flush();
       await this.readStore.insert('projection_checkpoints', [{ name: this.name, position: upTo, updated_at: Date.now() }]);
-      this.eventsSinceCheckpoint = 0;
       this.checkpointPosition = upTo;
     });
     return this.checkpointing;

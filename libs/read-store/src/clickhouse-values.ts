@@ -40,3 +40,34 @@ export function toPortableRow(row: Record<string, unknown>): Record<string, unkn
   for (const [column, value] of Object.entries(row)) portable[column] = toPortableValue(value);
   return portable;
 }
+
+export function toPortableValueForRow(value: unknown): unknown {
+  return typeof value === 'object' || typeof value === 'bigint' ? toPortableValue(value) : value;
+}
+
+/**
+ * The body of `INSERT INTO t (columns) FORMAT JSONCompactEachRow`: one JSON array per row, in the
+ * column order of the first row. About half the CPU of JSONEachRow objects (no key per value, no
+ * copy of each row) on both sides, which is what replay speed is made of. Returns undefined when the
+ * rows do not all have the same columns, so the caller writes them as objects instead: a row's
+ * column must never be dropped or misplaced for speed.
+ */
+export function toCompactInsert(rows: readonly Record<string, unknown>[]): { columns: string[]; body: string } | undefined {
+  const columns = Object.keys(rows[0] ?? {});
+  const index = new Map(columns.map((column, i) => [column, i]));
+  const lines: string[] = new Array(rows.length);
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r]!;
+    const values: unknown[] = new Array(columns.length);
+    let seen = 0;
+    for (const column in row) {
+      const at = index.get(column);
+      if (at === undefined) return undefined;
+      values[at] = toPortableValueForRow(row[column]);
+      seen++;
+    }
+    if (seen !== columns.length) return undefined;
+    lines[r] = JSON.stringify(values);
+  }
+  return { columns, body: lines.join('\n') };
+}
