@@ -31,6 +31,7 @@ export const BENCHES: readonly BenchEntry[] = [
   { name: 'read-store', load: () => import('./read-store.bench') },
   { name: 'projection-replay', figures: ['replayRecords', 'replayChecks'], load: () => import('./projection-replay.bench') },
   { name: 'check-work', load: () => import('./check-work.bench') },
+  { name: 'serp-check', figures: ['serpCheckRoundTrip', 'serpCheckFixtureGoogle'], load: () => import('./serp-check.bench') },
   { name: 'startup', load: () => import('./startup.bench') },
   { name: 'lighthouse', load: () => import('./lighthouse.bench') },
   { name: 'records', figures: ['projectDetail', 'authGetVsHealth'], load: () => import('./records.bench') },
