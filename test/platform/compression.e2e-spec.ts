@@ -1,0 +1,87 @@
+import { request as httpRequest } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import type { TestApp } from '../support/test-app';
+import { createProject, NOW, seed, serp, startReadsApp } from '../tracking/reads/reads-fixture';
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The bytes as they came over the wire. */
+  wire: Buffer;
+}
+
+/** A GET with node:http, which (unlike fetch) neither asks for nor undoes any compression by itself. */
+function rawGet(app: TestApp, path: string, headers: Record<string, string>): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${app.url}${path}`, { headers, timeout: 30_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, wire: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error('timed out')));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('Compressed answers', () => {
+  let app: TestApp;
+  let key: string;
+  let projectId: string;
+  const auth = () => ({ authorization: `Bearer ${key}` });
+
+  beforeAll(async () => {
+    app = await startReadsApp();
+    key = (await app.createAccount()).apiKey;
+    const created = await createProject(app, key, { domain: 'ours.com' }, [{ keywords: ['red shoes', 'blue shoes', 'green boots'], geoCode: 'US', langCode: 'en' }]);
+    projectId = created.projectId;
+    const checks = Object.values(created.ids).flatMap((keywordId, k) =>
+      Array.from({ length: 20 }, (_, day) => ({
+        projectId, keywordId, at: new Date(NOW.getTime() - day * 86_400_000 - 3_600_000).toISOString(),
+        projectDomains: ['ours.com'], urls: serp({ [1 + ((day + k) % 9)]: 'https://ours.com/shoes' }, 10),
+      })));
+    await seed(app, checks);
+  }, 60_000);
+  afterAll(() => app.close());
+
+  const updates = () => `/api/projects/keyword-updates?projectId=${projectId}`;
+
+  it('sends JSON above 1 KB as brotli when the client accepts it, the same text once decoded, and smaller', async () => {
+    const plain = await rawGet(app, updates(), auth());
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.wire.length).toBeGreaterThan(1024);
+
+    const br = await rawGet(app, updates(), { ...auth(), 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.status).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.wire).toString('utf8')).toBe(plain.wire.toString('utf8'));
+    expect(br.wire.length).toBeLessThan(plain.wire.length / 4);
+  });
+
+  it('uses gzip when that is all the client takes', async () => {
+    const plain = await rawGet(app, updates(), auth());
+    const gz = await rawGet(app, updates(), { ...auth(), 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.wire).toString('utf8')).toBe(plain.wire.toString('utf8'));
+  });
+
+  it('compresses the CSV export', async () => {
+    const path = `/api/projects/export?projectId=${projectId}&format=full`;
+    const plain = await rawGet(app, path, auth());
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-type']).toMatch(/^text\/csv/);
+    const gz = await rawGet(app, path, { ...auth(), 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.wire).equals(plain.wire)).toBe(true);
+  });
+
+  it('leaves answers under 1 KB as they are', async () => {
+    const small = await rawGet(app, '/health', { 'accept-encoding': 'gzip, br' });
+    expect(small.status).toBe(200);
+    expect(small.wire.length).toBeLessThan(1024);
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(small.wire.toString('utf8'))).toBeTruthy();
+  });
+});
