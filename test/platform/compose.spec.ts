@@ -92,7 +92,7 @@ const installsChromium = (s: Stage) => s.lines.some((line) => /^RUN\b.*apt-get i
 describe('docker-compose.yml', () => {
   it('pins every image to a versioned tag, never latest', () => {
     const images = services.filter(([, s]) => s.image).map(([name, s]) => [name, s.image!] as const);
-    expect(images.map(([name]) => name).sort()).toEqual(['clickhouse', 'eventstore', 'proxy']);
+    expect(images.map(([name]) => name).sort()).toEqual(['clickhouse', 'eventstore', 'proxy', 'redis']);
     for (const [, image] of images) {
       const tag = /:([^/:@]+)$/.exec(image)?.[1];
       expect({ image, tag }).toEqual({ image, tag: expect.stringMatching(/^\d+\.\d+\.\d+/) });
