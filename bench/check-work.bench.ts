@@ -27,6 +27,7 @@ const project: ProjectToCheck = {
   accountId: 'bench-account',
   ownDomains: ['shop.example'],
   serpTop: 50,
+  timeZone: 'UTC',
   keywords: Array.from({ length: KEYWORDS }, (_, i) => ({ keywordId: `k${i}`, value: `keyword ${i}`, geoCode: 'US', langCode: 'en' })),
 };
 

@@ -3,7 +3,7 @@ import { ProjectContentEvent, projectStreamName } from '@rank/projects/domain/pr
 import { DEFAULT_SETTINGS } from '@rank/projects/domain/project-settings';
 import { WorkspaceEvent, workspaceStreamName } from '@rank/projects/domain/workspace.events';
 import { EventInStream, projectionSpec, recordedLog } from '@rank/read-store/testing/projection-spec';
-import { CheckEvent, checksStreamName, CheckWorkEvent, checkWorkStreamName } from './domain/check.events';
+import { CheckEvent, CheckRetryEvent, checksStreamName, CheckWorkEvent, checkWorkStreamName } from './domain/check.events';
 import { MonthlyTokensEvent, monthlyTokensStreamName } from './domain/monthly-tokens';
 import { ScheduleStreamEvent, scheduleStreamName } from './domain/scheduled-checks';
 import { TRACKING_TABLES, trackingProjection } from './tracking.projection';
@@ -36,19 +36,26 @@ const completed = (data: Partial<Extract<CheckEvent, { type: 'CheckCompleted' }>
   data: { checkId, batchId, projectId, keywordId, completedAt, serpTop: 50, position: shopResult, results, aiOverview, ...data },
 });
 
+/** A result's progress row: how the check ended, the queue's columns left empty. */
+const progressOfResult = {
+  project_id: projectId, check_id: checkId, batch_id: batchId, keyword_id: keywordId, account_id: '', credits_per_check: 0,
+  requested_at: 0, day: '2026-03-02', attempt: 0, retry_at: 0, reason: '',
+};
+
 /** The columns every row of one check shares: its key in each table. */
 const checkKey = { project_id: projectId, keyword_id: keywordId, check_id: checkId, checked_at: completedAtMs };
 
 describe('tracking projection: check results (checks stream)', () => {
-  it('writes a completed check: the keyword update, where the check lives, every organic result and every AI Overview source', () => {
-    spec.given([inChecks(completed(), 812)]).then([
+  it('writes a completed check: the keyword update with the source that answered, where the check lives and stands, every organic result and every AI Overview source', () => {
+    spec.given([inChecks(completed({ source: 'dataforseo' }), 812)]).then([
       {
         kind: 'insert', table: 'keyword_updates', row: {
           ...checkKey, status: 'success', position: 3, url: 'https://garden-shop.example/shovels', title: 'Garden shovels | Garden shop', domain: 'garden-shop.example',
-          has_ai_overview: 1, failure_reason: '', version: 812,
+          has_ai_overview: 1, failure_reason: '', source: 'dataforseo', version: 812,
         },
       },
       { kind: 'insert', table: 'checks_by_id', row: { check_id: checkId, project_id: projectId, keyword_id: keywordId, checked_at: completedAtMs, version: 812 } },
+      { kind: 'insert', table: 'check_progress', row: { ...progressOfResult, state: 'completed', version: 812 } },
       { kind: 'insert', table: 'serp_results', row: { ...checkKey, position: 1, url: 'https://rival-garden.example/spades', title: 'Spades and shovels', domain: 'rival-garden.example', version: 812 } },
       { kind: 'insert', table: 'serp_results', row: { ...checkKey, position: 2, url: 'https://en.wikipedia.org/wiki/Shovel', title: 'Shovel - Wikipedia', domain: 'en.wikipedia.org', version: 812 } },
       { kind: 'insert', table: 'serp_results', row: { ...checkKey, position: 3, url: 'https://garden-shop.example/shovels', title: 'Garden shovels | Garden shop', domain: 'garden-shop.example', version: 812 } },
@@ -60,11 +67,12 @@ describe('tracking projection: check results (checks stream)', () => {
     ]);
   });
 
-  it('writes a completed check without an AI Overview, the project not within the depth, as position 0 and no sources', () => {
+  it('writes a completed check stored before sources existed as loaded by the browser, one without an AI Overview, the project not within the depth, as position 0 and no sources', () => {
     const notRanked = { position: 0, url: '', title: '', domain: '' };
     spec.given([inChecks(completed({ position: notRanked, results: results.slice(0, 1), aiOverview: [] }), 813)]).then([
-      { kind: 'insert', table: 'keyword_updates', row: { ...checkKey, status: 'success', position: 0, url: '', title: '', domain: '', has_ai_overview: 0, failure_reason: '', version: 813 } },
+      { kind: 'insert', table: 'keyword_updates', row: { ...checkKey, status: 'success', position: 0, url: '', title: '', domain: '', has_ai_overview: 0, failure_reason: '', source: 'browser', version: 813 } },
       { kind: 'insert', table: 'checks_by_id', row: { check_id: checkId, project_id: projectId, keyword_id: keywordId, checked_at: completedAtMs, version: 813 } },
+      { kind: 'insert', table: 'check_progress', row: { ...progressOfResult, state: 'completed', version: 813 } },
       { kind: 'insert', table: 'serp_results', row: { ...checkKey, position: 1, url: 'https://rival-garden.example/spades', title: 'Spades and shovels', domain: 'rival-garden.example', version: 813 } },
     ]);
   });
@@ -80,10 +88,11 @@ describe('tracking projection: check results (checks stream)', () => {
         {
           kind: 'insert', table: 'keyword_updates', row: {
             project_id: projectId, keyword_id: keywordId, check_id: checkId, checked_at: Date.parse(failedAt), status: 'failed',
-            position: 0, url: '', title: '', domain: '', has_ai_overview: 0, failure_reason: 'Google answered with a captcha on every attempt', version: 820,
+            position: 0, url: '', title: '', domain: '', has_ai_overview: 0, failure_reason: 'Google answered with a captcha on every attempt', source: '', version: 820,
           },
         },
         { kind: 'insert', table: 'checks_by_id', row: { check_id: checkId, project_id: projectId, keyword_id: keywordId, checked_at: Date.parse(failedAt), version: 820 } },
+        { kind: 'insert', table: 'check_progress', row: { ...progressOfResult, state: 'failed', version: 820 } },
       ]);
   });
 
@@ -100,6 +109,7 @@ describe('tracking projection: deleting a project (workspace stream)', () => {
       { kind: 'delete', table: 'checks_by_id', column: 'project_id', value: projectId },
       { kind: 'delete', table: 'serp_results', column: 'project_id', value: projectId },
       { kind: 'delete', table: 'ai_overview_sources', column: 'project_id', value: projectId },
+      { kind: 'delete', table: 'check_progress', column: 'project_id', value: projectId },
     ]);
     expect([...trackingProjection.tables]).toStrictEqual([...TRACKING_TABLES]);
   });
@@ -121,15 +131,12 @@ describe('tracking projection: deleting a project (workspace stream)', () => {
 });
 
 describe('tracking projection: streams it does not read', () => {
-  it('ignores work orders, queued checks, token draws and the account\'s charges and refunds', () => {
+  it('ignores work orders, token draws and the account\'s charges and refunds', () => {
     const scheduled: ScheduleStreamEvent = {
       type: 'ScheduledCheckRequested', data: { projectId, accountId, slotKey: '2026-03-02', batchId, dueAt: '2026-03-02T12:00:00.000Z', requestedAt: '2026-03-02T12:00:03.000Z' },
     };
     const drawn: MonthlyTokensEvent = {
       type: 'MonthlyTokensDrawn', data: { accountId, month: '2026-03', projectId, slotKey: '2026-03-02', amount: 1, total: 150_000, drawnAt: '2026-03-02T12:00:02.000Z' },
-    };
-    const queued: CheckWorkEvent = {
-      type: 'CheckQueued', data: { checkId, batchId, projectId, accountId, keywordId, creditsPerCheck: 0, requestedAt: '2026-03-02T12:00:03.000Z' },
     };
     const charged: AccountEvent = {
       type: 'ScrapeRequested', data: { batchId, projectId, keywordIds: [keywordId], serpTop: 100, creditsPerCheck: 2, credits: 2, requestedAt: '2026-03-02T12:00:03.000Z' },
@@ -139,10 +146,36 @@ describe('tracking projection: streams it does not read', () => {
       .given([
         { streamName: scheduleStreamName(projectId), ...scheduled },
         { streamName: monthlyTokensStreamName(accountId, '2026-03'), ...drawn },
-        { streamName: checkWorkStreamName(batchId), ...queued },
         { streamName: accountStreamName(accountId), ...charged },
         { streamName: accountStreamName(accountId), ...refunded },
       ])
       .thenNothing();
+  });
+});
+
+describe('tracking projection: where each check stands (work order streams)', () => {
+  const requestedAt = '2026-03-02T12:00:03.000Z';
+  const queuedData = { checkId, batchId, projectId, accountId, keywordId, creditsPerCheck: 0, requestedAt };
+  const queuedRow = {
+    project_id: projectId, check_id: checkId, batch_id: batchId, keyword_id: keywordId, account_id: accountId, credits_per_check: 0,
+    requested_at: Date.parse(requestedAt), day: '2026-03-02', retry_at: 0, reason: '',
+  };
+
+  it('writes a queued check, its retry waiting with when and why, and the retry queued as its next try', () => {
+    const retryAt = '2026-03-02T12:30:05.000Z';
+    const queued: CheckWorkEvent = { type: 'CheckQueued', data: queuedData };
+    const retry: CheckRetryEvent = { type: 'CheckRetryScheduled', data: { ...queuedData, attempt: 1, retryAt, reason: 'blocked by Google' } };
+    const requeued: CheckWorkEvent = { type: 'CheckQueued', data: { ...queuedData, attempt: 2 } };
+    spec
+      .given([
+        { streamName: checkWorkStreamName(batchId), ...queued, position: 700 },
+        { streamName: checkWorkStreamName(batchId), ...retry, position: 701 },
+        { streamName: checkWorkStreamName(batchId), ...requeued, position: 702 },
+      ])
+      .then([
+        { kind: 'insert', table: 'check_progress', row: { ...queuedRow, state: 'queued', attempt: 1, version: 700 } },
+        { kind: 'insert', table: 'check_progress', row: { ...queuedRow, state: 'retry_waiting', attempt: 2, retry_at: Date.parse(retryAt), reason: 'blocked by Google', version: 701 } },
+        { kind: 'insert', table: 'check_progress', row: { ...queuedRow, state: 'queued', attempt: 2, version: 702 } },
+      ]);
   });
 });

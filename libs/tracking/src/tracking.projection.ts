@@ -1,13 +1,47 @@
-import { CHECK_EVENT_TYPES, CheckEvent } from './domain/check.events';
+import { CHECK_EVENT_TYPES, CHECK_RETRY_EVENT_TYPES, CHECK_WORK_EVENT_TYPES, CheckEvent, CheckRetryEvent, CheckWorkEvent } from './domain/check.events';
 import { assertNever } from '@rank/domain/domain-error';
 import { parseEvent } from '@rank/domain/domain-event';
 import type { WorkspaceEvent } from '@rank/projects/domain/workspace.events';
 import type { RecordedEvent } from '@rank/event-store/event-store.port';
 import { Projection, ReadModelChange } from '@rank/read-store/projection';
 
-export const TRACKING_TABLES = ['keyword_updates', 'checks_by_id', 'serp_results', 'ai_overview_sources'] as const;
+export const TRACKING_TABLES = ['keyword_updates', 'checks_by_id', 'serp_results', 'ai_overview_sources', 'check_progress'] as const;
 
-/** Keyword updates, result lists and AI Overview sources from the checks streams. */
+/** A check's place in `check_progress`: what a queued check and its result both say of it. */
+type ProgressRow = Record<string, string | number>;
+const progressKey = (check: { projectId: string; checkId: string }) => ({ project_id: check.projectId, check_id: check.checkId });
+
+/** The row of a check waiting for a scraper, or for its retry. */
+function queuedProgress(check: CheckWorkEvent['data'], state: 'queued' | 'retry_waiting', attempt: number, version: number, retry?: { at: string; reason: string }): ProgressRow {
+  const requestedAt = Date.parse(check.requestedAt);
+  return {
+    ...progressKey(check), batch_id: check.batchId, keyword_id: check.keywordId, account_id: check.accountId,
+    credits_per_check: check.creditsPerCheck, requested_at: requestedAt, day: new Date(requestedAt).toISOString().slice(0, 10),
+    state, attempt, retry_at: retry ? Date.parse(retry.at) : 0, reason: retry?.reason ?? '', version,
+  };
+}
+
+/**
+ * A result says only how the check ended: its row leaves what the queue said empty, and readers fold
+ * a check's rows (its latest state by version, the rest from the queue's rows; its day the earliest).
+ * Its `day` is the day it ended, so that a reader that looks at recent days sees it.
+ */
+function resultProgress(
+  check: { projectId: string; checkId: string; batchId: string; keywordId: string },
+  state: 'completed' | 'failed',
+  endedAt: string,
+  version: number,
+): ProgressRow {
+  return {
+    ...progressKey(check), batch_id: check.batchId, keyword_id: check.keywordId, account_id: '', credits_per_check: 0,
+    requested_at: 0, day: endedAt.slice(0, 10), state, attempt: 0, retry_at: 0, reason: '', version,
+  };
+}
+
+/** Keyword updates, result lists and AI Overview sources from the checks streams; where each check stands from its work order's stream. */
+/** Results stored before SERP sources existed were loaded by the browser. */
+const DEFAULT_SOURCE = 'browser';
+
 export const trackingProjection: Projection = {
   name: 'tracking',
   tables: TRACKING_TABLES,
@@ -16,9 +50,16 @@ export const trackingProjection: Projection = {
     if (deleted) {
       return TRACKING_TABLES.map((table) => ({ kind: 'delete' as const, table, column: 'project_id', value: deleted.data.projectId }));
     }
+    const version = event.position;
+    const queued = parseEvent<CheckWorkEvent>(event, CHECK_WORK_EVENT_TYPES);
+    if (queued) return [{ kind: 'insert', table: 'check_progress', row: queuedProgress(queued.data, 'queued', queued.data.attempt ?? 1, version) }];
+    const retry = parseEvent<CheckRetryEvent>(event, CHECK_RETRY_EVENT_TYPES);
+    if (retry) {
+      const { attempt, retryAt, reason } = retry.data;
+      return [{ kind: 'insert', table: 'check_progress', row: queuedProgress(retry.data, 'retry_waiting', attempt + 1, version, { at: retryAt, reason }) }];
+    }
     const e = parseEvent<CheckEvent>(event, CHECK_EVENT_TYPES);
     if (!e) return [];
-    const version = event.position;
     switch (e.type) {
       case 'CheckCompleted': {
         const { checkId, projectId, keywordId } = e.data;
@@ -28,10 +69,12 @@ export const trackingProjection: Projection = {
           {
             kind: 'insert', table: 'keyword_updates', row: {
               ...key, status: 'success', position: e.data.position.position, url: e.data.position.url, title: e.data.position.title,
-              domain: e.data.position.domain, has_ai_overview: e.data.aiOverview.length > 0 ? 1 : 0, failure_reason: '', version,
+              domain: e.data.position.domain, has_ai_overview: e.data.aiOverview.length > 0 ? 1 : 0, failure_reason: '',
+              source: e.data.source ?? DEFAULT_SOURCE, version,
             },
           },
           { kind: 'insert', table: 'checks_by_id', row: { check_id: checkId, project_id: projectId, keyword_id: keywordId, checked_at: checkedAt, version } },
+          { kind: 'insert', table: 'check_progress', row: resultProgress(e.data, 'completed', e.data.completedAt, version) },
           ...e.data.results.map((r) => ({ kind: 'insert' as const, table: 'serp_results', row: { ...key, ...r, version } })),
           ...e.data.aiOverview.map((r) => ({ kind: 'insert' as const, table: 'ai_overview_sources', row: { ...key, ...r, version } })),
         ];
@@ -43,10 +86,11 @@ export const trackingProjection: Projection = {
           {
             kind: 'insert', table: 'keyword_updates', row: {
               project_id: projectId, keyword_id: keywordId, check_id: checkId, checked_at: checkedAt, status: 'failed',
-              position: 0, url: '', title: '', domain: '', has_ai_overview: 0, failure_reason: e.data.reason, version,
+              position: 0, url: '', title: '', domain: '', has_ai_overview: 0, failure_reason: e.data.reason, source: '', version,
             },
           },
           { kind: 'insert', table: 'checks_by_id', row: { check_id: checkId, project_id: projectId, keyword_id: keywordId, checked_at: checkedAt, version } },
+          { kind: 'insert', table: 'check_progress', row: resultProgress(e.data, 'failed', e.data.failedAt, version) },
         ];
       }
       default:

@@ -29,8 +29,18 @@ export class ProjectKeywordView {
   avgMonthlySearches!: number | null;
 }
 
+/** How the checks asked for on the project's last check day stand, so that a client can see a bad day. */
+export class CheckDayView {
+  @ApiProperty({ example: '2026-05-04', description: 'The UTC day of the project\'s latest check request (scheduled or on demand)' }) date!: string;
+  @ApiProperty({ description: 'Checks of that day with a stored result' }) checked!: number;
+  @ApiProperty({ description: 'Checks of that day that failed for good (every source, and for a scheduled check every try of its day)' }) failed!: number;
+  @ApiProperty({ description: 'Checks of that day still waiting for a scraper, or for a retry later that day' }) pending!: number;
+}
+
 export class ProjectDetailView extends ProjectView {
   @ApiProperty({ type: [ProjectKeywordView] }) keywords!: ProjectKeywordView[];
+  @ApiProperty({ type: CheckDayView, nullable: true, description: 'The project\'s last check day, counted; null before its first check' })
+  lastCheckDay!: CheckDayView | null;
 }
 
 export class FolderView {
@@ -60,9 +70,15 @@ export function toProjectView(project: ProjectRecord): ProjectView {
 }
 
 /** `volumes`: average monthly searches by keyword id, for the keywords that have them. */
-export function toProjectDetail(project: ProjectRecord, content: ProjectContentState, volumes: ReadonlyMap<string, number | null>): ProjectDetailView {
+export function toProjectDetail(
+  project: ProjectRecord,
+  content: ProjectContentState,
+  volumes: ReadonlyMap<string, number | null>,
+  lastCheckDay: CheckDayView | null = null,
+): ProjectDetailView {
   return {
     ...toProjectView(project),
+    lastCheckDay,
     keywords: content.keywords.map((k) => ({
       _id: k.keywordId, keyword: k.value, geoCode: k.geoCode, langCode: k.langCode, avgMonthlySearches: volumes.get(k.keywordId) ?? null,
     })),

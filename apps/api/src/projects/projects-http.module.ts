@@ -12,6 +12,7 @@ import { KeywordsController } from './keywords/keywords.controller';
 import { ListProjectsController } from './list-projects/list-projects.controller';
 import { NotesController } from './notes/notes.controller';
 import { UpdateProjectController } from './update-project/update-project.controller';
+import { CheckProgressReader } from '@rank/tracking/reads/check-progress/check-progress.reader';
 
 /**
  * The account's own records over HTTP: projects, folders, keywords, notes, capacity. Folder, keyword and note
@@ -23,6 +24,6 @@ import { UpdateProjectController } from './update-project/update-project.control
     FoldersController, KeywordsController, NotesController, CapacityController,
     ListProjectsController, CreateProjectController, UpdateProjectController, DeleteProjectController, GetProjectController,
   ],
-  providers: [NewDomainAllowances],
+  providers: [NewDomainAllowances, CheckProgressReader],
 })
 export class ProjectsHttpModule {}

@@ -41,7 +41,7 @@ export class Metrics {
 
   readonly checks = new Counter({
     name: 'rank_checks_total',
-    help: 'Checks settled by this scraper: outcome completed, failed or dropped (project gone); reason for failures',
+    help: 'Checks settled by this scraper: outcome completed, failed, retrying (a scheduled check tried again later the same day) or dropped (project gone); reason for failures and retries',
     labelNames: ['outcome', 'reason'] as const,
     registers: [this.registry],
   });

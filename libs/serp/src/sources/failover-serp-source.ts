@@ -29,12 +29,15 @@ export class FailoverSerpSource {
     // The first source's cause and egress are what a block on the usual path looks like in metrics.
     const first = failures[0];
     if (failures.length === 1) return first;
+    const backs = failures.map((failure) => failure.backAt).filter((back): back is number => back !== undefined);
     return {
       kind: 'failed',
       reason: `every source failed (${reasons.join(' | ')})`,
       pagesRead: failures.reduce((sum, failure) => sum + failure.pagesRead, 0),
       cause: first.cause,
       egress: first.egress,
+      // A retry is worth it once the first source that rests is back.
+      ...(backs.length > 0 ? { backAt: Math.min(...backs) } : {}),
       source: first.source,
       sourceFailures: failures.map((failure) => ({ source: failure.source!, cause: failure.cause, egress: failure.egress, reason: failure.reason })),
     };

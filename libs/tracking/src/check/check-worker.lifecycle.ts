@@ -121,7 +121,9 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
         // The browser and its fetcher are closed with the service (they start with the first check).
         return { name, fetchSerp: (request) => this.browserFetch(request), close: async () => undefined };
       case 'fetch-api':
-        return fetchApiSource({ template: serpSources.fetchUrlTemplate!, config: scraper, parse: parseSerpPage, observer: this.reports.pages });
+        return fetchApiSource({
+          template: serpSources.fetchUrlTemplate!, config: scraper, parse: parseSerpPage, observer: this.reports.pages, now: () => this.clock.now().getTime(),
+        });
       case 'dataforseo':
         return new DataForSeoSerpSource({ ...serpSources.dataForSeo!, timeoutMs: serpSources.apiTimeoutMs });
       case 'serpapi':
@@ -152,7 +154,8 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
       const fetcher = this.browser.then((browser) => {
         this.logger.log(`Browser started: ${browser.version()}`);
         this.launchError = undefined;
-        return createSerpFetcher({ browser, config: this.config.scraper, parse: parseSerpPage, observer: this.reports.pages });
+        // The service's clock decides when a blocked egress is back, so that a retry's time and the rest agree.
+        return createSerpFetcher({ browser, config: this.config.scraper, parse: parseSerpPage, observer: this.reports.pages, now: () => this.clock.now().getTime() });
       });
       this.fetcher = fetcher;
       fetcher.catch(() => {

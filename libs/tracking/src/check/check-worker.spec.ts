@@ -10,6 +10,7 @@ const project: ProjectToCheck = {
   accountId: 'acc',
   ownDomains: ['shop.example'],
   serpTop: 50,
+  timeZone: 'UTC',
   keywords: Array.from({ length: 4 }, (_, i) => ({ keywordId: `k${i}`, value: `keyword ${i}`, geoCode: 'US', langCode: 'en' })),
 };
 

@@ -1,9 +1,9 @@
 import { parseEvent } from '@rank/domain/domain-event';
 import type { EventStore, RecordedEvent, Subscription } from '@rank/event-store/event-store.port';
 import type { SerpFetchOutcome, SerpRequest } from '@rank/serp/fetcher';
-import { CHECK_WORK_EVENT_TYPES, CHECK_WORK_STREAM_PREFIX, CheckEvent, checksStreamName, CheckWorkEvent } from '../domain/check.events';
+import { CHECK_WORK_EVENT_TYPES, CHECK_WORK_STREAM_PREFIX, CheckEvent, CheckRetryEvent, checksStreamName, CheckWorkEvent, checkWorkStreamName } from '../domain/check.events';
 import type { CreditRefund } from '../refund/refund.process';
-import { checkGivenUp, checkResult, dropCheck, ProjectToCheck, QueuedCheck, resultEventId, startCheck } from './check.process';
+import { checkGivenUp, checkResult, dropCheck, ProjectToCheck, QueuedCheck, resultEventId, retryEventId, startCheck } from './check.process';
 
 export type { ProjectToCheck };
 
@@ -22,10 +22,16 @@ export interface CheckWorkerDependencies {
   report?: CheckReport;
 }
 
-/** How a check ended: its result stored (completed, failed) or nothing stored because its project is gone (dropped). */
+/**
+ * How a check's try ended: its result stored (completed, failed), another try later today (retrying),
+ * or nothing stored because its project is gone (dropped). `keyword` and `source` (the SERP source
+ * that answered, or the first that failed) are there when a page was asked for.
+ */
 export type CheckSettlement =
-  | { outcome: 'completed' | 'dropped' }
-  | { outcome: 'failed'; cause: string; reason: string; egress?: string };
+  | { outcome: 'completed'; keyword?: string; source?: string }
+  | { outcome: 'dropped' }
+  | { outcome: 'failed'; cause: string; reason: string; egress?: string; keyword?: string; source?: string }
+  | { outcome: 'retrying'; cause: string; reason: string; egress?: string; keyword: string; source?: string; attempt: number; retryAt: string };
 
 export interface CheckReport {
   started(check: QueuedCheck): void;
@@ -121,10 +127,25 @@ export class CheckWorker {
     const result = start.kind === 'record' ? start.result : checkResult(check, project, fetched!, this.deps.now());
     // The project may have been deleted while its page loaded: writing now would bring its stream back.
     if (!(await this.deps.projectStillExists(project.accountId, check.projectId))) return this.drop(dropCheck(check));
-    await this.appendResult(check, result);
-    if (result.type === 'CheckCompleted') return { outcome: 'completed' };
+    const keyword = start.kind === 'fetch' ? start.request.keyword : undefined;
     const failure = fetched?.kind === 'failed' ? fetched : undefined;
-    return { outcome: 'failed', cause: failure ? (failure.cause ?? 'other') : 'keyword_removed', reason: result.data.reason, egress: failure?.egress };
+    if (result.type === 'CheckRetryScheduled') {
+      await this.appendRetry(result);
+      const { attempt, retryAt, reason } = result.data;
+      return { outcome: 'retrying', cause: failure?.cause ?? 'other', reason, egress: failure?.egress, keyword: keyword ?? '', source: failure?.source, attempt, retryAt };
+    }
+    await this.appendResult(check, result);
+    if (result.type === 'CheckCompleted') return { outcome: 'completed', keyword, source: result.data.source };
+    return { outcome: 'failed', cause: failure ? (failure.cause ?? 'other') : 'keyword_removed', reason: result.data.reason, egress: failure?.egress, keyword, source: failure?.source };
+  }
+
+  /** A failed try of a scheduled check, to be tried again: recorded in its work order's stream, once per try. */
+  private async appendRetry(retry: CheckRetryEvent): Promise<void> {
+    await this.deps.store.appendToStream(
+      checkWorkStreamName(retry.data.batchId),
+      [{ id: retryEventId(retry.data, retry.data.attempt), type: retry.type, data: retry.data }],
+      { expectedRevision: 'any' },
+    );
   }
 
   private async drop({ refund }: ReturnType<typeof dropCheck>): Promise<CheckSettlement> {

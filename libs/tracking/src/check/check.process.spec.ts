@@ -1,12 +1,13 @@
 import { processSpec } from '@rank/domain/testing/process-spec';
 import type { SerpFetchOutcome } from '@rank/serp/fetcher';
-import { checkGivenUp, checkResult, dropCheck, ProjectToCheck, QueuedCheck, resultEventId, startCheck } from './check.process';
+import { ATTEMPTS_A_DAY, checkGivenUp, checkResult, dropCheck, MIN_RETRY_DELAY_MS, ProjectToCheck, QueuedCheck, resultEventId, retryOf, RETRY_DELAY_MS, startCheck } from './check.process';
 
 const now = new Date('2026-05-01T00:00:05.000Z');
 const project: ProjectToCheck = {
   accountId: 'acc',
   ownDomains: ['shop.example', 'shop-alias.example'],
   serpTop: 50,
+  timeZone: 'UTC',
   keywords: [{ keywordId: 'k1', value: 'garden shovels', geoCode: 'US', langCode: 'en' }],
 };
 const check: QueuedCheck = { checkId: 'c1', batchId: 'order-1', projectId: 'p1', accountId: 'acc', keywordId: 'k1', creditsPerCheck: 1, requestedAt: '2026-05-01T00:00:00.000Z' };
@@ -62,5 +63,75 @@ describe('check process', () => {
   it('gives a check\'s result one event id whoever runs it', () => {
     expect(resultEventId(check)).toBe(resultEventId({ ...check }));
     expect(resultEventId(check)).not.toBe(resultEventId({ ...check, checkId: 'c2' }));
+  });
+
+  it('given the project, when a source answered, then the check records which one', () => {
+    const completed = finish.given(project).when({ kind: 'success', pagesRead: 1, organic: [], aiOverview: [], source: 'fetch-api' }).outcome();
+    expect(completed).toMatchObject({ type: 'CheckCompleted', data: { source: 'fetch-api' } });
+  });
+});
+
+describe('check process: retries that keep the day (scheduled checks)', () => {
+  // A Berlin project's 09:00 slot on 2026-05-04: 07:00 UTC.
+  const berlin: ProjectToCheck = { ...project, timeZone: 'Europe/Berlin' };
+  const scheduled: QueuedCheck = { ...check, creditsPerCheck: 0, requestedAt: '2026-05-04T07:00:00.000Z' };
+  const at = (iso: string) => new Date(iso);
+  const retry = (queued: QueuedCheck, nowIso: string) =>
+    processSpec((outcome: SerpFetchOutcome, known: ProjectToCheck) => checkResult(queued, known, outcome, at(nowIso)));
+  const blocked = (backAt?: string): SerpFetchOutcome => ({
+    kind: 'failed', reason: 'page 1 (start=0): blocked by Google (direct connection: captcha page)', pagesRead: 0, cause: 'blocked', egress: 'direct',
+    ...(backAt ? { backAt: Date.parse(backAt) } : {}),
+  });
+
+  it('given a scheduled check blocked at 09:00, when the egress is back at 09:30, then it is tried again at 09:30, the failed try recorded', () => {
+    retry(scheduled, '2026-05-04T07:00:10.000Z').given(berlin).when(blocked('2026-05-04T07:30:10.000Z')).then({
+      type: 'CheckRetryScheduled',
+      data: { ...scheduled, attempt: 1, retryAt: '2026-05-04T07:30:10.000Z', reason: 'page 1 (start=0): blocked by Google (direct connection: captcha page)' },
+    });
+  });
+
+  it('given a timeout that says nothing of when to come back, then the retry waits the retry delay', () => {
+    const timedOut: SerpFetchOutcome = { kind: 'failed', reason: 'timed out', pagesRead: 0, cause: 'timeout' };
+    const outcome = retry(scheduled, '2026-05-04T07:00:00.000Z').given(berlin).when(timedOut).outcome();
+    expect(outcome).toMatchObject({ type: 'CheckRetryScheduled', data: { retryAt: new Date(Date.parse('2026-05-04T07:00:00.000Z') + RETRY_DELAY_MS).toISOString() } });
+  });
+
+  it('given an egress back in a moment, then the retry still waits the shortest delay', () => {
+    const outcome = retry(scheduled, '2026-05-04T07:00:00.000Z').given(berlin).when(blocked('2026-05-04T07:00:01.000Z')).outcome();
+    expect(outcome).toMatchObject({ data: { retryAt: new Date(Date.parse('2026-05-04T07:00:00.000Z') + MIN_RETRY_DELAY_MS).toISOString() } });
+  });
+
+  it('given the retry, when its time has come, then the same check is queued as its next try', () => {
+    const retried = retryOf({ ...scheduled, attempt: 1, retryAt: '2026-05-04T07:30:10.000Z', reason: 'blocked' });
+    expect(retried).toEqual({ type: 'CheckQueued', data: { ...scheduled, attempt: 2 } });
+  });
+
+  it('given the last try of the day, when it is blocked again, then the check fails, saying how often it was tried', () => {
+    retry({ ...scheduled, attempt: ATTEMPTS_A_DAY }, '2026-05-04T09:00:00.000Z').given(berlin).when(blocked('2026-05-04T09:30:00.000Z')).then({
+      type: 'CheckFailed',
+      data: { ...base, failedAt: '2026-05-04T09:00:00.000Z', reason: `page 1 (start=0): blocked by Google (direct connection: captcha page) (tried ${ATTEMPTS_A_DAY} times today)`, accountId: 'acc', refundCredits: 0 },
+    });
+  });
+
+  it('given the egress is back only after local midnight, then the check fails today rather than run tomorrow', () => {
+    // 23:50 in Berlin (21:50 UTC); back at 00:20 Berlin time, the next local day.
+    const outcome = retry({ ...scheduled, attempt: 2 }, '2026-05-04T21:50:00.000Z').given(berlin).when(blocked('2026-05-04T22:20:00.000Z')).outcome();
+    expect(outcome).toMatchObject({ type: 'CheckFailed', data: { reason: expect.stringMatching(/no time is left today/) } });
+    // The same instants are still the 4th in New York: the retry goes ahead.
+    expect(retry({ ...scheduled, attempt: 2 }, '2026-05-04T21:50:00.000Z').given({ ...berlin, timeZone: 'America/New_York' }).when(blocked('2026-05-04T22:20:00.000Z')).outcome())
+      .toMatchObject({ type: 'CheckRetryScheduled' });
+  });
+
+  it('given an on-demand check, when it is blocked, then it fails at once and its credits go back', () => {
+    retry({ ...scheduled, creditsPerCheck: 2 }, '2026-05-04T07:00:10.000Z').given(berlin).when(blocked('2026-05-04T07:30:10.000Z')).then({
+      type: 'CheckFailed',
+      data: { ...base, failedAt: '2026-05-04T07:00:10.000Z', reason: 'page 1 (start=0): blocked by Google (direct connection: captcha page)', accountId: 'acc', refundCredits: 2 },
+    });
+  });
+
+  it('given a failure that would come back the same (a consent page, an unreadable page), then the scheduled check fails at once', () => {
+    for (const cause of ['consent', 'unrecognised_page', 'upstream_refused'] as const) {
+      expect(retry(scheduled, '2026-05-04T07:00:10.000Z').given(berlin).when({ kind: 'failed', reason: cause, pagesRead: 0, cause }).outcome()).toMatchObject({ type: 'CheckFailed' });
+    }
   });
 });

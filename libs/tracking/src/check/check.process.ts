@@ -1,13 +1,16 @@
 import type { TrackedKeyword } from '@rank/projects/domain/project-content.events';
 import { uuidFromName } from '@rank/domain/deterministic-uuid';
-import type { SerpFetchOutcome, SerpRequest } from '@rank/serp/fetcher';
-import type { CheckEvent, CheckWorkEvent, RankedResult } from '../domain/check.events';
+import type { SerpFailureCause, SerpFetchOutcome, SerpRequest } from '@rank/serp/fetcher';
+import type { CheckEvent, CheckRetryEvent, CheckWorkEvent, RankedResult } from '../domain/check.events';
 import { projectPosition } from '../domain/project-position';
+import { dayNumber } from '../domain/schedule/local-day';
+import { localDateTime } from '../domain/schedule/zoned-time';
 import { CreditRefund, refundOfUnrunCheck } from '../refund/refund.process';
 
 /**
  * The check process: one keyword's queued check, taken by a scraper, becomes its result
- * (`CheckCompleted` or `CheckFailed`) from the result page that was loaded, or from why none was.
+ * (`CheckCompleted` or `CheckFailed`) from the result page that was loaded, or from why none was; a
+ * scheduled check that failed for a passing reason is tried again later the same day instead.
  */
 
 /** One keyword's check waiting for a scraper (a `CheckQueued`). */
@@ -20,10 +23,21 @@ export interface ProjectToCheck {
   ownDomains: string[];
   serpTop: 50 | 100;
   keywords: TrackedKeyword[];
+  /** The project's time zone (IANA), whose calendar day a scheduled check's retries stay within. */
+  timeZone: string;
 }
 
 /** How a check of a project that is there starts: load the keyword's result page, or record a result at once. */
 export type CheckStart = { kind: 'fetch'; request: SerpRequest } | { kind: 'record'; result: CheckEvent };
+
+/** Tries of a scheduled check in its day, the first included. */
+export const ATTEMPTS_A_DAY = 4;
+/** Wait before a retry when the failure does not say when the egress is back (a timeout, say). */
+export const RETRY_DELAY_MS = 15 * 60_000;
+/** Never retry sooner than this: a rest that is just over would otherwise be met at once by every check. */
+export const MIN_RETRY_DELAY_MS = 60_000;
+/** Failures that pass: Google's block, an egress resting after one, or the network's and servers' hiccups. */
+const PASSING_CAUSES: ReadonlySet<SerpFailureCause> = new Set(['blocked', 'egress_resting', 'timeout', 'load_error', 'http_error']);
 
 export function startCheck(check: QueuedCheck, project: ProjectToCheck, now: Date): CheckStart {
   const keyword = project.keywords.find((k) => k.keywordId === check.keywordId);
@@ -31,17 +45,54 @@ export function startCheck(check: QueuedCheck, project: ProjectToCheck, now: Dat
   return { kind: 'fetch', request: { keyword: keyword.value, geoCode: keyword.geoCode, langCode: keyword.langCode, depth: project.serpTop } };
 }
 
-/** The result of a check from its loaded (and parsed) result page, or from why the page could not be had. */
-export function checkResult(check: QueuedCheck, project: ProjectToCheck, outcome: SerpFetchOutcome, now: Date): CheckEvent {
-  if (outcome.kind !== 'success') return checkFailed(check, now, outcome.reason);
+/**
+ * The result of a check from its loaded (and parsed) result page, or from why the page could not be
+ * had. A scheduled check whose failure passes (a block, a resting egress, a timeout) is tried again
+ * once the egress is back, as long as that is still its local day and it has tries left; only then
+ * does it fail. An on-demand check fails at once: its credits go back and the user may ask again.
+ */
+export function checkResult(check: QueuedCheck, project: ProjectToCheck, outcome: SerpFetchOutcome, now: Date): CheckEvent | CheckRetryEvent {
+  if (outcome.kind !== 'success') return failedOrRetried(check, project, outcome, now);
   const ranked = (r: RankedResult): RankedResult => ({ position: r.position, url: r.url, title: r.title, domain: r.domain });
   const results = outcome.organic.slice(0, project.serpTop).map(ranked);
   const aiOverview = outcome.aiOverview.map(ranked);
   return {
     type: 'CheckCompleted',
-    data: { ...baseOf(check), completedAt: now.toISOString(), serpTop: project.serpTop, position: projectPosition(results, project.ownDomains), results, aiOverview },
+    data: {
+      ...baseOf(check),
+      completedAt: now.toISOString(),
+      serpTop: project.serpTop,
+      position: projectPosition(results, project.ownDomains),
+      results,
+      aiOverview,
+      ...(outcome.source ? { source: outcome.source } : {}),
+    },
   };
 }
+
+function failedOrRetried(check: QueuedCheck, project: ProjectToCheck, outcome: Extract<SerpFetchOutcome, { kind: 'failed' }>, now: Date): CheckEvent | CheckRetryEvent {
+  const attempt = check.attempt ?? 1;
+  const scheduled = check.creditsPerCheck === 0;
+  if (!scheduled || outcome.cause === undefined || !PASSING_CAUSES.has(outcome.cause)) return checkFailed(check, now, outcome.reason);
+  if (attempt >= ATTEMPTS_A_DAY) return checkFailed(check, now, `${outcome.reason} (tried ${attempt} times today)`);
+  const retryAt = new Date(Math.max(outcome.backAt ?? now.getTime() + RETRY_DELAY_MS, now.getTime() + MIN_RETRY_DELAY_MS));
+  if (localDay(retryAt, project.timeZone) !== localDay(new Date(check.requestedAt), project.timeZone)) {
+    return checkFailed(check, now, `${outcome.reason} (no time is left today for another try)`);
+  }
+  return { type: 'CheckRetryScheduled', data: { ...check, attempt, retryAt: retryAt.toISOString(), reason: outcome.reason } };
+}
+
+const localDay = (instant: Date, timeZone: string) => dayNumber(localDateTime(instant, timeZone));
+
+/** The retry a `CheckRetryScheduled` asks for, once its time has come: the same check, its next try. */
+export function retryOf(retry: CheckRetryEvent['data']): CheckWorkEvent {
+  const { attempt, retryAt: _retryAt, reason: _reason, ...check } = retry;
+  return { type: 'CheckQueued', data: { ...check, attempt: attempt + 1 } };
+}
+
+/** One event id per try: a retry requeued by two replicas, or a failed try recorded twice, is stored once. */
+export const retryEventId = (check: QueuedCheck, attempt: number) => uuidFromName(`check-retry:${check.checkId}:${attempt}`);
+export const requeueEventId = (check: QueuedCheck, attempt: number) => uuidFromName(`check-requeue:${check.checkId}:${attempt}`);
 
 /** A check that kept failing (the store, say) through its attempts: recorded as failed rather than left open. */
 export const checkGivenUp = (check: QueuedCheck, now: Date): CheckEvent => checkFailed(check, now, 'The check could not be completed after several attempts');

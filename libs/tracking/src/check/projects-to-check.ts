@@ -22,6 +22,7 @@ export class ProjectsToCheck {
       ownDomains: [project.settings.domain, ...project.settings.aliases],
       serpTop: project.settings.serpTop,
       keywords: content.keywords,
+      timeZone: project.settings.updateTimezone,
     };
   }
 

@@ -35,6 +35,11 @@ export type CheckEvent =
         results: RankedResult[];
         /** AI Overview sources in citation order; empty when the page had no AI Overview. */
         aiOverview: RankedResult[];
+        /**
+         * The source that answered (`browser`, `fetch-api`, `dataforseo`, `serpapi`). Added with the
+         * SERP sources: a result stored before has none and was loaded by the browser.
+         */
+        source?: string;
       };
     }
   | {
@@ -76,10 +81,32 @@ export type CheckWorkEvent = {
     /** Credits the check cost (0 for scheduled checks): what a failure gives back. */
     creditsPerCheck: number;
     requestedAt: string;
+    /** Which try of the check this is: 1 (or absent, as before retries) the first, more for a retry later the same day. */
+    attempt?: number;
   };
 };
 
 export const CHECK_WORK_EVENT_TYPES = eventTypes<CheckWorkEvent>()(['CheckQueued']);
+
+/**
+ * A scheduled check that failed for a passing reason (a block, a resting egress, a timeout) is tried
+ * again later the same local day: this records the failed try, and when the next may start. The retry
+ * itself is a new `CheckQueued` with the next `attempt`, queued when `retryAt` has come. Kept in the
+ * work order's stream beside the queued checks; the scrapers' consumer group skips it.
+ */
+export type CheckRetryEvent = {
+  type: 'CheckRetryScheduled';
+  data: CheckWorkEvent['data'] & {
+    /** The try that failed. */
+    attempt: number;
+    /** When the next try may start (ISO 8601): when the blocked egress is back, or a little later. */
+    retryAt: string;
+    /** Why the try failed, as a failed check would say it. */
+    reason: string;
+  };
+};
+
+export const CHECK_RETRY_EVENT_TYPES = eventTypes<CheckRetryEvent>()(['CheckRetryScheduled']);
 
 export const CHECK_WORK_STREAM_PREFIX = streamPrefixOf('check-work');
 export const checkWorkStreamName = STREAM_CATEGORIES['check-work'];

@@ -9,6 +9,7 @@ import { ProjectDetailView, toProjectDetail } from '../project.view';
 import { ProjectContentRepository } from '@rank/projects/workspace.repository';
 import { KeywordVolumes } from '@rank/research/keyword-volumes';
 import { averageMonthlySearches } from '@rank/research/reads/volume-views';
+import { CheckProgressReader } from '@rank/tracking/reads/check-progress/check-progress.reader';
 
 class GetProjectResponse {
   @ApiProperty() success!: boolean;
@@ -23,6 +24,7 @@ export class GetProjectController {
     private readonly access: ProjectAccess,
     private readonly contents: ProjectContentRepository,
     private readonly volumes: KeywordVolumes,
+    private readonly checkProgress: CheckProgressReader,
   ) {}
 
   /** Public when the project is shared. */
@@ -35,6 +37,6 @@ export class GetProjectController {
     const content = await this.contents.load(id);
     // Volumes are market data of their own context: one separate lookup, merged here.
     const volumes = new Map([...(await this.volumes.ofKeywords(content.keywords))].map(([keywordId, v]) => [keywordId, averageMonthlySearches(v)]));
-    return { success: true, project: toProjectDetail(project, content, volumes) };
+    return { success: true, project: toProjectDetail(project, content, volumes, await this.checkProgress.lastCheckDay(id)) };
   }
 }

@@ -54,6 +54,11 @@ class PositionHistoryView {
   @ApiProperty({ format: 'date-time' }) date!: string;
   @ApiProperty({ enum: UPDATE_STATUSES, description: 'A failed check has no result page: its lists are empty' }) status!: UpdateStatus;
   @ApiProperty({ type: String, nullable: true, description: 'Why the check failed; null when it succeeded' }) failureReason!: string | null;
+  @ApiProperty({
+    type: String, nullable: true, enum: ['browser', 'fetch-api', 'dataforseo', 'serpapi'],
+    description: 'The SERP source that answered (checks from before sources existed: browser); null for a failed check, whose failureReason names each source\'s reason',
+  })
+  source!: string | null;
   @ApiProperty({ type: [SerpResultView], description: 'The top 30 organic results, plus the project\'s own result when it ranks deeper' })
   resultList!: SerpResultView[];
   @ApiProperty({ type: [DroppedDomainView], description: 'Domains of the previous top 30 with no result in resultList' })
@@ -119,6 +124,7 @@ export class PositionHistoryController {
         date: location.checkedAt.toISOString(),
         status: succeeded ? 'success' : 'failed',
         failureReason: succeeded ? null : snapshot.outcome.failureReason,
+        source: succeeded ? snapshot.outcome.source || 'browser' : null,
         resultList,
         droppedDomains,
         hasPreviousData: snapshot.previousResults !== null,

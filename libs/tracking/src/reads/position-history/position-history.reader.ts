@@ -15,6 +15,8 @@ export interface CheckOutcome {
   /** The project's own best position (0 = not within the depth). */
   position: number;
   failureReason: string;
+  /** The SERP source that answered (`browser`, `fetch-api`, `dataforseo`, `serpapi`); empty for a failed check. */
+  source: string;
 }
 
 export interface CheckSnapshot {
@@ -52,7 +54,7 @@ export class PositionHistoryReader {
   async snapshot(checkId: string, at: CheckLocation): Promise<CheckSnapshot | undefined> {
     const key = { projectId: at.projectId, keywordId: at.keywordId, at: at.checkedAt, checkId };
     const [outcome] = await this.store.query<CheckOutcome>(
-      `SELECT status, position, failure_reason AS failureReason
+      `SELECT status, position, failure_reason AS failureReason, source
        FROM keyword_updates
        WHERE project_id = {projectId:String} AND keyword_id = {keywordId:String}
          AND checked_at = {at:DateTime64(3, 'UTC')} AND check_id = {checkId:String}
