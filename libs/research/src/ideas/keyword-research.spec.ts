@@ -31,7 +31,7 @@ describe('keyword research', () => {
         { keyword: 'trail shoes', avgMonthlySearches: 900, competition: 'MEDIUM', competitionIndex: 40, cpcLow: 0.2, cpcHigh: 1.1, trend: [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3] },
       ],
     });
-    expect(p.calls).toEqual([{ market: { geoCode: 'US', langCode: 'en' }, seeds: ['running shoes'], options: { limit: 2 } }]);
+    expect(p.calls).toEqual([{ market: { geoCode: 'US', langCode: 'en' }, seeds: ['running shoes'], options: { limit: 100 } }]);
   });
 
   it('defaults to US and en', async () => {

@@ -65,7 +65,12 @@ export class KeywordResearch {
     const provider = this.provider;
     if (!provider) return failed('Keyword research needs a keyword-data provider, and none is configured (DATAFORSEO_LOGIN and DATAFORSEO_PASSWORD, or the GOOGLE_ADS_* variables)');
     try {
-      const figures = await withTimeout(provider.ideasForKeywords({ geoCode: geo, langCode: lang }, [seed], { limit: request.limit }), this.timeoutMs, provider.source);
+      const figures = await withTimeout(
+        // The provider's own order is by relevance: ask for the most, sort by volume, then cut.
+        provider.ideasForKeywords({ geoCode: geo, langCode: lang }, [seed], { limit: RESEARCH_LIMIT_MAX }),
+        this.timeoutMs,
+        provider.source,
+      );
       const byText = new Map<string, ResearchedKeyword>();
       for (const f of figures) {
         const keyword = normaliseKeyword(f.keyword);
