@@ -27,6 +27,7 @@ export interface BenchEntry {
 
 export const BENCHES: readonly BenchEntry[] = [
   { name: 'serp-parser', load: () => import('./serp-parser.bench') },
+  { name: 'serp-pacing', load: () => import('./serp-pacing.bench') },
   { name: 'event-store-append', load: () => import('./event-store-append.bench') },
   { name: 'read-store', load: () => import('./read-store.bench') },
   { name: 'projection-replay', figures: ['replayRecords', 'replayChecks'], load: () => import('./projection-replay.bench') },
@@ -36,6 +37,7 @@ export const BENCHES: readonly BenchEntry[] = [
   { name: 'lighthouse', load: () => import('./lighthouse.bench') },
   { name: 'records', figures: ['projectDetail', 'authGetVsHealth'], load: () => import('./records.bench') },
   { name: 'domains', figures: ['competitorsFiltered50'], load: () => import('./domains.bench') },
+  { name: 'volumes', figures: ['volumeFetch3500'], load: () => import('./volumes.bench') },
   {
     name: 'tracking',
     figures: ['keywordUpdates30d', 'keywordUpdates365dWeekly', 'positionHistory', 'pages', 'csvFull365d', 'csvSummary365d'],
