@@ -37,7 +37,11 @@ export class ProjectSettingsBody {
   @Matches(ICON, { message: 'icon must be an http(s) URL or an icon identifier (letters, digits, ".", "_", "-")' })
   icon?: string;
 
-  @ApiPropertyOptional({ description: 'Comma- or newline-separated domains (an array is accepted too)', example: 'example.org, example.net' })
+  @ApiPropertyOptional({
+    oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
+    description: 'Comma- or newline-separated domains, or an array of domains',
+    example: 'example.org, example.net',
+  })
   @IsOptional()
   @MultilineText()
   aliases?: string | string[];

@@ -44,8 +44,41 @@ export function refineDocument(document: OpenAPIObject): OpenAPIObject {
       if (operation) refineOperation(method, path, operation);
     }
   }
+  inlineRequestBodies(doc);
   replaceNullable(doc);
   return document;
+}
+
+/**
+ * A request body's schema is written inline in its operation rather than as a shared component:
+ * generators read a component's `default` as "always present" (openapi-typescript's default
+ * defaultNonNullable), which would make every defaulted field of a body required for the client.
+ * Only bodies with a defaulted field are inlined; one that nothing else refers to leaves the components.
+ */
+function inlineRequestBodies(doc: Json & { paths: Record<string, Record<string, Operation>>; components: { schemas?: Record<string, unknown> } }): void {
+  const schemas = doc.components.schemas ?? {};
+  const bodies: Json[] = [];
+  for (const item of Object.values(doc.paths)) {
+    for (const method of HTTP_METHODS) {
+      const media = ((item[method]?.requestBody as Json | undefined)?.content as Record<string, Json> | undefined)?.['application/json'];
+      const ref = (media?.schema as Json | undefined)?.$ref;
+      if (media && typeof ref === 'string' && hasDefaultedProperty(schemas[nameOfRef(ref)])) bodies.push(media);
+    }
+  }
+  const bodyNames = new Set(bodies.map((media) => nameOfRef((media.schema as Json).$ref as string)));
+  for (const media of bodies) {
+    const name = nameOfRef((media.schema as Json).$ref as string);
+    if (schemas[name]) media.schema = structuredClone(schemas[name]);
+  }
+  const stillReferred = new Set([...JSON.stringify(doc).matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]!));
+  for (const name of bodyNames) if (!stillReferred.has(name)) delete schemas[name];
+}
+
+const nameOfRef = (ref: string) => ref.replace('#/components/schemas/', '');
+
+function hasDefaultedProperty(schema: unknown): boolean {
+  const properties = (schema as Json | undefined)?.properties as Record<string, Json> | undefined;
+  return Object.values(properties ?? {}).some((property) => 'default' in property);
 }
 
 function refineOperation(method: string, path: string, operation: Operation): void {
@@ -120,17 +153,19 @@ function replaceNullable(node: unknown): void {
   const nullable = schema.nullable === true;
   delete schema.nullable;
   if (!nullable) return;
-  if (typeof schema.type === 'string') {
+  const composed = ['$ref', 'allOf', 'oneOf', 'anyOf'].some((keyword) => keyword in schema);
+  if (typeof schema.type === 'string' && !composed) {
     schema.type = [schema.type, 'null'];
     if (Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...schema.enum, null];
     return;
   }
-  if (Array.isArray(schema.type)) {
+  if (Array.isArray(schema.type) && !composed) {
     if (!schema.type.includes('null')) schema.type = [...schema.type, 'null'];
     return;
   }
   // A $ref or a composition: keep the annotations beside the union.
-  const { description, example, default: fallback, ...shape } = schema;
+  // (@nestjs/swagger writes a nullable reference as `type: object, allOf: [$ref]`: the type goes with the union.)
+  const { description, example, default: fallback, type: _type, ...shape } = schema;
   for (const key of Object.keys(schema)) delete schema[key];
   Object.assign(schema, { anyOf: [shape, { type: 'null' }] });
   if (description !== undefined) schema.description = description;

@@ -40,12 +40,18 @@ class AddKeywordsBody {
   langCode!: string;
 }
 
+class ProjectKeywordIds {
+  @ApiProperty({ example: '6740a1b2c3d4e5f601234567' }) _id!: string;
+  @ApiProperty({ type: [String], description: 'The ids of all the project\'s keywords', example: ['6740a1b2c3d4e5f601234568'] }) keywords!: string[];
+}
+class ProjectRef {
+  @ApiProperty({ example: '6740a1b2c3d4e5f601234567' }) _id!: string;
+}
 class AddKeywordsResponse {
   @ApiProperty() success!: boolean;
-  @ApiProperty() message!: string;
-  @ApiProperty() addedCount!: number;
-  @ApiProperty({ example: { _id: '6740a1b2c3d4e5f601234567', keywords: ['6740a1b2c3d4e5f601234568'] } })
-  project!: { _id: string; keywords: string[] };
+  @ApiProperty({ example: 'Added 2 keywords' }) message!: string;
+  @ApiProperty({ type: 'integer', minimum: 0 }) addedCount!: number;
+  @ApiProperty({ type: ProjectKeywordIds }) project!: ProjectKeywordIds;
 }
 
 class RemoveKeywordsBody {
@@ -61,8 +67,8 @@ class RemoveKeywordsBody {
 
 class RemoveKeywordsResponse {
   @ApiProperty() success!: boolean;
-  @ApiProperty() removedCount!: number;
-  @ApiProperty({ example: { _id: '6740a1b2c3d4e5f601234567' } }) project!: { _id: string };
+  @ApiProperty({ type: 'integer', minimum: 0 }) removedCount!: number;
+  @ApiProperty({ type: ProjectRef }) project!: ProjectRef;
 }
 
 /** Tracked keywords. Both calls need an active subscription. */
