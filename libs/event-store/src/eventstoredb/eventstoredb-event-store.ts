@@ -56,13 +56,14 @@ interface StreamIds {
 /**
  * The event store over EventStoreDB (or KurrentDB). Mostly a translation of the client's calls, with
  * these additions the port needs and the server does not give:
- * - Idempotency by event id anywhere in the stream. EventStoreDB only recognises a retry that uses
- *   the same expected revision, so a worker that re-reads and re-appends would store its result
- *   twice. Each append therefore reads the stream's ids first (streams are small by design).
+ * - Idempotency by event id in the stream's tail (its last TAIL_EVENTS events). EventStoreDB only
+ *   recognises a retry that uses the same expected revision, so a worker that re-reads and
+ *   re-appends would store its result twice. An append with an expected revision therefore reads
+ *   the tail's ids first (two round trips); `no_stream` leans on the server's own check (one round
+ *   trip) and reads the tail only when the server says the stream exists.
  * - `readAll` and subscriptions hide deleted streams' events, which `$all` keeps until a scavenge.
  * - A deleted stream is absent for expected revisions too (the server still knows its old revisions).
- * - `AppendResult.position` is read back from the last appended event, so it is exactly the
- *   position `readAll` reports for it.
+ * - `AppendResult.position` is the append's commit position, the last event's position in `$all`.
  * - Consumer groups are persistent subscriptions to `$all` (`eventstoredb-consumer-group.ts`).
  *
  * `npm test` runs this adapter against a wire-level double of the server (`testing/`);
@@ -84,7 +85,23 @@ export class EventStoreDbEventStore implements EventStore {
   ): Promise<AppendResult> {
     const expectedRevision = options.expectedRevision;
     const prepared = prepareAppend(streamName, events, expectedRevision);
-    const before = await this.readStreamIds(streamName);
+    if (expectedRevision === 'no_stream') {
+      // One round trip: against an existing stream the server compares the batch's ids with its
+      // events from the first one and answers a repeat as a success; anything else is a conflict,
+      // which may still be a late repeat, told by the tail.
+      try {
+        return await this.write(streamName, prepared, expectedRevision);
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevisionError)) throw error;
+        const repeat = wholeRepeat(await this.readTailIds(streamName), prepared);
+        if (repeat) return repeat;
+        throw error;
+      }
+    }
+    // The server looks for the batch's ids only after the expected revision (and, for `any`, in a
+    // bounded cache): a worker that re-read the stream after its first append went through would
+    // store its events twice. The stream's tail says whether they are already there.
+    const before = await this.readTailIds(streamName);
     const repeat = wholeRepeat(before, prepared);
     if (repeat) return repeat;
 
@@ -96,22 +113,35 @@ export class EventStoreDbEventStore implements EventStore {
       throw new WrongExpectedRevisionError(streamName, expectedRevision, 'no_stream');
     }
     try {
+      return await this.write(streamName, fresh, expectedRevision);
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError)) throw error;
+      // Another delivery of the same work may have stored this very batch in the meantime.
+      const retryRepeat = wholeRepeat(await this.readTailIds(streamName), prepared);
+      if (retryRepeat) return retryRepeat;
+      throw error;
+    }
+  }
+
+  /**
+   * The append itself, one round trip. The answer's commit position is the last event's position
+   * (each event of a gRPC append is committed on its own), the very number `readAll` reports for it.
+   */
+  private async write(streamName: string, events: NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
+    try {
       const written = await this.client.appendToStream(
         streamName,
-        fresh.map((event) => jsonEvent({ id: event.id, type: event.type, data: event.data, metadata: event.metadata ?? {} })),
+        events.map((event) => jsonEvent({ id: event.id, type: event.type, data: event.data, metadata: event.metadata ?? {} })),
         { expectedRevision: toDbExpectedRevision(expectedRevision) },
       );
-      const nextExpectedRevision = Number(written.nextExpectedRevision);
-      const position = (await this.positionOf(streamName, nextExpectedRevision)) ?? commitPositionOf(written);
-      return { nextExpectedRevision, position };
+      return { nextExpectedRevision: Number(written.nextExpectedRevision), position: commitPositionOf(written) };
     } catch (error) {
       // The stream was deleted since it was read: for the port it no longer exists.
       if (error instanceof StreamDeletedError) throw new WrongExpectedRevisionError(streamName, expectedRevision, 'no_stream');
-      if (!(error instanceof WrongExpectedVersionError)) throw error;
-      // Another delivery of the same work may have stored this very batch in the meantime.
-      const retryRepeat = wholeRepeat(await this.readStreamIds(streamName), prepared);
-      if (retryRepeat) return retryRepeat;
-      throw new WrongExpectedRevisionError(streamName, expectedRevision, fromDbCurrentRevision(error.actualVersion));
+      if (error instanceof WrongExpectedVersionError) {
+        throw new WrongExpectedRevisionError(streamName, expectedRevision, fromDbCurrentRevision(error.actualVersion));
+      }
+      throw error;
     }
   }
 
@@ -218,17 +248,13 @@ export class EventStoreDbEventStore implements EventStore {
     await this.client.dispose();
   }
 
-  private async readStreamIds(streamName: string): Promise<StreamIds> {
-    const events = await this.readStream(streamName);
+  /** The ids of the stream's last TAIL_EVENTS events and its last revision: where a repeat is looked for. */
+  private async readTailIds(streamName: string): Promise<StreamIds> {
+    const newestFirst = await this.readStream(streamName, { direction: 'backwards', maxCount: TAIL_EVENTS });
     return {
-      lastRevision: events.length === 0 ? null : events[events.length - 1]!.revision,
-      positionById: new Map(events.map((event) => [event.id, event.position])),
+      lastRevision: newestFirst.length === 0 ? null : newestFirst[0]!.revision,
+      positionById: new Map(newestFirst.map((event) => [event.id, event.position])),
     };
-  }
-
-  private async positionOf(streamName: string, revision: number): Promise<number | undefined> {
-    const [event] = await this.readStream(streamName, { fromRevision: revision, maxCount: 1 });
-    return event?.revision === revision ? event.position : undefined;
   }
 
   private deletedStreamsFilter(): DeletedStreamsFilter {
@@ -244,7 +270,13 @@ export class EventStoreDbEventStore implements EventStore {
   }
 }
 
-/** Only used when the appended event cannot be read back (the stream was deleted at once). */
+/**
+ * How far back a repeated batch is looked for. Streams are small by design (a project's, an
+ * account's, a work order's checks); a retry comes within minutes of the first try, long before a
+ * stream grows by this many events.
+ */
+const TAIL_EVENTS = 500;
+
 function commitPositionOf(written: DbAppendResult): number {
   if (!written.position) throw new Error('EventStoreDB confirmed the append but gave no position');
   return Number(written.position.commit);

@@ -39,6 +39,27 @@ describe('EventStoreDB adapter over the gRPC double', () => {
       await Promise.all(opened.splice(0).map((store) => store.close()));
     });
 
+    it('appends in one round trip to a new stream, and in two (the tail, then the append) with an expected revision', async () => {
+      const store = open();
+      const stream = streamName('round-trips');
+      // The client's first call opens the connection and asks the server's features: not counted.
+      await store.readStream(streamName('warm-up'));
+      const counted = async (append: () => Promise<unknown>) => {
+        const before = { ...double.roundTrips };
+        await append();
+        return { reads: double.roundTrips.reads - before.reads, appends: double.roundTrips.appends - before.appends };
+      };
+      const batch = [newEvent(), newEvent()];
+
+      expect(await counted(() => store.appendToStream(stream, batch, { expectedRevision: 'no_stream' }))).toEqual({ reads: 0, appends: 1 });
+      // The server itself recognises the repeat with the same expected revision.
+      expect(await counted(() => store.appendToStream(stream, batch, { expectedRevision: 'no_stream' }))).toEqual({ reads: 0, appends: 1 });
+      expect(await counted(() => store.appendToStream(stream, [newEvent()], { expectedRevision: 1 }))).toEqual({ reads: 1, appends: 1 });
+      // A late repeat is answered from the tail, without writing.
+      expect(await counted(() => store.appendToStream(stream, batch, { expectedRevision: 2 }))).toEqual({ reads: 1, appends: 0 });
+      expect(await store.readStream(stream)).toHaveLength(3);
+    });
+
     it('does not hand a consumer group the events of a stream deleted since, and settles them', async () => {
       const store = open();
       const prefix = `${streamName('work')}-`;

@@ -61,7 +61,7 @@ export function handleAppend(
  * One long-lived duplex call carries many appends, matched by correlation id. A request may be
  * split over several messages (`is_final` on the last); the options come with the first.
  */
-export function handleBatchAppend(log: TransactionLog, call: ServerDuplexStream<streams.BatchAppendReq, streams.BatchAppendResp>): void {
+export function handleBatchAppend(log: TransactionLog, call: ServerDuplexStream<streams.BatchAppendReq, streams.BatchAppendResp>, onAnswered: () => void = () => undefined): void {
   const pending = new Map<string, { streamName: string; expected: number; events: ProposedEvent[] }>();
   call.on('data', (request: streams.BatchAppendReq) => {
     const correlationId = request.getCorrelationId();
@@ -70,6 +70,7 @@ export function handleBatchAppend(log: TransactionLog, call: ServerDuplexStream<
       if (correlationId) response.setCorrelationId(correlationId);
       if ('success' in result) response.setSuccess(result.success);
       else response.setError(result.error);
+      onAnswered();
       call.write(response);
     };
     const key = Buffer.from(correlationId?.serializeBinary() ?? []).toString('hex');

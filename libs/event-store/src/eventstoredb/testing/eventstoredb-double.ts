@@ -22,7 +22,7 @@ import { ServerFeaturesService as ServerFeaturesDefinition } from '@eventstore/d
 import { StreamsService as StreamsDefinition } from '@eventstore/db-client/generated/streams_grpc_pb';
 import { PersistentSubscriptionsService } from './persistent-subscriptions-service';
 import { serverFeaturesImplementation } from './server-features-service';
-import { StreamsService } from './streams-service';
+import { RoundTrips, StreamsService } from './streams-service';
 import { TransactionLog } from './transaction-log';
 
 export interface EventStoreDbDoubleOptions {
@@ -38,6 +38,8 @@ export interface EventStoreDbDoubleOptions {
 
 export class EventStoreDbDouble {
   readonly log: TransactionLog;
+  /** Stream reads and appends answered since start: what an adapter's operation costs in round trips. */
+  readonly roundTrips: RoundTrips = { reads: 0, appends: 0 };
   private server: Server | undefined;
   private statsTimer: NodeJS.Timeout | undefined;
   private persistentSubscriptions: PersistentSubscriptionsService | undefined;
@@ -51,7 +53,7 @@ export class EventStoreDbDouble {
   async start(): Promise<{ connectionString: string; port: number }> {
     if (this.server) throw new Error('The EventStoreDB double is already started');
     const server = new Server();
-    const streams = new StreamsService(this.log);
+    const streams = new StreamsService(this.log, this.roundTrips);
     this.persistentSubscriptions = new PersistentSubscriptionsService(this.log, this.options.persistentSubscriptionTickMs ?? 1_000);
     server.addService(StreamsDefinition, streams.implementation());
     server.addService(PersistentSubscriptionsDefinition, this.persistentSubscriptions.implementation());

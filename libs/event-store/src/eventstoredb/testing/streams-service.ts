@@ -20,16 +20,32 @@ import { LogSubscription, writeWithFlowControl } from './log-subscription';
 import type { LogRecord, StreamReadResult, TransactionLog } from './transaction-log';
 import { fillRecordedEvent, streamIdentifier, streamNameOf } from './wire';
 
+/** The requests a client has made, by kind: a test counts an operation's round trips with it. */
+export interface RoundTrips {
+  reads: number;
+  appends: number;
+}
+
 export class StreamsService {
-  constructor(private readonly log: TransactionLog) {}
+  constructor(
+    private readonly log: TransactionLog,
+    private readonly roundTrips: RoundTrips = { reads: 0, appends: 0 },
+  ) {}
 
   /** The handlers, keyed by the generated service definition's method names. */
   implementation(): UntypedServiceImplementation {
     return {
-      read: (call: ServerWritableStream<streams.ReadReq, streams.ReadResp>) => this.read(call),
-      append: (call: ServerReadableStream<streams.AppendReq, streams.AppendResp>, callback: sendUnaryData<streams.AppendResp>) =>
-        handleAppend(this.log, call, callback),
-      batchAppend: (call: ServerDuplexStream<streams.BatchAppendReq, streams.BatchAppendResp>) => handleBatchAppend(this.log, call),
+      read: (call: ServerWritableStream<streams.ReadReq, streams.ReadResp>) => {
+        this.roundTrips.reads++;
+        this.read(call);
+      },
+      append: (call: ServerReadableStream<streams.AppendReq, streams.AppendResp>, callback: sendUnaryData<streams.AppendResp>) => {
+        this.roundTrips.appends++;
+        handleAppend(this.log, call, callback);
+      },
+      // One long-lived call carries many appends: each answered request is a round trip.
+      batchAppend: (call: ServerDuplexStream<streams.BatchAppendReq, streams.BatchAppendResp>) =>
+        handleBatchAppend(this.log, call, () => this.roundTrips.appends++),
       delete: (call: ServerUnaryCall<streams.DeleteReq, streams.DeleteResp>, callback: sendUnaryData<streams.DeleteResp>) =>
         this.delete(call, callback),
       tombstone: (call: ServerUnaryCall<streams.TombstoneReq, streams.TombstoneResp>, callback: sendUnaryData<streams.TombstoneResp>) =>
