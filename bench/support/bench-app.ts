@@ -43,8 +43,8 @@ export function removeBenchDirs(dirs: BenchAppDirs): void {
   rmSync(join(dirs.dataDir, '..'), { recursive: true, force: true });
 }
 
-/** The configuration of a bench app on `dirs`: the embedded stores, no scheduler, no scraper. */
-export function benchConfig(dirs: BenchAppDirs): AppConfig {
+/** The configuration of a bench app on `dirs`: the embedded stores, no scheduler, no scraper; `env` adds to it (a fake provider's variables). */
+export function benchConfig(dirs: BenchAppDirs, env: Record<string, string> = {}): AppConfig {
   return loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -58,11 +58,12 @@ export function benchConfig(dirs: BenchAppDirs): AppConfig {
     PAGESPEED_BASE_URL: 'http://127.0.0.1:9',
     // No scheduler or scraper: a cron firing mid-measurement would add work the figures do not describe.
     ROLES: 'api,projections',
+    ...env,
   });
 }
 
-export async function startBenchApp(dirs: BenchAppDirs = newBenchDirs('app')): Promise<BenchApp> {
-  const config = benchConfig(dirs);
+export async function startBenchApp(dirs: BenchAppDirs = newBenchDirs('app'), env: Record<string, string> = {}): Promise<BenchApp> {
+  const config = benchConfig(dirs, env);
   const started = performance.now();
   const running = await createApp(config);
   const createMs = performance.now() - started;
