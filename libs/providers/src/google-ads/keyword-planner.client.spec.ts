@@ -4,7 +4,7 @@ import { GoogleAdsKeywordData, historicalMetricsPath, keywordIdeasPath } from '.
 import { GOOGLE_ADS_FAILURES as FAIL, FAKE_GOOGLE_ADS_CREDENTIALS as CREDS, startGoogleAdsFake, type FakeGoogleAds } from './testing/fake-google-ads';
 
 const US_EN = { geoCode: 'US', langCode: 'en' };
-const FAST_RETRY = { attempts: 3, baseDelayMs: 10, timeoutMs: 500 };
+const FAST_RETRY = { attempts: 3, baseDelayMs: 10, timeoutMs: 1_000 };
 
 async function failureOf(promise: Promise<unknown>): Promise<KeywordDataError> {
   const error = await promise.then(
@@ -129,7 +129,9 @@ describe('GoogleAdsKeywordData against a fake Google Ads API and OAuth endpoint'
 
   it('splits 2,001 keywords into requests of 1,000, 1,000 and 1', async () => {
     const keywords = Array.from({ length: 2_001 }, (_, i) => `kw ${i}`);
-    const figures = await client.searchVolumes(US_EN, keywords);
+    // A roomy timeout: a slow answer here would be retried and counted as an extra call.
+    const patient = new GoogleAdsKeywordData(fake.config(), { ...FAST_RETRY, timeoutMs: 10_000 });
+    const figures = await patient.searchVolumes(US_EN, keywords);
     expect(fake.adsRequests.map((r) => (r.body as { keywords: string[] }).keywords.length)).toEqual([1_000, 1_000, 1]);
     expect(figures).toHaveLength(2_001);
   });
@@ -162,7 +164,7 @@ describe('GoogleAdsKeywordData against a fake Google Ads API and OAuth endpoint'
 
   it('timeouts and resets are unavailable', async () => {
     await client.searchVolumes(US_EN, ['warm up']);
-    fake.failWith(FAIL.slow(2_000, { kind: 'json', body: {} }));
+    fake.failWith(FAIL.slow(3_000, { kind: 'json', body: {} }));
     expect((await failureOf(client.searchVolumes(US_EN, ['a']))).failure).toBe('unavailable');
     fake.failWith(FAIL.reset());
     expect((await failureOf(client.searchVolumes(US_EN, ['a']))).failure).toBe('unavailable');

@@ -3,7 +3,7 @@ import { KEYWORDS_RESPONSE_FORMAT, OpenAiChatKeywords, keywordsOf } from './open
 import { OPENAI_FAILURES as FAIL, startOpenAiFake, type FakeOpenAi } from './testing/fake-openai';
 
 const KEY = 'sk-test-0123456789';
-const FAST_RETRY = { attempts: 2, baseDelayMs: 10, timeoutMs: 500 };
+const FAST_RETRY = { attempts: 2, baseDelayMs: 10, timeoutMs: 1_000 };
 const PROMPT = { system: 'You suggest search keywords.', user: 'Site: example.com. Tracked: coffee.' };
 
 async function failureOf(promise: Promise<unknown>): Promise<KeywordDataError> {
@@ -98,7 +98,7 @@ describe('OpenAiChatKeywords against a fake OpenAI-compatible server', () => {
   it('a malformed body is upstream_error; a timeout and a reset are unavailable', async () => {
     fake.failWith(FAIL.malformed());
     expect((await failureOf(client.keywordsFor(PROMPT))).kind).toBe('malformed');
-    fake.failWith(FAIL.slow(2_000, { kind: 'json', body: {} }));
+    fake.failWith(FAIL.slow(3_000, { kind: 'json', body: {} }));
     expect((await failureOf(client.keywordsFor(PROMPT))).failure).toBe('unavailable');
     fake.failWith(FAIL.reset());
     expect((await failureOf(client.keywordsFor(PROMPT))).failure).toBe('unavailable');

@@ -10,7 +10,7 @@ export interface RetryPolicy {
   timeoutMs: number;
   /**
    * The whole call, retries and waits included, ends within this: a try gets what is left of it
-   * as its timeout, and no retry starts when too little is left. Unset: attempts × timeout.
+   * as its timeout, and no retry starts when too little is left. Unset: only the tries bound it.
    */
   budgetMs?: number;
 }
@@ -34,7 +34,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  */
 export async function withRetry<T>(policy: RetryPolicy, attempt: (timeoutMs: number) => Promise<T>, retryable: (error: unknown) => boolean = isTransient): Promise<T> {
   const started = Date.now();
-  const budget = policy.budgetMs ?? policy.attempts * policy.timeoutMs + policy.attempts * policy.baseDelayMs * 2 ** policy.attempts;
+  const budget = policy.budgetMs ?? Number.POSITIVE_INFINITY;
   for (let tried = 1; ; tried++) {
     const left = budget - (Date.now() - started);
     try {
