@@ -20,6 +20,8 @@ interface Collection {
   keys: string[];
   size: number;
   entries: number;
+  /** The size of its largest entry: a collection mostly made of one entry is cut inside that entry. */
+  largestEntry: number;
   parent: unknown[] | Record<string, unknown>;
 }
 
@@ -35,7 +37,9 @@ export function fitJson(value: unknown, limit = MAX_ANSWER_CHARS): FittedJson {
     const collections: Collection[] = [];
     const size = measure(current, [], collections);
     if (size <= limit) break;
-    const largest = collections.filter((c) => c.entries > 1).sort((a, b) => b.size - a.size)[0];
+    const cuttable = collections.filter((c) => c.entries > 1).sort((a, b) => b.size - a.size);
+    // A list (its size spread over its entries), not a wrapper such as {success, data}.
+    const largest = cuttable.find((c) => c.largestEntry * 2 < c.size) ?? cuttable[0];
     if (!largest) break;
     const overshoot = size - limit;
     const perEntry = largest.size / largest.entries;
@@ -64,15 +68,25 @@ function shorten(collection: unknown[] | Record<string, unknown>, keep: number):
 function measure(value: unknown, keys: string[], collections: Collection[]): number {
   if (Array.isArray(value)) {
     let size = 2 + Math.max(0, value.length - 1);
-    for (let i = 0; i < value.length; i++) size += measure(value[i], [...keys, String(i)], collections);
-    collections.push({ keys, size, entries: value.length, parent: value });
+    let largestEntry = 0;
+    for (let i = 0; i < value.length; i++) {
+      const entry = measure(value[i], [...keys, String(i)], collections);
+      size += entry;
+      largestEntry = Math.max(largestEntry, entry);
+    }
+    collections.push({ keys, size, entries: value.length, largestEntry, parent: value });
     return size;
   }
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value).filter(([, v]) => v !== undefined);
     let size = 2 + Math.max(0, entries.length - 1);
-    for (const [key, v] of entries) size += JSON.stringify(key).length + 1 + measure(v, [...keys, key], collections);
-    collections.push({ keys, size, entries: entries.length, parent: value as Record<string, unknown> });
+    let largestEntry = 0;
+    for (const [key, v] of entries) {
+      const entry = JSON.stringify(key).length + 1 + measure(v, [...keys, key], collections);
+      size += entry;
+      largestEntry = Math.max(largestEntry, entry);
+    }
+    collections.push({ keys, size, largestEntry, entries: entries.length, parent: value as Record<string, unknown> });
     return size;
   }
   return (JSON.stringify(value) ?? 'null').length;
