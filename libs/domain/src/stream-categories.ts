@@ -28,6 +28,8 @@ export const STREAM_CATEGORIES = {
   domain: (domain: string) => nameOf('domain', domain),
   /** An account's new-domain allowance: the domains it counted, across every API replica. */
   'new-domains': (accountId: string) => nameOf('new-domains', accountId),
+  /** One page-speed measurement asked of the scrapers (a local Lighthouse run needs their Chromium): `PageSpeedMeasurementRequested`. */
+  'pagespeed-work': (requestId: string) => nameOf('pagespeed-work', requestId),
   /** How far the domain-data fetch worker has followed the log: one stream of its own (not `domain-…`, which a domain could spell). */
   'fetch-worker-checkpoint': () => 'fetch-worker-checkpoint',
   /** Keyword volumes of one market (`volumes-<geo>-<lang>`): market data shared by every account. */

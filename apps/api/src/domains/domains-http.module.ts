@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { DomainsModule } from '@rank/domains/domains.module';
 import { RateLimitsModule } from '@rank/platform/rate-limits/rate-limits.module';
 import { ProjectsModule } from '@rank/projects/projects.module';
-import { PagesReader } from '@rank/tracking/reads/pages/pages.reader';
 import { DomainReadsController } from './domain-reads.controller';
 import { PagesPageSpeedController } from './pages-pagespeed.controller';
 import { TrafficCheckController } from './traffic-check.controller';
@@ -11,6 +10,5 @@ import { TrafficCheckController } from './traffic-check.controller';
 @Module({
   imports: [DomainsModule, ProjectsModule, RateLimitsModule],
   controllers: [TrafficCheckController, DomainReadsController, PagesPageSpeedController],
-  providers: [PagesReader],
 })
 export class DomainsHttpModule {}

@@ -4,7 +4,7 @@ import { normaliseDomain } from '@rank/domain/domain-name';
 import { DomainReads } from '@rank/domains/reads/domain-reads';
 import { ProjectAccess } from '@rank/projects/project-access';
 import { ProjectContentRepository } from '@rank/projects/workspace.repository';
-import { PagesReader } from '@rank/tracking/reads/pages/pages.reader';
+import { DomainDataReader } from '@rank/domains/reads/domain-data.reader';
 import { PublicWhenShared } from '../platform/auth/access.decorators';
 import { Caller, CurrentCaller } from '../platform/auth/caller';
 import { RequiredObjectIdQuery } from '../tracking/reads/query-fields';
@@ -28,7 +28,7 @@ export class PagesPageSpeedController {
   constructor(
     private readonly access: ProjectAccess,
     private readonly contents: ProjectContentRepository,
-    private readonly pages: PagesReader,
+    private readonly reader: DomainDataReader,
     private readonly reads: DomainReads,
   ) {}
 
@@ -41,8 +41,8 @@ export class PagesPageSpeedController {
   @ApiOkResponse({ type: PagesPageSpeedResponse })
   async list(@CurrentCaller() caller: Caller, @Query() params: PagesPageSpeedParams): Promise<PagesPageSpeedResponse> {
     const { project } = await this.access.readable(caller, params.projectId);
-    const tracked = new Set((await this.contents.load(project.projectId)).keywords.map((k) => k.keywordId));
-    const urls = (await this.pages.latestPositions(project.projectId)).filter((r) => tracked.has(r.keywordId) && r.position > 0 && r.url !== '').map((r) => r.url);
+    const keywordIds = (await this.contents.load(project.projectId)).keywords.map((k) => k.keywordId);
+    const urls = await this.reader.rankingUrls(project.projectId, keywordIds);
     const domain = normaliseDomain(project.settings.domain) ?? project.settings.domain;
     return { success: true, ...(await this.reads.pagesPageSpeed(domain, urls)) };
   }

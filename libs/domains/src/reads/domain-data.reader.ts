@@ -90,6 +90,24 @@ export class DomainDataReader {
     return rows.map(toPageSpeed);
   }
 
+  /**
+   * A project's ranking pages: the URLs of its keywords' latest successful checks that ranked
+   * (tracking's keyword_updates; a keyword no longer tracked does not count).
+   */
+  async rankingUrls(projectId: string, keywordIds: readonly string[]): Promise<string[]> {
+    if (keywordIds.length === 0) return [];
+    const rows = await this.store.query<{ url: string }>(
+      `SELECT DISTINCT latest.2 AS url FROM (
+         SELECT keyword_id, argMax(tuple(position, url), tuple(checked_at, check_id)) AS latest
+         FROM keyword_updates
+         WHERE project_id = {projectId:String} AND status = 'success' AND keyword_id IN {keywordIds:Array(String)}
+         GROUP BY keyword_id
+       ) WHERE latest.1 > 0 AND latest.2 != '' ORDER BY url`,
+      { projectId, keywordIds },
+    );
+    return rows.map((r) => r.url);
+  }
+
   /** The domain's CrUX series: its origin's and its pages'. */
   async cruxHistory(domain: string): Promise<CruxRow[]> {
     const rows = await this.store.query<Raw<CruxRow>>(

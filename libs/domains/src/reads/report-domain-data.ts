@@ -18,7 +18,9 @@ const reportPageSpeed = (row: PageSpeedRow): ReportPageSpeed => ({
 export class ReportDomainDataLoader {
   constructor(private readonly reader: DomainDataReader) {}
 
-  async load(domain: string, competitors: readonly string[], rankingUrls: readonly string[]): Promise<ReportDomainData> {
+  /** `keywordIds`: the project's tracked keywords, whose latest ranking pages are reported. */
+  async load(projectId: string, domain: string, competitors: readonly string[], keywordIds: readonly string[]): Promise<ReportDomainData> {
+    const rankingUrls = await this.reader.rankingUrls(projectId, keywordIds);
     const [trafficRows, [home], pages, crux] = await Promise.all([
       this.reader.traffic([domain, ...competitors]),
       this.reader.pageSpeedOfDomains([domain], 'domain'),

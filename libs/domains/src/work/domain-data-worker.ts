@@ -10,8 +10,8 @@ export interface DomainDataWorkerDependencies {
   now(): Date;
   /** What the domain's stream knows of one fetch (its last success, its failures since). */
   fetchRecord(job: ScheduledJob['job']): Promise<FetchRecord>;
-  /** Fetches and records the outcome (data or failure); never throws. */
-  run(job: ScheduledJob['job']): Promise<void>;
+  /** Fetches and records the outcome (data or failure), or hands it to the scrapers; never throws for a provider failure. */
+  run(scheduled: ScheduledJob): Promise<void>;
   log(message: string): void;
   /** Fetches at once (each may be a Lighthouse run of 10–30 s). */
   concurrency?: number;
@@ -116,7 +116,7 @@ export class DomainDataWorker {
   private async execute(job: Pending): Promise<void> {
     try {
       const record = await this.deps.fetchRecord(job.scheduled.job);
-      if (shouldFetch(job.scheduled, record, this.deps.now())) await this.deps.run(job.scheduled.job);
+      if (shouldFetch(job.scheduled, record, this.deps.now())) await this.deps.run(job.scheduled);
     } catch (error) {
       // The stores failed (the fetch itself never throws): try again later rather than lose the job.
       this.deps.log(`domain-data job ${jobKey(job.scheduled.job)} could not run: ${String(error)}`);

@@ -1,7 +1,7 @@
 import { processSpec } from '@rank/domain/testing/process-spec';
 import { DEFAULT_SETTINGS } from '@rank/projects/domain/project-settings';
 import type { FetchRecord } from '../domain/domain-data';
-import { domainWorkOf, DomainWorkTrigger, ScheduledJob, shouldFetch } from './domain-work.process';
+import { domainWorkOf, DomainWorkTrigger, pageSpeedRequestOf, pageSpeedRunsAt, ScheduledJob, shouldFetch } from './domain-work.process';
 
 const settings = { ...DEFAULT_SETTINGS, name: 'Shop', domain: 'Shop.example' };
 const created: DomainWorkTrigger = { type: 'ProjectCreated', data: { projectId: 'p1', accountId: 'a1', settings, folder: null, createdAt: '2026-03-01T00:00:00.000Z' } };
@@ -75,5 +75,24 @@ describe('whether a due job still fetches', () => {
     expect(shouldFetch({ ...domainJob, retryOfAttempt: 2 }, record(null, 2), at)).toBe(true);
     expect(shouldFetch({ ...domainJob, retryOfAttempt: 1 }, record(null, 2), at)).toBe(false);
     expect(shouldFetch({ ...domainJob, retryOfAttempt: 1 }, record(at.getTime() - day, 0), at)).toBe(false);
+  });
+});
+
+describe('where page speed is measured', () => {
+  it('runs PageSpeed Insights anywhere, and Lighthouse only where a scraper\'s Chromium is', () => {
+    expect(pageSpeedRunsAt('psi', false)).toBe('here');
+    expect(pageSpeedRunsAt('lighthouse', true)).toBe('here');
+    expect(pageSpeedRunsAt('lighthouse', false)).toBe('scrapers');
+  });
+
+  it('asks the scrapers once per URL, day and retry', () => {
+    const job: ScheduledJob = { job: { kind: 'pagespeed', domain: 'shop.example', url: 'https://shop.example/', level: 'domain' }, notBefore: null };
+    const morning = pageSpeedRequestOf(job, new Date('2026-03-01T08:00:00.000Z'))!;
+    const evening = pageSpeedRequestOf(job, new Date('2026-03-01T20:00:00.000Z'))!;
+    const retry = pageSpeedRequestOf({ ...job, retryOfAttempt: 1 }, new Date('2026-03-01T20:00:00.000Z'))!;
+    expect(morning).toEqual({ requestId: morning.requestId, domain: 'shop.example', url: 'https://shop.example/', level: 'domain', requestedAt: '2026-03-01T08:00:00.000Z' });
+    expect(evening.requestId).toBe(morning.requestId);
+    expect(retry.requestId).not.toBe(morning.requestId);
+    expect(pageSpeedRequestOf({ job: { kind: 'traffic', domain: 'shop.example' }, notBefore: null }, new Date())).toBeNull();
   });
 });

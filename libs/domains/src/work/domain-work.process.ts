@@ -1,9 +1,11 @@
 import { domainOfUrl, normaliseDomain } from '@rank/domain/domain-name';
 import { assertNever } from '@rank/domain/domain-error';
+import { uuidFromName } from '@rank/domain/deterministic-uuid';
 import type { WorkspaceEvent } from '@rank/projects/domain/workspace.events';
 import type { CheckEvent } from '@rank/tracking/domain/check.events';
 import type { FetchRecord } from '../domain/domain-data';
 import type { DomainDataEvent, PageSpeedLevel } from '../domain/domain-data.events';
+import type { PageSpeedWorkEvent } from '../domain/page-speed-work.events';
 import { CACHE_FRESH_MS, isFresh, PAGE_REMEASURE_MS, retryDelayAfter } from '../domain/freshness';
 
 /**
@@ -103,4 +105,23 @@ const freshFor = (job: DomainJob) => ((job.kind === 'pagespeed' && job.level ===
 export function shouldFetch(scheduled: ScheduledJob, record: FetchRecord, at: Date): boolean {
   if (scheduled.retryOfAttempt !== undefined && record.failures !== scheduled.retryOfAttempt) return false;
   return !isFresh(record.lastSuccessAt, at, freshFor(scheduled.job));
+}
+
+/**
+ * Where a page-speed job runs: here when it is a PageSpeed Insights call, or a Lighthouse run in a
+ * process that has the scraper role (and so a Chromium); otherwise it is handed to the scrapers.
+ */
+export const pageSpeedRunsAt = (source: 'psi' | 'lighthouse', hasScraperRole: boolean): 'here' | 'scrapers' =>
+  source === 'lighthouse' && !hasScraperRole ? 'scrapers' : 'here';
+
+/**
+ * The request a page-speed job becomes at the scrapers. Its id is derived from the URL, the UTC day
+ * and the retry it is, so the same job asked again the same day (a replay, a second trigger) is the
+ * same request and is measured once, while a retry is a request of its own.
+ */
+export function pageSpeedRequestOf(scheduled: ScheduledJob, at: Date): PageSpeedWorkEvent['data'] | null {
+  const { job } = scheduled;
+  if (job.kind !== 'pagespeed') return null;
+  const requestId = uuidFromName(`pagespeed-work:${job.url}:${at.toISOString().slice(0, 10)}:${scheduled.retryOfAttempt ?? 0}`);
+  return { requestId, domain: job.domain, url: job.url, level: job.level, requestedAt: at.toISOString() };
 }

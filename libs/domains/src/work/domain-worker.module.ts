@@ -1,18 +1,21 @@
 import { Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { EventStore } from '@rank/event-store/event-store.port';
-import { CLOCK, Clock, EVENT_STORE } from '@rank/platform/tokens';
+import type { AppConfig } from '@rank/platform/config/app-config';
+import { APP_CONFIG, CLOCK, Clock, EVENT_STORE } from '@rank/platform/tokens';
+import { DOMAIN_DATA_PROVIDERS, DomainDataProviders } from '../domain-data-providers';
+import { pageSpeedWorkStreamName } from '../domain/page-speed-work.events';
 import { fetchRecordOf } from '../domain/domain-data';
 import { DomainDataRepository } from '../domain-data.repository';
 import { DomainsModule } from '../domains.module';
 import { DomainDataFetcher } from '../fetch/domain-data-fetcher';
 import { DomainDataWorker } from './domain-data-worker';
-import type { DomainJob } from './domain-work.process';
+import { pageSpeedRequestOf, pageSpeedRunsAt, ScheduledJob } from './domain-work.process';
 
 /**
  * Runs the domain-data worker in the process with the `projections` role: like the dispatcher it
- * follows the whole log, once. It measures page speed in this process: with no PAGESPEED_* set that
- * is a local Lighthouse run, so the projector needs a Chromium, found as the scraper finds one
- * (CHROMIUM_PATH, a system browser, else the bundled @sparticuz/chromium in node_modules).
+ * follows the whole log, once. Page speed by PageSpeed Insights is fetched here; a local Lighthouse
+ * run needs a Chromium, which only scrapers have in the distributed stack, so without the scraper
+ * role here it is handed to them as a request (see page-speed-work.events.ts); standalone, it runs here.
  */
 @Injectable()
 export class DomainDataWorkerLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -22,6 +25,8 @@ export class DomainDataWorkerLifecycle implements OnApplicationBootstrap, OnAppl
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(DOMAIN_DATA_PROVIDERS) private readonly providers: DomainDataProviders,
     private readonly repository: DomainDataRepository,
     private readonly fetcher: DomainDataFetcher,
   ) {}
@@ -35,7 +40,7 @@ export class DomainDataWorkerLifecycle implements OnApplicationBootstrap, OnAppl
       store: this.store,
       now: () => this.clock.now(),
       fetchRecord: async (job) => fetchRecordOf(await this.repository.load(job.domain), job.kind, job.kind === 'traffic' ? job.domain : job.url),
-      run: (job) => this.run(job),
+      run: (scheduled) => this.run(scheduled),
       log: (message) => this.logger.warn(message),
     });
     await this.worker.start();
@@ -45,14 +50,26 @@ export class DomainDataWorkerLifecycle implements OnApplicationBootstrap, OnAppl
     await this.worker?.stop();
   }
 
-  private async run(job: DomainJob): Promise<void> {
+  private async run(scheduled: ScheduledJob): Promise<void> {
+    const { job } = scheduled;
     switch (job.kind) {
       case 'traffic':
         await this.fetcher.traffic(job.domain, 'background');
         return;
-      case 'pagespeed':
-        await this.fetcher.pageSpeed(job.domain, job.url, job.level, 'background');
+      case 'pagespeed': {
+        const request = pageSpeedRunsAt(this.providers.pageSpeed.source, this.config.roles.has('scraper')) === 'scrapers' ? pageSpeedRequestOf(scheduled, this.clock.now()) : null;
+        if (!request) {
+          await this.fetcher.pageSpeed(job.domain, job.url, job.level, 'background');
+          return;
+        }
+        // Appending the same request again (a replay, a second trigger the same day) stores nothing new.
+        await this.store.appendToStream(
+          pageSpeedWorkStreamName(request.requestId),
+          [{ id: request.requestId, type: 'PageSpeedMeasurementRequested', data: request }],
+          { expectedRevision: 'any' },
+        );
         return;
+      }
       case 'crux':
         await this.fetcher.cruxHistory(job.domain, job.target, job.url, 'background');
         return;

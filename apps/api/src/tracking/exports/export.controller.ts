@@ -10,7 +10,6 @@ import type { TrackedKeyword } from '@rank/projects/domain/project-content.event
 import { agentReport } from '@rank/tracking/exports/agent-report';
 import { normaliseDomain } from '@rank/domain/domain-name';
 import { ReportDomainDataLoader } from '@rank/domains/reads/report-domain-data';
-import { PagesReader } from '@rank/tracking/reads/pages/pages.reader';
 import { csvExport, csvFilename, FULL_COLUMNS, SUMMARY_COLUMNS } from '@rank/tracking/exports/csv-exports';
 import { AgentReportQuery, CsvExportQuery, exportWindow } from './export-query';
 import { RankingHistoryReader } from '@rank/tracking/exports/ranking-history.reader';
@@ -36,7 +35,6 @@ export class ExportController {
     private readonly history: RankingHistoryReader,
     private readonly volumes: KeywordVolumes,
     private readonly domainData: ReportDomainDataLoader,
-    private readonly pages: PagesReader,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -76,10 +74,8 @@ export class ExportController {
     const { keywords } = await this.contents.load(project.projectId);
     // Traffic, competitors and performance from the domain data's read models: what is stored, never a fetch.
     const domain = normaliseDomain(project.settings.domain) ?? project.settings.domain;
-    const tracked = new Set(keywords.map((k) => k.keywordId));
-    const rankingUrls = (await this.pages.latestPositions(project.projectId)).filter((r) => tracked.has(r.keywordId) && r.position > 0).map((r) => r.url);
     const competitors = project.competitors.map((c) => normaliseDomain(c) ?? c);
-    const domainData = await this.domainData.load(domain, competitors, [...new Set(rankingUrls)]);
+    const domainData = await this.domainData.load(project.projectId, domain, competitors, keywords.map((k) => k.keywordId));
     const body = await streamedBody(agentReport(this.history, { project, keywords, domain, domainData }), 'Markdown report');
     await reply.type('text/markdown; charset=utf-8').send(body);
   }

@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { ProjectsModule } from '@rank/projects/projects.module';
 import { ResearchModule } from '@rank/research/research.module';
 import { DomainsModule } from '@rank/domains/domains.module';
-import { PagesReader } from '@rank/tracking/reads/pages/pages.reader';
 import { ExportController } from './export.controller';
 import { RankingHistoryReader } from '@rank/tracking/exports/ranking-history.reader';
 
@@ -10,6 +9,6 @@ import { RankingHistoryReader } from '@rank/tracking/exports/ranking-history.rea
 @Module({
   imports: [ProjectsModule, ResearchModule, DomainsModule],
   controllers: [ExportController],
-  providers: [RankingHistoryReader, PagesReader],
+  providers: [RankingHistoryReader],
 })
 export class ExportsModule {}
