@@ -1,4 +1,6 @@
 import { FakeGoogleAutocomplete, startGoogleAutocompleteFake } from '@rank/providers/autocomplete/testing/fake-google-autocomplete';
+import { ProjectionRunner } from '@rank/projector/projection-runner';
+import { VolumesReader } from '@rank/research/volumes.reader';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /**
@@ -31,6 +33,12 @@ describe('Keyword research without a provider', () => {
     expect(updates.body.data[keywordId].keyword.avgMonthlySearches).toBeNull();
     const csv = await app.request('GET', '/api/projects/export', { key, query: { projectId } });
     expect(csv.text.split('\r\n')[1]).toBe('running shoes;;;;');
+  });
+
+  it('leaves the never-fetched keywords to the monthly sweep (a provider configured later fetches them)', async () => {
+    await app.running.app.get(ProjectionRunner).waitUntilCaughtUp();
+    const stale = await app.running.app.get(VolumesReader).staleTracked(new Date(), 100);
+    expect(stale).toEqual([{ geoCode: 'US', langCode: 'en', keyword: 'running shoes' }]);
   });
 
   it('answers keyword-ideas with no ideas and service_unavailable', async () => {

@@ -5,6 +5,7 @@ import {
 import { DATAFORSEO_SEARCH_VOLUME_PATH } from '@rank/providers/dataforseo/keyword-data.client';
 import { ProjectionRunner } from '@rank/projector/projection-runner';
 import { VolumeFetcherLifecycle } from '@rank/research/volume-fetcher.lifecycle';
+import { VolumesReader } from '@rank/research/volumes.reader';
 import { startTestApp, TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
@@ -70,6 +71,13 @@ describe('Keyword volumes from DataForSEO', () => {
     expect(bulk.body.data[ids.laufschuhe]).toMatchObject({ v: 'laufschuhe', g: 'DE', l: 'de' });
     // The provider knew nothing of it: fetched (not asked again), but not listed.
     expect(bulk.body.data[ids['zzqx shoes']]).toBeUndefined();
+  });
+
+  it('finds for the monthly sweep the tracked keywords whose volumes are older than a date, or missing', async () => {
+    const reader = app.running.app.get(VolumesReader);
+    expect(await reader.staleTracked(new Date(Date.now() - 3600_000), 100)).toEqual([]);
+    const all = await reader.staleTracked(new Date(Date.now() + 3600_000), 100);
+    expect(all.map((k) => `${k.geoCode}/${k.langCode}/${k.keyword}`).sort()).toEqual(['DE/de/laufschuhe', 'US/en/running shoes', 'US/en/trail shoes', 'US/en/zzqx shoes']);
   });
 
   it('shows one keyword\'s whole history in single mode, and null for a keyword without data', async () => {

@@ -46,6 +46,7 @@ export class VolumeFetcher {
   private draining: Promise<void> | undefined;
   private readonly timers = new Set<NodeJS.Timeout>();
   private sweepTimer: NodeJS.Timeout | undefined;
+  private saveTimer: NodeJS.Timeout | undefined;
   private lastHandled = 0;
   private saved = 0;
   private stopped = false;
@@ -68,7 +69,9 @@ export class VolumeFetcher {
         if (volumes?.type === 'KeywordVolumesFetched') {
           for (const k of volumes.data.keywords) this.recentlyFetched.set(marketKeywordKey(volumes.data, k.keyword), volumes.data.fetchedAt);
         }
-        if (event.streamName !== VOLUME_FETCHER_CHECKPOINT_STREAM) this.lastHandled = event.position;
+        if (event.streamName === VOLUME_FETCHER_CHECKPOINT_STREAM) return;
+        this.lastHandled = event.position;
+        if (this.isIdle()) this.saveSoon();
       },
       onError: (error) => this.deps.log(`the volume fetcher stopped following the log: ${String(error)}`),
     });
@@ -82,14 +85,28 @@ export class VolumeFetcher {
     this.stopped = true;
     await this.subscription?.stop();
     clearInterval(this.sweepTimer);
+    clearTimeout(this.saveTimer);
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     await this.draining;
+    if (this.isIdle()) await this.saveCheckpoint(this.lastHandled);
+  }
+
+  private isIdle(): boolean {
+    return !this.draining && this.queue.length === 0 && this.wanted.length === 0 && this.timers.size === 0;
+  }
+
+  /** A log of other events moves the checkpoint too (debounced), so a restart does not read it all again. */
+  private saveSoon(): void {
+    this.saveTimer ??= setTimeout(() => {
+      this.saveTimer = undefined;
+      if (this.isIdle()) void this.saveCheckpoint(this.lastHandled).catch((e: unknown) => this.deps.log(`could not save the volume fetcher checkpoint: ${String(e)}`));
+    }, 1_000);
   }
 
   /** For tests and the bench: resolves once nothing is wanted, queued or being fetched (retries waiting count as pending). */
   async idle(): Promise<void> {
-    while (this.draining || this.queue.length > 0 || this.wanted.length > 0 || this.timers.size > 0) {
+    while (!this.isIdle()) {
       await (this.draining ?? new Promise((resolve) => setTimeout(resolve, 20)));
     }
   }
