@@ -42,7 +42,12 @@ describe('Projects (GET/POST/PUT/DELETE /api/projects, GET /api/projects/:id)', 
 
     const detail = await app.request('GET', `/api/projects/${id}`, { key });
     expect(detail.status).toBe(200);
-    expect(detail.body.project).toEqual({ ...created.body.project, keywords: [{ _id: expect.any(String), keyword: 'running shoes', geoCode: 'US', langCode: 'en', avgMonthlySearches: null }] });
+    expect(detail.body.project).toEqual({
+      ...created.body.project,
+      keywords: [{ _id: expect.any(String), keyword: 'running shoes', geoCode: 'US', langCode: 'en', avgMonthlySearches: null }],
+      // Not checked yet: no last check day.
+      lastCheckDay: null,
+    });
   });
 
   it.each([

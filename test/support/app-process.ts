@@ -67,7 +67,7 @@ export async function startAppProcess(env: Record<string, string>, timeoutMs = 6
     cwd: root,
     // A new project's home page is measured in the background; without PAGESPEED_* that is Lighthouse
     // against the real site, so children get a refused local port unless a test sets one.
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, PAGESPEED_BASE_URL: 'http://127.0.0.1:9', ...env, PORT: '0', HOST: '127.0.0.1' },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, PAGESPEED_BASE_URL: 'http://127.0.0.1:9', SCRAPER_MIN_INTERVAL_MS: '0', ...env, PORT: '0', HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

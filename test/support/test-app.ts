@@ -59,6 +59,8 @@ export async function startTestApp(options: { env?: Record<string, string>; cloc
     // The scheduler and the scraper stay off unless a test turns them on: a cron firing in the middle
     // of an unrelated test would add checks it does not expect.
     ROLES: 'api,projections',
+    // Pacing (a few seconds between requests to Google by default) only where a test asks for it.
+    SCRAPER_MIN_INTERVAL_MS: '0',
     ...options.env,
   });
   const running = await createApp(config, { clock: options.clock });

@@ -51,7 +51,8 @@ describe('GET /api/projects/position-history', () => {
     const { status, body } = await get(second);
     expect(status).toBe(200);
     const data = body.data;
-    expect(data).toMatchObject({ keywordValue: 'coffee', date: '2026-03-11T09:00:00.000Z', status: 'success', failureReason: null, hasPreviousData: true });
+    // Seeded without a source, as checks stored before SERP sources were: loaded by the browser.
+    expect(data).toMatchObject({ keywordValue: 'coffee', date: '2026-03-11T09:00:00.000Z', status: 'success', failureReason: null, source: 'browser', hasPreviousData: true });
     expect(data.keywordId).toHaveLength(24);
     // Top 30 plus our own result at 35.
     expect(data.resultList).toHaveLength(31);
@@ -103,7 +104,7 @@ describe('GET /api/projects/position-history', () => {
     const { status, body } = await get(failed);
     expect(status).toBe(200);
     expect(body.data).toEqual({
-      keywordId: expect.any(String), keywordValue: 'coffee', date: '2026-03-10T23:00:00.000Z', status: 'failed', failureReason: 'Blocked by Google (captcha)',
+      keywordId: expect.any(String), keywordValue: 'coffee', date: '2026-03-10T23:00:00.000Z', status: 'failed', failureReason: 'Blocked by Google (captcha)', source: null,
       resultList: [], droppedDomains: [], hasPreviousData: false, aiOverviewResults: [], aiContainsOurDomain: false,
     });
   });
