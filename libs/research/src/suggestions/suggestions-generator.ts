@@ -1,0 +1,156 @@
+import { normaliseKeyword } from '@rank/domain/keyword-text';
+import type { KeywordLlm } from '@rank/providers/llm/llm.port';
+import { Market, marketKey } from '../domain/volume.events';
+import type { AutocompleteProvider, KeywordDataProvider } from '../keyword-data-providers';
+import type { MarketKeyword, StoredVolume } from '../volumes.reader';
+import { metricsOfAsked, VolumeRecorder } from '../volume-recorder';
+import type { LocalePhrases, SeedUsed } from './suggestion.events';
+import { candidatePhrases, choosePhrases, lastVolumeOf, MAX_PHRASES_PER_LOCALE } from './suggestions.process';
+
+/** Tracked keywords of a locale that autocomplete expands (one request each); a project's first ones. */
+const AUTOCOMPLETE_SEEDS_PER_LOCALE = 10;
+/** Ranking page titles the model is shown. */
+const TITLES_IN_PROMPT = 20;
+/** Tracked keywords the model is shown per locale. */
+const KEYWORDS_IN_PROMPT = 50;
+
+export interface SuggestionsInput {
+  domain: string;
+  locales: Market[];
+  tracked: readonly MarketKeyword[];
+  /** The titles of the project's own ranking pages, from its latest checks. */
+  titles: readonly string[];
+}
+
+export interface SuggestionsOutput {
+  seedUsed: SeedUsed;
+  locales: LocalePhrases[];
+  /** Why the model's answer was not used (autocomplete stood in), else null. */
+  error: string | null;
+}
+
+export interface SuggestionsGeneratorDependencies {
+  llm: KeywordLlm | null;
+  autocomplete: AutocompleteProvider;
+  /** The configured keyword-data provider: the phrases' volumes are fetched with it when none are stored. */
+  provider: KeywordDataProvider | null;
+  recorder: Pick<VolumeRecorder, 'fetched'>;
+  stored(keywords: readonly MarketKeyword[]): Promise<StoredVolume[]>;
+  now(): Date;
+  log(message: string): void;
+}
+
+/** The name part of a domain (`shop.example.co.uk` → `example`): the autocomplete seed of a locale without keywords. */
+function brandOf(domain: string): string {
+  const labels = domain.split('.');
+  return labels.length >= 3 && labels.at(-2)!.length <= 3 ? labels.at(-3)! : labels.length >= 2 ? labels.at(-2)! : domain;
+}
+
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * One run's work: phrases per locale from the model when one is configured (all locales, or
+ * autocomplete for all of them if the model fails in any), else from Google Autocomplete's
+ * completions of the tracked keywords; then their volumes (stored, else fetched from the provider and
+ * recorded like any fetch) to keep the 30 best per locale. Related searches of result pages are not
+ * a seed: the parser leaves them out and nothing stores them.
+ */
+export class SuggestionsGenerator {
+  constructor(private readonly deps: SuggestionsGeneratorDependencies) {}
+
+  async generate(input: SuggestionsInput): Promise<SuggestionsOutput> {
+    let seedUsed: SeedUsed = 'autocomplete';
+    let error: string | null = null;
+    let found: Map<string, string[]> | undefined;
+    if (this.deps.llm) {
+      try {
+        found = await this.fromModel(this.deps.llm, input);
+        seedUsed = 'llm';
+      } catch (failure) {
+        error = `The language model failed, autocomplete was used instead: ${reasonOf(failure)}`;
+        this.deps.log(`keyword suggestions for ${input.domain}: ${error}`);
+      }
+    }
+    found ??= await this.fromAutocomplete(input);
+    const locales: LocalePhrases[] = [];
+    for (const market of input.locales) {
+      const tracked = new Set(input.tracked.filter((k) => k.geoCode === market.geoCode && k.langCode === market.langCode).map((k) => normaliseKeyword(k.keyword)));
+      const candidates = candidatePhrases(found.get(marketKey(market)) ?? [], tracked);
+      const volumes = await this.volumesOf(market, candidates);
+      locales.push({ ...market, phrases: choosePhrases(candidates, tracked, volumes) });
+    }
+    return { seedUsed, locales, error };
+  }
+
+  private async fromModel(llm: KeywordLlm, input: SuggestionsInput): Promise<Map<string, string[]>> {
+    const found = new Map<string, string[]>();
+    for (const market of input.locales) {
+      const tracked = input.tracked.filter((k) => k.geoCode === market.geoCode && k.langCode === market.langCode).map((k) => k.keyword);
+      const keywords = await llm.keywordsFor({
+        system:
+          'You are an SEO keyword researcher. Suggest search phrases people type into Google that the site could rank for and that it does not track yet. ' +
+          'Answer with JSON {"keywords": [string]} only: lowercase phrases in the requested language, no duplicates, no brand names of competitors.',
+        user: [
+          `Site: ${input.domain}`,
+          `Market: country ${market.geoCode}, language ${market.langCode}`,
+          `Titles of its ranking pages: ${input.titles.slice(0, TITLES_IN_PROMPT).join(' | ') || '(none yet)'}`,
+          `Keywords it already tracks (do not repeat them): ${tracked.slice(0, KEYWORDS_IN_PROMPT).join(', ') || '(none yet)'}`,
+          `Suggest ${MAX_PHRASES_PER_LOCALE * 2} phrases.`,
+        ].join('\n'),
+      });
+      found.set(marketKey(market), keywords);
+    }
+    return found;
+  }
+
+  /** Completions of the locale's tracked keywords (else of the domain's name); a query that fails is skipped, every query failing fails the run. */
+  private async fromAutocomplete(input: SuggestionsInput): Promise<Map<string, string[]>> {
+    const found = new Map<string, string[]>();
+    let answered = 0;
+    let lastFailure: unknown;
+    for (const market of input.locales) {
+      const tracked = input.tracked.filter((k) => k.geoCode === market.geoCode && k.langCode === market.langCode).map((k) => k.keyword);
+      const seeds = tracked.length > 0 ? tracked.slice(0, AUTOCOMPLETE_SEEDS_PER_LOCALE) : [brandOf(input.domain)];
+      const phrases: string[] = [];
+      for (const q of seeds) {
+        try {
+          phrases.push(...(await this.deps.autocomplete.complete({ q, hl: market.langCode, gl: market.geoCode })));
+          answered += 1;
+        } catch (failure) {
+          lastFailure = failure;
+        }
+      }
+      found.set(marketKey(market), phrases);
+    }
+    if (answered === 0) throw new Error(`Google Autocomplete failed: ${reasonOf(lastFailure)}`);
+    return found;
+  }
+
+  /** The latest month's volume of each phrase: stored, else asked from the provider (and recorded); none without a provider. */
+  private async volumesOf(market: Market, phrases: readonly string[]): Promise<Map<string, number>> {
+    const lastVolume = new Map<string, number>();
+    if (phrases.length === 0) return lastVolume;
+    const stored = await this.deps.stored(phrases.map((keyword) => ({ ...market, keyword })));
+    for (const v of stored) {
+      const last = lastVolumeOf(v.history);
+      if (last !== null) lastVolume.set(v.keyword, last);
+    }
+    const known = new Set(stored.map((v) => v.keyword));
+    const missing = phrases.filter((p) => !known.has(p));
+    const { provider } = this.deps;
+    if (!provider || missing.length === 0) return lastVolume;
+    try {
+      const fetchedAt = this.deps.now();
+      const metrics = metricsOfAsked(missing, await provider.searchVolumes(market, missing));
+      await this.deps.recorder.fetched(market, provider.source, fetchedAt, metrics);
+      for (const m of metrics) {
+        const last = lastVolumeOf(m.history);
+        if (last !== null) lastVolume.set(m.keyword, last);
+      }
+    } catch (failure) {
+      // Volumes only order the list: without them the phrases keep the seed's order.
+      this.deps.log(`volumes of ${missing.length} suggested phrases (${market.geoCode}/${market.langCode}) failed: ${reasonOf(failure)}`);
+    }
+    return lastVolume;
+  }
+}

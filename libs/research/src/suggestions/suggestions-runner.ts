@@ -1,0 +1,159 @@
+import { uuidFromName } from '@rank/domain/deterministic-uuid';
+import { parseEvent } from '@rank/domain/domain-event';
+import { STREAM_CATEGORIES, streamIdIn } from '@rank/domain/stream-categories';
+import type { EventStore, Subscription } from '@rank/event-store/event-store.port';
+import { PROJECT_CONTENT_EVENT_TYPES, ProjectContentEvent } from '@rank/projects/domain/project-content.events';
+import { findProject } from '@rank/projects/domain/workspace';
+import { WORKSPACE_EVENT_TYPES, WorkspaceEvent } from '@rank/projects/domain/workspace.events';
+import type { ProjectContentRepository, WorkspaceRepository } from '@rank/projects/workspace.repository';
+import { SUGGESTION_EVENT_TYPES, SuggestionEvent, suggestionsStreamName } from './suggestion.events';
+import type { SuggestionsGenerator } from './suggestions-generator';
+import { foldSuggestions, localesOf, runFor, SuggestionsState, SuggestionsTrigger } from './suggestions.process';
+
+export interface SuggestionsRunnerDependencies {
+  store: EventStore;
+  workspaces: Pick<WorkspaceRepository, 'load'>;
+  contents: Pick<ProjectContentRepository, 'load'>;
+  generator: Pick<SuggestionsGenerator, 'generate'>;
+  rankingTitles(projectId: string): Promise<string[]>;
+  projectIds(): Promise<string[]>;
+  now(): Date;
+  log(message: string): void;
+  /** How often every project is looked at for its monthly refresh; default every 6 hours. */
+  refreshSweepEveryMs?: number;
+}
+
+export const SUGGESTIONS_CHECKPOINT_STREAM = STREAM_CATEGORIES['suggestions-checkpoint']();
+type SuggestionsCheckpointed = { type: 'SuggestionsCheckpointed'; data: { position: number } };
+
+/** A project's suggestions stream, folded. */
+export async function loadSuggestions(store: EventStore, projectId: string): Promise<SuggestionsState> {
+  const events = (await store.readStream(suggestionsStreamName(projectId))).map((e) => parseEvent<SuggestionEvent>(e, SUGGESTION_EVENT_TYPES)).filter((e) => e !== undefined);
+  return foldSuggestions(events);
+}
+
+/**
+ * The suggestions process manager's runner, in the projector app: follows the log for ProjectCreated
+ * and KeywordsAdded (routed by type), and looks at every project for its monthly refresh at start and
+ * every few hours; each trigger is decided by suggestions.process.ts when its turn comes, one run at
+ * a time, and a run is its events on `suggestions-<projectId>`. Never on a request's path. The
+ * checkpoint is saved only when nothing is queued, so a restart loses no trigger; a replayed trigger
+ * starts nothing (run ids come from their trigger).
+ */
+export class SuggestionsRunner {
+  private subscription: Subscription | undefined;
+  private readonly queue: SuggestionsTrigger[] = [];
+  private draining: Promise<void> | undefined;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private lastHandled = 0;
+  private saved = 0;
+  private stopped = false;
+  /** Runs made since start (for tests and the log). */
+  runs = 0;
+
+  constructor(private readonly deps: SuggestionsRunnerDependencies) {}
+
+  async start(): Promise<void> {
+    const [last] = await this.deps.store.readStream(SUGGESTIONS_CHECKPOINT_STREAM, { direction: 'backwards', maxCount: 1 });
+    const checkpoint = last && parseEvent<SuggestionsCheckpointed>(last, ['SuggestionsCheckpointed']);
+    this.saved = checkpoint ? Number(checkpoint.data.position) : 0;
+    this.lastHandled = this.saved;
+    this.subscription = this.deps.store.subscribeToAll({
+      afterPosition: this.saved,
+      onEvent: (event) => {
+        const workspace = parseEvent<WorkspaceEvent>(event, WORKSPACE_EVENT_TYPES);
+        if (workspace?.type === 'ProjectCreated') this.enqueue({ kind: 'event', projectId: workspace.data.projectId, eventId: event.id, event: workspace });
+        const content = parseEvent<ProjectContentEvent>(event, PROJECT_CONTENT_EVENT_TYPES);
+        const projectId = content?.type === 'KeywordsAdded' ? streamIdIn('project', event.streamName) : undefined;
+        if (content?.type === 'KeywordsAdded' && projectId) this.enqueue({ kind: 'event', projectId, eventId: event.id, event: content });
+        if (event.streamName !== SUGGESTIONS_CHECKPOINT_STREAM) this.lastHandled = event.position;
+      },
+      onError: (error) => this.deps.log(`the suggestions runner stopped following the log: ${String(error)}`),
+    });
+    void this.sweep();
+    this.sweepTimer = setInterval(() => void this.sweep(), this.deps.refreshSweepEveryMs ?? 6 * 3600_000);
+    this.sweepTimer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.subscription?.stop();
+    clearInterval(this.sweepTimer);
+    await this.draining;
+  }
+
+  /** For tests: resolves once nothing is queued or running. */
+  async idle(): Promise<void> {
+    while (this.draining || this.queue.length > 0) await (this.draining ?? new Promise((resolve) => setTimeout(resolve, 20)));
+  }
+
+  /** Queues every live project's monthly refresh (decided against its stream when its turn comes). */
+  async sweep(): Promise<void> {
+    try {
+      for (const projectId of await this.deps.projectIds()) this.enqueue({ kind: 'refresh', projectId });
+    } catch (error) {
+      this.deps.log(`the suggestions refresh sweep failed: ${String(error)}`);
+    }
+  }
+
+  private enqueue(trigger: SuggestionsTrigger): void {
+    if (this.stopped) return;
+    this.queue.push(trigger);
+    this.drainSoon();
+  }
+
+  private drainSoon(): void {
+    this.draining ??= new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.drain())
+      .catch((error: unknown) => this.deps.log(`keyword suggestions failed: ${String(error)}`))
+      .finally(() => {
+        this.draining = undefined;
+        if (this.queue.length > 0 && !this.stopped) this.drainSoon();
+      });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0 && !this.stopped) {
+      const position = this.lastHandled;
+      await this.handle(this.queue.shift()!);
+      if (this.queue.length === 0) await this.saveCheckpoint(position);
+    }
+  }
+
+  private async handle(trigger: SuggestionsTrigger): Promise<void> {
+    const { store } = this.deps;
+    const state = await loadSuggestions(store, trigger.projectId);
+    const decision = runFor(trigger, { state, now: this.deps.now(), runIdOf: (name) => uuidFromName(`suggestions:${name}`) });
+    if (!decision) return;
+    const { accountId, keywords } = await this.deps.contents.load(trigger.projectId);
+    const project = accountId ? findProject(await this.deps.workspaces.load(accountId), trigger.projectId) : undefined;
+    if (!project) return; // deleted meanwhile: nothing to suggest for
+    const { projectId } = project;
+    const domain = project.settings.domain;
+    const { primary, locales } = localesOf(domain, keywords);
+    const stream = suggestionsStreamName(projectId);
+    const append = (event: SuggestionEvent, suffix: string) =>
+      store.appendToStream(stream, [{ id: uuidFromName(`${stream}:${decision.runId}:${suffix}`), type: event.type, data: { ...event.data } }], { expectedRevision: 'any' });
+    await append({ type: 'SuggestionsRunStarted', data: { projectId, runId: decision.runId, reason: decision.reason, domain, locales, primary, startedAt: this.deps.now().toISOString() } }, 'started');
+    this.runs += 1;
+    try {
+      const tracked = keywords.map((k) => ({ geoCode: k.geoCode, langCode: k.langCode, keyword: k.value }));
+      const output = await this.deps.generator.generate({ domain, locales, tracked, titles: await this.deps.rankingTitles(projectId) });
+      await append({ type: 'SuggestionsRunFinished', data: { projectId, runId: decision.runId, domain, primary, ...output, finishedAt: this.deps.now().toISOString() } }, 'finished');
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.deps.log(`keyword suggestions for project ${projectId} failed: ${reason}`);
+      await append({ type: 'SuggestionsRunFailed', data: { projectId, runId: decision.runId, error: reason, failedAt: this.deps.now().toISOString() } }, 'failed');
+    }
+  }
+
+  private async saveCheckpoint(position: number): Promise<void> {
+    if (position <= this.saved) return;
+    await this.deps.store.appendToStream(
+      SUGGESTIONS_CHECKPOINT_STREAM,
+      [{ id: uuidFromName(`${SUGGESTIONS_CHECKPOINT_STREAM}:${position}`), type: 'SuggestionsCheckpointed', data: { position } }],
+      { expectedRevision: 'any' },
+    );
+    this.saved = position;
+  }
+}
