@@ -96,7 +96,7 @@ export class PagesController {
     if (keywords.length === 0) return { success: true, data: [], lastPagesUpdate: null };
 
     const tracked = new Map(keywords.map((k) => [k.keywordId, k]));
-    const latest = (await this.pages.latestPositions(project.projectId)).filter((row) => tracked.has(row.keywordId));
+    const latest = (await this.pages.latestPositions(project.projectId, { keywordIds: [...tracked.keys()], now: this.clock.now() })).filter((row) => tracked.has(row.keywordId));
     const keywordsOfPage = new Map<string, RankingPageKeywordView[]>();
     let newestCheck: number | null = null;
     for (const row of latest) {
