@@ -408,6 +408,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/keyword-suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * AI keyword suggestions for a project
+         * @description Keyword ideas generated for the project's site per market, with volumes. Answers {ready: false} while generation runs: retry after a few seconds.
+         */
+        get: operations["getKeywordSuggestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tools/serp-check": {
         parameters: {
             query?: never;
@@ -734,6 +754,47 @@ export interface components {
             /** @example Note deleted */
             message: string;
         };
+        ApiKeysLimit: {
+            limit: number;
+            used: number;
+        };
+        PerMinuteWindow: {
+            perMinute: number;
+            /** @description Seconds */
+            windowSeconds: number;
+            /** @description Calls left in the current window */
+            remaining: number;
+        };
+        PerMinuteAndHour: {
+            perMinute: number;
+            perHour: number;
+            /** @description Calls left now (the tighter of the two windows) */
+            remaining: number;
+        };
+        NewDomainsAllowance: {
+            limit: number;
+            used: number;
+            remaining: number;
+            /** @description Seconds until the allowance clears if no new domain is counted; null when none is counted */
+            resetsInSeconds: number | null;
+            /** @description The paths that count new domains */
+            appliesTo: string[];
+        };
+        RateLimitsView: {
+            serpCheck: components["schemas"]["PerMinuteWindow"];
+            trafficCheck: components["schemas"]["PerMinuteWindow"];
+            keywordResearch: components["schemas"]["PerMinuteAndHour"];
+            domainReads: components["schemas"]["PerMinuteAndHour"];
+            newDomainsPerDay: components["schemas"]["NewDomainsAllowance"];
+        };
+        CapacityLimits: {
+            keywordsPerProject: number;
+            /** @description null: unlimited */
+            projects: null;
+            apiKeys: components["schemas"]["ApiKeysLimit"];
+            competitorsPerRequest: number;
+            rateLimits: components["schemas"]["RateLimitsView"];
+        };
         CapacityResponse: {
             /** @description Monthly SERP-check tokens of the plan */
             total: number;
@@ -745,8 +806,7 @@ export interface components {
             keywords: number;
             isTrial: boolean;
             plan: string;
-            /** @description keywordsPerProject, projects (null = unlimited), apiKeys {limit, used}, competitorsPerRequest, rateLimits */
-            limits: Record<string, never>;
+            limits: components["schemas"]["CapacityLimits"];
         };
         ListProjectsResponse: {
             success: boolean;
@@ -1173,6 +1233,70 @@ export interface components {
             success: false;
             /** @description Why: a bad seed, an unsupported country or language, no provider, an upstream error or timeout */
             message: string;
+        };
+        PrimaryLocaleView: {
+            /** @example en */
+            lang: string;
+            /** @example US */
+            geo: string;
+        };
+        MonthValueView: {
+            /**
+             * @description 1–12
+             * @example 3
+             */
+            month: number;
+            /** @example 1900 */
+            value: number;
+        };
+        YearVolumeView: {
+            /** @example 2026 */
+            year: number;
+            months: components["schemas"]["MonthValueView"][];
+        };
+        SuggestedPhraseView: {
+            /** @example trail running shoes */
+            phrase: string;
+            /** @description The latest month's searches; null when unknown */
+            lastVolume: number | null;
+            /** @description The monthly history grouped by year, oldest first */
+            volume: components["schemas"]["YearVolumeView"][];
+        };
+        SuggestionsLocaleView: {
+            /** @example en-US */
+            key: string;
+            /** @example en */
+            lang: string;
+            /**
+             * @description The country's English name
+             * @example United States
+             */
+            region: string;
+            /** @example US */
+            geo: string;
+            /** Format: date-time */
+            lastUpdatedAt: string;
+            /** @description Up to 30, highest lastVolume first */
+            keywords: components["schemas"]["SuggestedPhraseView"][];
+        };
+        SuggestionsMetaView: {
+            /** @enum {string} */
+            seedUsed: "llm" | "autocomplete";
+        };
+        KeywordSuggestionsResponse: {
+            success?: boolean;
+            /** @description false while the first run has not finished (no other fields) */
+            ready: boolean;
+            domain?: string;
+            primary?: components["schemas"]["PrimaryLocaleView"];
+            locales?: components["schemas"]["SuggestionsLocaleView"][];
+            pages?: string[];
+            meta?: components["schemas"]["SuggestionsMetaView"];
+            runCount?: number;
+            /** Format: date-time */
+            lastRunAt?: string;
+            /** @description Why the latest run failed or fell back to autocomplete */
+            lastError?: string | null;
         };
         SerpCheckBody: {
             /** @example how to boil eggs */
@@ -3008,19 +3132,19 @@ export interface operations {
                      * @description The seed keyword
                      * @example running shoes
                      */
-                    keyword: Record<string, never>;
+                    keyword: string;
                     /**
                      * @description ISO 3166-1 alpha-2 country, any case
                      * @default US
                      * @example US
                      */
-                    geo?: Record<string, never>;
+                    geo?: string;
                     /**
                      * @description ISO 639-1 language, any case
                      * @default en
                      * @example en
                      */
-                    lang?: Record<string, never>;
+                    lang?: string;
                     /**
                      * @description Keywords in the answer at most
                      * @default 50
@@ -3070,6 +3194,63 @@ export interface operations {
                 headers: {
                     /** @description Seconds until a call is allowed again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getKeywordSuggestions: {
+        parameters: {
+            query: {
+                projectId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeywordSuggestionsResponse"];
+                };
+            };
+            /** @description A parameter is missing or invalid; `message` names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, invalid or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Account blocked (`blocked: true`), plan without API access (`planRequired: true`) or, on writes, account suspended (`suspended: true`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist or belongs to another account */
+            404: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -9,15 +9,15 @@ import { AccountCaller, CurrentAccount } from '../platform/auth/caller';
 
 /** keyword, geo and lang are checked by the research itself: a bad one is an expected failure (200, success false), not a 400. */
 class KeywordResearchBody {
-  @ApiProperty({ minLength: 1, maxLength: SEED_MAX_LENGTH, example: 'running shoes', description: 'The seed keyword' })
+  @ApiProperty({ type: String, minLength: 1, maxLength: SEED_MAX_LENGTH, example: 'running shoes', description: 'The seed keyword' })
   @Allow()
   keyword!: unknown;
 
-  @ApiPropertyOptional({ example: 'US', default: 'US', description: 'ISO 3166-1 alpha-2 country, any case' })
+  @ApiPropertyOptional({ type: String, example: 'US', default: 'US', description: 'ISO 3166-1 alpha-2 country, any case' })
   @Allow()
   geo?: unknown;
 
-  @ApiPropertyOptional({ example: 'en', default: 'en', description: 'ISO 639-1 language, any case' })
+  @ApiPropertyOptional({ type: String, example: 'en', default: 'en', description: 'ISO 639-1 language, any case' })
   @Allow()
   lang?: unknown;
 

@@ -10,16 +10,53 @@ import { ProjectContentRepository, WorkspaceRepository } from '@rank/projects/wo
 import { NewDomainAllowances } from '@rank/accounts/new-domain-allowances';
 import { RateLimits } from '@rank/platform/rate-limits/rate-limits';
 
+const int = { type: 'integer', minimum: 0 } as const;
+
+class ApiKeysLimit {
+  @ApiProperty(int) limit!: number;
+  @ApiProperty(int) used!: number;
+}
+class PerMinuteWindow {
+  @ApiProperty(int) perMinute!: number;
+  @ApiProperty({ ...int, description: 'Seconds' }) windowSeconds!: number;
+  @ApiProperty({ ...int, description: 'Calls left in the current window' }) remaining!: number;
+}
+class PerMinuteAndHour {
+  @ApiProperty(int) perMinute!: number;
+  @ApiProperty(int) perHour!: number;
+  @ApiProperty({ ...int, description: 'Calls left now (the tighter of the two windows)' }) remaining!: number;
+}
+class NewDomainsAllowance {
+  @ApiProperty(int) limit!: number;
+  @ApiProperty(int) used!: number;
+  @ApiProperty(int) remaining!: number;
+  @ApiProperty({ type: 'integer', nullable: true, minimum: 0, description: 'Seconds until the allowance clears if no new domain is counted; null when none is counted' }) resetsInSeconds!: number | null;
+  @ApiProperty({ type: [String], description: 'The paths that count new domains' }) appliesTo!: string[];
+}
+class RateLimitsView {
+  @ApiProperty({ type: PerMinuteWindow }) serpCheck!: PerMinuteWindow;
+  @ApiProperty({ type: PerMinuteWindow }) trafficCheck!: PerMinuteWindow;
+  @ApiProperty({ type: PerMinuteAndHour }) keywordResearch!: PerMinuteAndHour;
+  @ApiProperty({ type: PerMinuteAndHour }) domainReads!: PerMinuteAndHour;
+  @ApiProperty({ type: NewDomainsAllowance }) newDomainsPerDay!: NewDomainsAllowance;
+}
+class CapacityLimits {
+  @ApiProperty(int) keywordsPerProject!: number;
+  @ApiProperty({ type: 'null', description: 'null: unlimited' }) projects!: null;
+  @ApiProperty({ type: ApiKeysLimit }) apiKeys!: ApiKeysLimit;
+  @ApiProperty(int) competitorsPerRequest!: number;
+  @ApiProperty({ type: RateLimitsView }) rateLimits!: RateLimitsView;
+}
+
 class CapacityResponse {
-  @ApiProperty({ description: 'Monthly SERP-check tokens of the plan' }) total!: number;
-  @ApiProperty({ description: 'keywords x refreshes per month (x2 when serpTop is 100), over all projects' }) booked!: number;
-  @ApiProperty({ description: 'total - booked' }) available!: number;
-  @ApiProperty() projects!: number;
-  @ApiProperty() keywords!: number;
+  @ApiProperty({ ...int, description: 'Monthly SERP-check tokens of the plan' }) total!: number;
+  @ApiProperty({ ...int, description: 'keywords x refreshes per month (x2 when serpTop is 100), over all projects' }) booked!: number;
+  @ApiProperty({ type: 'integer', description: 'total - booked' }) available!: number;
+  @ApiProperty(int) projects!: number;
+  @ApiProperty(int) keywords!: number;
   @ApiProperty() isTrial!: boolean;
   @ApiProperty() plan!: string;
-  @ApiProperty({ description: 'keywordsPerProject, projects (null = unlimited), apiKeys {limit, used}, competitorsPerRequest, rateLimits' })
-  limits!: Record<string, unknown>;
+  @ApiProperty({ type: CapacityLimits }) limits!: CapacityLimits;
 }
 
 @ApiTags('Account')
