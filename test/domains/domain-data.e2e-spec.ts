@@ -142,7 +142,8 @@ describe('domain data endpoints', () => {
     });
 
     it('refuses a missing or malformed domain with a 400 naming it', async () => {
-      for (const body of [{}, { domain: '' }, { domain: 'not a domain!' }, { domain: 42 }]) {
+      // Nor an address of the service's own network: the page would be loaded by our Lighthouse.
+      for (const body of [{}, { domain: '' }, { domain: 'not a domain!' }, { domain: 42 }, { domain: 'localhost' }, { domain: 'http://10.0.0.5/' }, { domain: 'intranet.corp' }]) {
         const refused = await app.request('POST', '/api/tools/traffic-check', { key, body });
         expect(refused.status).toBe(400);
         expect(refused.body.message).toMatch(/^domain /);

@@ -4,13 +4,18 @@ import { Transform } from 'class-transformer';
 import { ValidateBy } from 'class-validator';
 import { normaliseDomain } from '@rank/domain/domain-name';
 import { LIMITS } from '@rank/domain/limits';
+import { isPublicHostname } from '@rank/domains/domain/public-hostname';
 import { RequiredQuery } from '../tracking/reads/query-fields';
 
-const isDomainName = (value: unknown) => typeof value === 'string' && normaliseDomain(value) !== null;
+/** A domain of a public site: the data is fetched, by our own Lighthouse too, so never an IP or an intranet name. */
+const isDomainName = (value: unknown) => {
+  const domain = typeof value === 'string' ? normaliseDomain(value) : null;
+  return domain !== null && isPublicHostname(domain);
+};
 
 /** A required domain (query or body), normalised by the handler: `https://www.Example.com/x` is `example.com`. */
 export const RequiredDomainField = (description: string) =>
-  applyDecorators(ApiProperty({ example: 'example.com', description }), RequiredQuery(isDomainName, 'a domain name such as example.com'));
+  applyDecorators(ApiProperty({ example: 'example.com', description }), RequiredQuery(isDomainName, 'a public domain name such as example.com'));
 
 /** A comma list or a repeated parameter, as one list of trimmed, non-empty entries. */
 export function listOfEntries(value: unknown): string[] | undefined {
@@ -35,7 +40,7 @@ export const CompetitorsQuery = () =>
           const value = args?.value as string[] | undefined;
           if (!Array.isArray(value) || value.length === 0) return 'competitors is required: a comma-separated list or repeated competitors parameters';
           if (value.length > LIMITS.competitorsPerRequest) return `competitors holds ${value.length} domains; at most ${LIMITS.competitorsPerRequest} are accepted`;
-          return `competitors must hold domain names such as example.com (got "${value.find((v) => !isDomainName(v))}")`;
+          return `competitors must hold public domain names such as example.com (got "${value.find((v) => !isDomainName(v))}")`;
         },
       },
     }),

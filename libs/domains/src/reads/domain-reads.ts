@@ -4,7 +4,7 @@ import { CLOCK, Clock } from '@rank/platform/tokens';
 import { filterCompetitors } from '../domain/competitor-filter';
 import { homePageOf } from '../work/domain-work.process';
 import { DomainDataReader } from './domain-data.reader';
-import { cruxHistoryView, pagePageSpeedView, pageSpeedView, trafficView } from './domain-views';
+import { cruxHistoryView, pagePageSpeedView, pageSpeedView, pathOf, trafficView } from './domain-views';
 
 /**
  * The reads of cached domain data (webtraffic, pagespeed, crux-history, competitors-filtered,
@@ -76,7 +76,7 @@ export class DomainReads {
     const pageRows = await this.reader.pageSpeedOfUrls([...new Set([...rankingUrls, home, `https://www.${domain}/`])]);
     const pages: Record<string, ReturnType<typeof pagePageSpeedView>> = {};
     for (const row of pageRows) if (rankingUrls.includes(row.url)) pages[row.url] = pagePageSpeedView(row);
-    const homeRow = pageRows.find((r) => new URL(r.url).pathname === '/');
+    const homeRow = pageRows.find((r) => pathOf(r.url) === '/');
     if (homeRow) return { baseline: pagePageSpeedView(homeRow), pages };
     const [snapshot] = await this.reader.pageSpeedOfDomains([domain], 'domain');
     return { baseline: snapshot ? pagePageSpeedView(snapshot, 'domain') : null, pages };

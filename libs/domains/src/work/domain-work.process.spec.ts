@@ -21,6 +21,12 @@ describe('domain work process', () => {
     ]);
   });
 
+  it('asks nothing for a domain that is not a public site', () => {
+    for (const domain of ['localhost', '10.0.0.5', 'intranet.corp', 'printer.local']) {
+      work.when({ ...created, data: { ...created.data, settings: { ...settings, domain } } } as DomainWorkTrigger).then([]);
+    }
+  });
+
   it('when competitors change, fetches each competitor\'s traffic once, normalised', () => {
     const updated: DomainWorkTrigger = {
       type: 'ProjectUpdated',

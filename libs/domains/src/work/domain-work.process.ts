@@ -7,6 +7,7 @@ import type { FetchRecord } from '../domain/domain-data';
 import type { DomainDataEvent, PageSpeedLevel } from '../domain/domain-data.events';
 import type { PageSpeedWorkEvent } from '../domain/page-speed-work.events';
 import { CACHE_FRESH_MS, isFresh, PAGE_REMEASURE_MS, retryDelayAfter } from '../domain/freshness';
+import { isPublicHostname } from '../domain/public-hostname';
 
 /**
  * The background work on domain data, as a pure process: what happened in the log (a project
@@ -51,7 +52,12 @@ function ownDomainJobs(domain: string): ScheduledJob[] {
   ];
 }
 
+/** The jobs a trigger asks for; never for a domain that is not a public site (an IP, an intranet name). */
 export function domainWorkOf(trigger: DomainWorkTrigger): ScheduledJob[] {
+  return jobsOf(trigger).filter((scheduled) => isPublicHostname(scheduled.job.domain));
+}
+
+function jobsOf(trigger: DomainWorkTrigger): ScheduledJob[] {
   switch (trigger.type) {
     case 'ProjectCreated': {
       const domain = normaliseDomain(trigger.data.settings.domain);
