@@ -278,6 +278,13 @@ describe('domain data endpoints', () => {
       // The home page does not rank: the domain's snapshot is the baseline.
       expect(measured.body.baseline).toMatchObject({ url: 'https://brand.example/', path: '/', performanceScore: 50, source: 'domain' });
 
+      // Public only when the project is shared.
+      expect((await app.request('GET', '/api/projects/pages-pagespeed', { query: { projectId } })).status).toBe(401);
+      await app.request('PUT', '/api/projects', { key, body: { _id: projectId, name: 'Brand', domain: 'brand.example', shared: true } });
+      const anonymous = await app.request('GET', '/api/projects/pages-pagespeed', { query: { projectId } });
+      expect(anonymous.status).toBe(200);
+      expect(anonymous.body).toEqual(measured.body);
+
       const history = await get('/api/projects/crux-history', { domain: 'brand.example' });
       expect(history.body.pages).toEqual([{ url: page, path: '/shoes', data: [{ date: '2026-02-21', lcp: { p75: 2600 } }, { date: '2026-02-28', lcp: { p75: 2400 } }] }]);
     });
