@@ -96,11 +96,14 @@ export function runFor(trigger: SuggestionsTrigger, known: { state: SuggestionsS
 
 const fresh = (runId: string, reason: RunReason, state: SuggestionsState): RunDecision | null => (state.started.has(runId) ? null : { runId, reason });
 
+/** Country-code TLDs sites use as generic names (`.io`, `.ai`, …): they say nothing of the site's market. */
+const GENERIC_COUNTRY_TLDS = new Set(['AI', 'CC', 'CO', 'FM', 'GG', 'IO', 'LY', 'ME', 'TO', 'TV', 'WS']);
+
 /** The country a domain's own top-level domain names (`shop.de` → DE, `.co.uk` → GB), else US. */
 export function countryOfDomain(domain: string): string {
   const tld = domain.split('.').at(-1)?.toUpperCase() ?? '';
   if (tld === 'UK') return 'GB';
-  return tld.length === 2 && isCountryCode(tld) ? tld : 'US';
+  return tld.length === 2 && isCountryCode(tld) && !GENERIC_COUNTRY_TLDS.has(tld) ? tld : 'US';
 }
 
 /**
