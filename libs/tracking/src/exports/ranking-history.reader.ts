@@ -1,6 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ReadStore } from '@rank/read-store/read-store.port';
 import { READ_STORE } from '@rank/platform/tokens';
+import { addDays } from '../reads/shared/day-window';
+
+/** How far before the export's last day the first look for each keyword's latest two checks goes. */
+const RECENT_DAYS = 35;
 
 /** Inclusive range of UTC days, `YYYY-MM-DD`. */
 export interface DayRange {
@@ -69,20 +73,38 @@ export class RankingHistoryReader {
   /**
    * Each keyword's latest successful check on or before `asOfDay` (any time when omitted), with the
    * position of the successful check before it. Keywords never checked successfully are absent.
+   *
+   * With `asOfDay`, the RECENT_DAYS before it are read first: a keyword checked daily has both checks
+   * there, and those one or two monthly partitions are a fraction of its year. Only keywords with
+   * fewer than two checks there are read over their whole history, so the answer is the same.
    */
   async latestChecks(projectId: string, keywordIds: readonly string[], asOfDay?: string): Promise<Map<string, LatestCheck>> {
+    if (keywordIds.length === 0) return new Map();
+    if (asOfDay === undefined) return this.lastTwoChecks(projectId, keywordIds, {});
+    const recent = await this.lastTwoChecks(projectId, keywordIds, { asOfDay, since: addDays(asOfDay, -RECENT_DAYS) });
+    const incomplete = keywordIds.filter((id) => recent.get(id)?.previousPosition == null);
+    if (incomplete.length === 0) return recent;
+    const whole = await this.lastTwoChecks(projectId, incomplete, { asOfDay });
+    // Map order is not part of the answer (callers look keywords up), but keep the callers' order anyway.
+    return new Map(keywordIds.flatMap((id) => {
+      const check = whole.get(id) ?? recent.get(id);
+      return check ? [[id, check] as const] : [];
+    }));
+  }
+
+  private async lastTwoChecks(projectId: string, keywordIds: readonly string[], bounds: { asOfDay?: string; since?: string }): Promise<Map<string, LatestCheck>> {
     const latest = new Map<string, LatestCheck>();
-    if (keywordIds.length === 0) return latest;
     // DISTINCT, because a replayed check is a second identical row until ClickHouse merges it, and
     // it would pose as "the check before".
     const rows = await this.store.query<{ keywordId: string; position: number; url: string; day: string }>(
       `SELECT DISTINCT keyword_id AS keywordId, checked_at, check_id, position, url, toString(toDate(checked_at)) AS day
        FROM keyword_updates
        WHERE project_id = {projectId:String} AND keyword_id IN {keywordIds:Array(String)} AND status = 'success'
-         ${asOfDay === undefined ? '' : 'AND toDate(checked_at) <= {asOfDay:Date}'}
+         ${bounds.asOfDay === undefined ? '' : 'AND toDate(checked_at) <= {asOfDay:Date}'}
+         ${bounds.since === undefined ? '' : "AND checked_at >= toDateTime64({since:Date}, 3, 'UTC')"}
        ORDER BY keywordId, checked_at DESC, check_id DESC
        LIMIT 2 BY keywordId`,
-      { projectId, keywordIds, ...(asOfDay === undefined ? {} : { asOfDay }) },
+      { projectId, keywordIds, ...bounds },
     );
     // Newest first within each keyword: the first row is the latest check, a second the one before.
     for (const row of rows) {
