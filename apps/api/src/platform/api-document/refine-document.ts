@@ -167,7 +167,8 @@ function replaceNullable(node: unknown): void {
   // (@nestjs/swagger writes a nullable reference as `type: object, allOf: [$ref]`: the type goes with the union.)
   const { description, example, default: fallback, type: _type, ...shape } = schema;
   for (const key of Object.keys(schema)) delete schema[key];
-  Object.assign(schema, { anyOf: [shape, { type: 'null' }] });
+  const single = Array.isArray(shape.allOf) && shape.allOf.length === 1 && Object.keys(shape).length === 1 ? (shape.allOf[0] as Json) : shape;
+  Object.assign(schema, { anyOf: [single, { type: 'null' }] });
   if (description !== undefined) schema.description = description;
   if (example !== undefined) schema.example = example;
   if (fallback !== undefined) schema.default = fallback;
