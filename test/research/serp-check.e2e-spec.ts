@@ -2,6 +2,10 @@ import { FakeGoogle } from '@rank/serp/fetcher/test-support/fake-google';
 import { readSavedSerp } from '@rank/serp/fetcher/test-support/saved-serp';
 import { KeywordVolumes } from '@rank/research/keyword-volumes';
 import { VolumeRecorder } from '@rank/research/volume-recorder';
+import {
+  DATAFORSEO_KEYWORD_FAILURES, FAKE_DATAFORSEO_KEYWORDS_LOGIN, FAKE_DATAFORSEO_KEYWORDS_PASSWORD, FakeDataForSeoKeywords, fakeFiguresFor,
+  startDataForSeoKeywordsFake,
+} from '@rank/providers/dataforseo/testing/fake-dataforseo-keywords';
 import { AppProcess, startAppProcess } from '../support/app-process';
 import { startTestApp, TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
@@ -113,6 +117,60 @@ describe('POST /api/tools/serp-check, standalone (every role in one process)', (
     expect((await app.request('GET', '/api/user/capacity', { key })).body.limits.rateLimits.serpCheck.remaining).toBe(10);
     expect((await app.request('POST', '/api/tools/serp-check', { key: null, body: { keyword: 'eggs', geo: 'US', lang: 'en' } })).status).toBe(401);
   });
+});
+
+describe('serp-check with DataForSEO as the keyword-data provider', () => {
+  let google: FakeGoogle;
+  let dataForSeo: FakeDataForSeoKeywords;
+  let app: TestApp;
+  beforeAll(async () => {
+    [google, dataForSeo] = await Promise.all([startGoogle(), startDataForSeoKeywordsFake()]);
+    app = await startTestApp({
+      env: {
+        ROLES: 'api,projections,scraper', ...scraperSettings(google),
+        DATAFORSEO_LOGIN: FAKE_DATAFORSEO_KEYWORDS_LOGIN, DATAFORSEO_PASSWORD: FAKE_DATAFORSEO_KEYWORDS_PASSWORD, DATAFORSEO_BASE_URL: dataForSeo.url,
+      },
+    });
+  });
+  afterAll(async () => {
+    await app.close();
+    await Promise.all([google.close(), dataForSeo.close()]);
+  });
+
+  it('asks the provider live on a stored miss and answers its figures', async () => {
+    const { apiKey: key } = await app.createAccount();
+    const response = await app.request('POST', '/api/tools/serp-check', { key, body: { keyword: 'how to poach eggs', geo: 'US', lang: 'en' } });
+    expect(response.status).toBe(200);
+    const figures = fakeFiguresFor('how to poach eggs');
+    expect(response.body.data.volume).toEqual({
+      value: figures.avgMonthlySearches, cpc: figures.cpcHigh, competition: figures.competition,
+      metrics: { avgMonthlySearches: figures.avgMonthlySearches, competition: figures.competition, competitionIndex: figures.competitionIndex, cpcLow: figures.cpcLow, cpcHigh: figures.cpcHigh },
+      volume: figures.history,
+    });
+    const asked = dataForSeo.requests.at(-1)!.body as Record<string, unknown>[];
+    expect(asked[0]).toMatchObject({ location_code: 2840, language_code: 'en', keywords: ['how to poach eggs'] });
+  }, 60_000);
+
+  it('answers null volume fields for a keyword the provider knows nothing of', async () => {
+    const { apiKey: key } = await app.createAccount();
+    dataForSeo.unknown.add('zzqx eggs');
+    const response = await app.request('POST', '/api/tools/serp-check', { key, body: { keyword: 'zzqx eggs', geo: 'US', lang: 'en' } });
+    expect(response.status).toBe(200);
+    expect(response.body.data.volume).toEqual({ value: null, cpc: null, competition: null, metrics: null, volume: [] });
+  }, 60_000);
+
+  it('answers 502 when the page failed and the provider failed too', async () => {
+    const { apiKey: key } = await app.createAccount();
+    dataForSeo.failWith(DATAFORSEO_KEYWORD_FAILURES.malformed());
+    try {
+      const response = await app.request('POST', '/api/tools/serp-check', { key, body: { keyword: 'blocked poached eggs', geo: 'US', lang: 'en' } });
+      expect(response.status).toBe(502);
+      expect(response.body.message).toEqual(expect.any(String));
+      expect(JSON.stringify(response.body)).not.toContain(FAKE_DATAFORSEO_KEYWORDS_PASSWORD);
+    } finally {
+      dataForSeo.failWith(undefined);
+    }
+  }, 60_000);
 });
 
 describe('serp-check when the api has no browser: a scraper process serves the live check', () => {
