@@ -40,7 +40,7 @@ describe('volume fetcher', () => {
   let fetcher: VolumeFetcher | undefined;
   const logs: string[] = [];
 
-  const start = async (provider: KeywordDataProvider, options: { stored?: StoredVolume[]; stale?: MarketKeyword[]; retryDelaysMs?: number[] } = {}) => {
+  const start = async (provider: KeywordDataProvider, options: { stored?: StoredVolume[]; stale?: MarketKeyword[]; retryDelaysMs?: number[]; callsPerMinute?: number } = {}) => {
     fetcher = new VolumeFetcher({
       store, provider, recorder: new VolumeRecorder(store),
       stored: async () => options.stored ?? [],
@@ -48,6 +48,7 @@ describe('volume fetcher', () => {
       now: () => NOW,
       log: (message) => logs.push(message),
       retryDelaysMs: options.retryDelaysMs ?? [10, 20],
+      callsPerMinute: options.callsPerMinute ?? 0,
     });
     await fetcher.start();
     return fetcher;
@@ -144,6 +145,20 @@ describe('volume fetcher', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     await fetcher!.idle();
     expect(again.calls).toEqual([]);
+  });
+
+  it('paces background calls and stops at once while waiting for its turn', async () => {
+    const provider = scriptedProvider();
+    const stale = Array.from({ length: 3 }, (_, i) => ({ geoCode: ['US', 'GB', 'DE'][i]!, langCode: 'en', keyword: `k${i}` }));
+    await start(provider, { stale, callsPerMinute: 2 });
+    await waitForCalls(provider, 2);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The third market waits for the minute to pass.
+    expect(provider.calls).toHaveLength(2);
+    const stopping = Date.now();
+    await fetcher!.stop();
+    expect(Date.now() - stopping).toBeLessThan(1_000);
+    expect(provider.calls).toHaveLength(2);
   });
 });
 

@@ -6,7 +6,9 @@ import { PROJECT_CONTENT_EVENT_TYPES, ProjectContentEvent } from '@rank/projects
 import { marketKeywordKey, VOLUME_EVENT_TYPES, VolumeEvent } from './domain/volume.events';
 import type { KeywordDataProvider } from './keyword-data-providers';
 import { metricsOfAsked, VolumeRecorder } from './volume-recorder';
-import { isFresh, keywordsWanted, retryAfterFailure, VOLUME_RETRY_DELAYS_MS, VOLUMES_FRESH_FOR_MS, VolumeFetch, volumeFetchesFor } from './volumes.process';
+import {
+  isFresh, keywordsWanted, retryAfterFailure, VOLUME_CALLS_PER_MINUTE, VOLUME_RETRY_DELAYS_MS, VOLUMES_FRESH_FOR_MS, VolumeFetch, volumeFetchesFor, waitBeforeCall,
+} from './volumes.process';
 import type { MarketKeyword, StoredVolume } from './volumes.reader';
 
 export interface VolumeFetcherDependencies {
@@ -22,6 +24,8 @@ export interface VolumeFetcherDependencies {
   retryDelaysMs?: readonly number[];
   /** How often the refresh sweep looks for stale markets; default hourly. */
   sweepEveryMs?: number;
+  /** Background provider calls a minute at most (VOLUME_CALLS_PER_MINUTE); 0 does not pace. */
+  callsPerMinute?: number;
 }
 
 export const VOLUME_FETCHER_CHECKPOINT_STREAM = STREAM_CATEGORIES['volume-fetcher-checkpoint']();
@@ -47,9 +51,12 @@ export class VolumeFetcher {
   private readonly timers = new Set<NodeJS.Timeout>();
   private sweepTimer: NodeJS.Timeout | undefined;
   private saveTimer: NodeJS.Timeout | undefined;
+  private wakeUp: (() => void) | undefined;
   private lastHandled = 0;
   private saved = 0;
   private stopped = false;
+  /** Start times of the provider calls (ms on the process clock), for pacing. */
+  private callTimes: number[] = [];
   /** Provider calls made (for the bench and the log). */
   calls = 0;
 
@@ -83,6 +90,7 @@ export class VolumeFetcher {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.wakeUp?.();
     await this.subscription?.stop();
     clearInterval(this.sweepTimer);
     clearTimeout(this.saveTimer);
@@ -90,6 +98,21 @@ export class VolumeFetcher {
     this.timers.clear();
     await this.draining;
     if (this.isIdle()) await this.saveCheckpoint(this.lastHandled);
+  }
+
+  /** A wait that stop() cuts short. */
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.wakeUp = undefined;
+        resolve();
+      }, ms);
+      this.wakeUp = () => {
+        clearTimeout(timer);
+        this.wakeUp = undefined;
+        resolve();
+      };
+    });
   }
 
   private isIdle(): boolean {
@@ -158,6 +181,10 @@ export class VolumeFetcher {
   private async fetch({ fetch, attempt }: { fetch: VolumeFetch; attempt: number }): Promise<void> {
     const { provider } = this.deps;
     const market = { geoCode: fetch.geoCode, langCode: fetch.langCode };
+    const wait = waitBeforeCall(this.callTimes, Date.now(), this.deps.callsPerMinute ?? VOLUME_CALLS_PER_MINUTE);
+    if (wait > 0) await this.pause(wait);
+    if (this.stopped) return;
+    this.callTimes = [...this.callTimes.filter((t) => t > Date.now() - 60_000), Date.now()];
     try {
       this.calls += 1;
       const fetchedAt = this.deps.now();

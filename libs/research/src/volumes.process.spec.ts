@@ -1,7 +1,7 @@
 import { processSpec } from '@rank/domain/testing/process-spec';
 import type { ProjectContentEvent } from '@rank/projects/domain/project-content.events';
 import { marketKeywordKey } from './domain/volume.events';
-import { keywordsWanted, KnownVolumes, retryAfterFailure, VOLUME_BATCH_SIZE, volumeFetchesFor, VolumeFetch } from './volumes.process';
+import { keywordsWanted, KnownVolumes, retryAfterFailure, VOLUME_BATCH_SIZE, volumeFetchesFor, VolumeFetch, waitBeforeCall } from './volumes.process';
 import type { MarketKeyword } from './volumes.reader';
 
 const now = new Date('2026-03-15T12:00:00.000Z');
@@ -72,6 +72,21 @@ describe('volumes process', () => {
 
     it('give up after the last delay', () => {
       retry.when(5).then(null);
+    });
+  });
+
+  describe('pacing of background calls', () => {
+    const wait = processSpec<{ callTimes: number[]; now: number }, number>(({ callTimes, now }) => waitBeforeCall(callTimes, now, 6));
+
+    it('calls at once while the last minute holds fewer than 6 calls', () => {
+      wait.when({ callTimes: [], now: 100_000 }).then(0);
+      wait.when({ callTimes: [41_000, 50_000, 60_000, 70_000, 90_000], now: 100_000 }).then(0);
+      // Calls older than a minute do not count.
+      wait.when({ callTimes: [10_000, 20_000, 50_000, 60_000, 70_000, 80_000, 90_000], now: 100_000 }).then(0);
+    });
+
+    it('waits until the oldest of the last 6 calls is a minute old', () => {
+      wait.when({ callTimes: [45_000, 50_000, 60_000, 70_000, 80_000, 90_000], now: 100_000 }).then(5_000);
     });
   });
 });

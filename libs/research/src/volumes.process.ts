@@ -10,6 +10,13 @@ export const VOLUMES_FRESH_FOR_MS = 30 * 24 * 3600_000;
 /** Waits before the 2nd, 3rd, … attempt of a failed batch; after the last one the batch is recorded as failed. */
 export const VOLUME_RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000] as const;
 
+/**
+ * Background provider calls a minute at most: DataForSEO allows 12 a minute per account on its Google
+ * Ads live endpoints, and half of that is left to the interactive calls (ideas, research, serp-check).
+ * A 3,500-keyword project (4 calls) is still fetched at once.
+ */
+export const VOLUME_CALLS_PER_MINUTE = 6;
+
 /** One provider call: up to VOLUME_BATCH_SIZE keyword texts of one market. */
 export interface VolumeFetch extends Market {
   keywords: string[];
@@ -54,4 +61,15 @@ export function volumeFetchesFor(wanted: readonly MarketKeyword[], known: KnownV
 /** After a batch's `attempt`-th failure (counted from 1): wait this long and try again, or give up (null). */
 export function retryAfterFailure(attempt: number, delaysMs: readonly number[] = VOLUME_RETRY_DELAYS_MS): number | null {
   return delaysMs[attempt - 1] ?? null;
+}
+
+/**
+ * How long to wait before the next background call (0: now), given the start times (ms) of the
+ * calls made so far, so that no 60-second window holds more than `perMinute` of them.
+ */
+export function waitBeforeCall(callTimes: readonly number[], now: number, perMinute: number = VOLUME_CALLS_PER_MINUTE): number {
+  if (perMinute <= 0) return 0;
+  const recent = callTimes.filter((t) => t > now - 60_000);
+  if (recent.length < perMinute) return 0;
+  return recent[recent.length - perMinute]! + 60_000 - now;
 }
