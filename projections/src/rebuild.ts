@@ -2,6 +2,7 @@ import { loadConfig } from '@rank/platform/config/app-config';
 import { openStores } from '@rank/platform/stores/open-stores';
 import { ALL_PROJECTIONS } from '@rank/projector/all-projections';
 import { ProjectionRunner, resetReadModels } from '@rank/projector/projection-runner';
+import { describeProgress, progressIntervalMs } from './rebuild-progress';
 
 /**
  * `npm run projections:rebuild`: empties every read-model table and rebuilds it from the first event
@@ -13,29 +14,26 @@ async function main(): Promise<void> {
   const started = Date.now();
   const { eventStore, readStore } = await openStores(config);
   try {
-    let total = 0;
-    for (let after = 0; ;) {
-      const page = await eventStore.readAll({ afterPosition: after, maxCount: 5_000 });
-      if (page.length === 0) break;
-      total += page.length;
-      after = page[page.length - 1]!.position;
-    }
+    // Progress is measured by position against the log's end, so the log is read once, by the rebuild.
+    const lastPosition = await eventStore.lastPosition();
     await resetReadModels(readStore, ALL_PROJECTIONS);
     const runner = new ProjectionRunner(eventStore, readStore, ALL_PROJECTIONS);
+    const replayStarted = Date.now();
     await runner.start();
-    const draw = () => {
-      const done = Math.min(runner.eventsHandled, total);
-      const width = 30;
-      const filled = total === 0 ? width : Math.round((done / total) * width);
-      process.stdout.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} events`);
+    const terminal = process.stdout.isTTY === true;
+    const draw = (position = runner.position) => {
+      const line = describeProgress({ position, lastPosition, events: runner.eventsHandled, elapsedMs: Date.now() - replayStarted });
+      if (terminal) process.stdout.write(`\r${line}\x1b[K`);
+      else console.log(line);
     };
-    const ticker = setInterval(draw, 200);
+    const ticker = setInterval(draw, progressIntervalMs(terminal));
     await runner.waitUntilCaughtUp(24 * 3600 * 1000);
     clearInterval(ticker);
-    draw();
+    draw(lastPosition);
     await runner.stop();
+    const total = runner.eventsHandled;
     const seconds = (Date.now() - started) / 1000;
-    console.log(`\nRebuilt ${ALL_PROJECTIONS.length} projections from ${total} events in ${seconds.toFixed(1)} s (${Math.round(total / Math.max(seconds, 0.001))} events/s)`);
+    console.log(`${terminal ? '\n' : ''}Rebuilt ${ALL_PROJECTIONS.length} projections from ${total} events in ${seconds.toFixed(1)} s (${Math.round(total / Math.max(seconds, 0.001))} events/s)`);
   } finally {
     await readStore.close();
     await eventStore.close();

@@ -240,6 +240,17 @@ export function describeEventStoreContract(name: string, makeStore: MakeEventSto
       });
     });
 
+    describe('lastPosition', () => {
+      it('is at or after the position of the newest append, and nothing is read after it', async () => {
+        const { position } = await store.appendToStream(streamName('last'), [newEvent()], { expectedRevision: 'no_stream' });
+
+        const last = await store.lastPosition();
+
+        expect(last).toBeGreaterThanOrEqual(position);
+        expect(await store.readAll({ afterPosition: last })).toEqual([]);
+      });
+    });
+
     describe('readAll', () => {
       it('returns the events of all streams in position order, strictly after a position, up to maxCount', async () => {
         const [a, b] = [streamName('all-a'), streamName('all-b')];

@@ -107,6 +107,11 @@ export interface EventStore {
   readStream(streamName: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** Reads the whole log in order of position (system events excluded). */
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  /**
+   * The log's last position, 0 when it is empty, in one cheap read: no `readAll` returns an event
+   * after it (it may be a system record's, so an upper bound). What a progress bar measures against.
+   */
+  lastPosition(): Promise<number>;
   /** Catches up from the checkpoint, then keeps delivering new events as they are appended. */
   subscribeToAll(options: SubscribeToAllOptions): Subscription;
   /**

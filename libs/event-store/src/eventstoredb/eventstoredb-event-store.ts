@@ -167,6 +167,17 @@ export class EventStoreDbEventStore implements EventStore {
     return events;
   }
 
+  async lastPosition(): Promise<number> {
+    let last = 0;
+    // Read to the end (one record) rather than leaving the loop early: an abandoned read keeps its
+    // call open, and the client's dispose() then waits for it.
+    for await (const resolved of this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 })) {
+      const position = resolved.event?.position?.commit;
+      if (position !== undefined) last = Math.max(last, Number(position));
+    }
+    return last;
+  }
+
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const maxCount = checkedMaxCount(options.maxCount) ?? Number.POSITIVE_INFINITY;
     const afterPosition = checkedNonNegativeInteger('afterPosition', options.afterPosition);

@@ -165,6 +165,11 @@ export class SqliteEventStore implements EventStore {
     return this.readAllAfter(afterPosition, checkedMaxCount(options.maxCount) ?? NO_LIMIT);
   }
 
+  async lastPosition(): Promise<number> {
+    this.assertOpen();
+    return (this.db.prepare('SELECT max(position) AS last FROM events').get() as { last: number | null }).last ?? 0;
+  }
+
   subscribeToAll(options: SubscribeToAllOptions): Subscription {
     this.assertOpen();
     checkedNonNegativeInteger('afterPosition', options.afterPosition);
