@@ -2,6 +2,7 @@ import { FakeGoogleAutocomplete, startGoogleAutocompleteFake } from '@rank/provi
 import { ProjectionRunner } from '@rank/projector/projection-runner';
 import { VolumesReader } from '@rank/research/volumes.reader';
 import { startTestApp, TestApp } from '../support/test-app';
+import { waitFor } from '../support/wait-for';
 
 /**
  * No keyword-data provider configured: every research endpoint still answers the spec's "no data"
@@ -83,6 +84,9 @@ describe('Keyword ideas from autocomplete alone', () => {
     const { apiKey: key } = await app.createAccount();
     const projectId = (await app.request('POST', '/api/projects', { key, body: { name: 'Shoes', domain: 'shoes.example' } })).body.project._id;
     await app.request('POST', '/api/projects/keywords', { key, body: { projectId, keywords: ['running shoes'], geoCode: 'US', langCode: 'en' } });
+    // The project's keyword suggestions ask autocomplete too, in the background: let them finish first.
+    await waitFor(() => app.request('GET', '/api/projects/keyword-suggestions', { key, query: { projectId } }), (r) => r.body.ready === true);
+    google.requests.length = 0;
     const response = await app.request('POST', '/api/projects/keyword-ideas', { key, body: { projectId, geo: 'us', lang: 'EN' } });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
