@@ -1,41 +1,41 @@
 import type { SerpFetchOutcome, SerpRequest } from '@rank/serp/fetcher';
 import type { SerpSource } from '@rank/serp/sources';
 import { countryLocationCode } from '@rank/domain/country-numeric-codes';
-import { fetchJson } from '../shared/fetch-json';
 import { asArray, asNumber, asObject, type JsonObject } from '../shared/json-shape';
+import type { RetryPolicy } from '../shared/retry';
 import { UpstreamError } from '../shared/upstream-error';
 import { aiOverviewFrom, organicFrom, serpApiFailure } from '../shared/serp-outcome';
+import { DATAFORSEO, DataForSeoHttp, type DataForSeoAccess } from './dataforseo-http';
 
-const PROVIDER = 'dataforseo';
 export const DATAFORSEO_SERP_PATH = '/v3/serp/google/organic/live/advanced';
-/** DataForSEO's "Ok." status code, for the whole answer and for each task. */
-const OK = 20000;
 
-export interface DataForSeoSerpOptions {
-  login: string;
-  password: string;
-  /** `DATAFORSEO_BASE_URL`, default https://api.dataforseo.com. */
-  baseUrl: string;
+export interface DataForSeoSerpOptions extends DataForSeoAccess {
+  /** One call's time limit, body included. */
   timeoutMs: number;
+  /** Default: one retry of a passing failure (5xx, DataForSEO's 50301, a reset, a timeout) after about a second. */
+  retry?: RetryPolicy;
 }
 
 /**
  * The `dataforseo` source: DataForSEO's SERP API, `POST /v3/serp/google/organic/live/advanced`, one
- * live task a call. `depth` asks for the whole top 50 or 100 at once, so a check costs one call
- * however many pages Google would have shown. Organic items are ordered by `rank_group` (their
- * rank among organic results); the AI Overview's references become its sources.
+ * live task a call, through the DataForSEO envelope shared with the keyword data client (HTTP Basic,
+ * call and task status codes). `depth` asks for the whole top 50 or 100 at once, so a check costs
+ * one call however many pages Google would have shown. Organic items are ordered by `rank_group`
+ * (their rank among organic results); the AI Overview's references become its sources.
  */
 export class DataForSeoSerpSource implements SerpSource {
   readonly name = 'dataforseo' as const;
-  private readonly authorization: string;
+  private readonly http: DataForSeoHttp;
 
-  constructor(private readonly options: DataForSeoSerpOptions) {
-    this.authorization = `Basic ${Buffer.from(`${options.login}:${options.password}`).toString('base64')}`;
+  constructor(options: DataForSeoSerpOptions) {
+    this.http = new DataForSeoHttp(options, options.retry ?? { attempts: 2, baseDelayMs: 1_000, timeoutMs: options.timeoutMs });
   }
 
   async fetchSerp(request: SerpRequest): Promise<SerpFetchOutcome> {
     const locationCode = countryLocationCode(request.geoCode);
-    if (locationCode === undefined) return { kind: 'failed', reason: `${PROVIDER}: no location code for the country "${request.geoCode}"`, pagesRead: 0, cause: 'upstream_refused', egress: PROVIDER };
+    if (locationCode === undefined) {
+      return { kind: 'failed', reason: `${DATAFORSEO}: no location code for the country "${request.geoCode}"`, pagesRead: 0, cause: 'upstream_refused', egress: DATAFORSEO };
+    }
     const task = {
       keyword: request.keyword,
       location_code: locationCode,
@@ -44,15 +44,7 @@ export class DataForSeoSerpSource implements SerpSource {
       device: 'desktop',
     };
     try {
-      const response = await fetchJson({
-        provider: PROVIDER,
-        method: 'POST',
-        url: new URL(`${this.options.baseUrl}${DATAFORSEO_SERP_PATH}`),
-        body: [task],
-        headers: { authorization: this.authorization },
-        timeoutMs: this.options.timeoutMs,
-      });
-      const items = resultItems(response.status, response.body);
+      const items = resultItems(await this.http.postLiveTask(DATAFORSEO_SERP_PATH, task));
       const organic = items
         .filter((item) => item.type === 'organic')
         .map((item) => ({ rank: asNumber(item.rank_group), url: text(item.url), title: text(item.title), snippet: text(item.description) }))
@@ -61,7 +53,7 @@ export class DataForSeoSerpSource implements SerpSource {
       const references = items.filter((item) => item.type === 'ai_overview').flatMap(referencesOf);
       return { kind: 'success', organic: organicFrom(organic, request.depth), aiOverview: aiOverviewFrom(references), pagesRead: 1 };
     } catch (error) {
-      return serpApiFailure(error, PROVIDER);
+      return serpApiFailure(error, DATAFORSEO);
     }
   }
 
@@ -70,36 +62,15 @@ export class DataForSeoSerpSource implements SerpSource {
   }
 }
 
-/**
- * The items of the one task's one result. A failed call (HTTP status, or DataForSEO's own status
- * code in the body: 40100 a bad login, 40200 no money left, 40501 a bad field) is an error naming the
- * code and message DataForSEO gave.
- */
-function resultItems(status: number, body: unknown): JsonObject[] {
-  const answer = asObject(body);
-  const statusCode = asNumber(answer?.status_code);
-  if (status >= 400 || (statusCode !== undefined && statusCode !== OK)) {
-    const message = typeof answer?.status_message === 'string' ? answer.status_message : 'no message';
-    throw new UpstreamError(PROVIDER, 'http', `${DATAFORSEO_SERP_PATH} answered ${status} (${statusCode ?? 'no status code'}: ${message.slice(0, 200)})`, status >= 400 ? status : 400);
-  }
-  const task = asObject(asArray(answer?.tasks)?.[0]);
-  if (!task) throw new UpstreamError(PROVIDER, 'malformed', `${DATAFORSEO_SERP_PATH} answered without a task`);
-  const taskCode = asNumber(task.status_code);
-  if (taskCode !== OK) {
-    const message = typeof task.status_message === 'string' ? task.status_message : 'no message';
-    // 5xxxx are DataForSEO's own failures (worth another source or a retry); 4xxxx are the request's.
-    const httpLike = taskCode !== undefined && taskCode >= 50000 ? 503 : 400;
-    throw new UpstreamError(PROVIDER, 'http', `the task failed (${taskCode ?? 'no status code'}: ${message.slice(0, 200)})`, httpLike);
-  }
-  const result = asObject(asArray(task.result)?.[0]);
-  if (!result) throw new UpstreamError(PROVIDER, 'malformed', `${DATAFORSEO_SERP_PATH} answered a task without a result`);
-  // A query Google finds nothing for has `items: null`: a valid "not ranking".
-  if (result.items === null || result.items === undefined) return [];
-  const items = asArray(result.items);
-  if (!items) throw new UpstreamError(PROVIDER, 'malformed', `${DATAFORSEO_SERP_PATH} answered items that are not a list`);
+/** The items of the task's one result; a query Google finds nothing for has `items: null`, a valid "not ranking". */
+function resultItems(result: unknown[]): JsonObject[] {
+  const first = asObject(result[0]);
+  if (!first) throw new UpstreamError(DATAFORSEO, 'malformed', `${DATAFORSEO_SERP_PATH} answered a task without a result`);
+  if (first.items === null || first.items === undefined) return [];
+  const items = asArray(first.items);
+  if (!items) throw new UpstreamError(DATAFORSEO, 'malformed', `${DATAFORSEO_SERP_PATH} answered items that are not a list`);
   return items.map(asObject).filter((item): item is JsonObject => item !== undefined);
 }
-
 /** References sit on the AI Overview and, in some answers, on its elements; both are read, in order. */
 function referencesOf(overview: JsonObject): { url: string; title: string }[] {
   const own = asArray(overview.references) ?? [];
