@@ -18,7 +18,8 @@ import { BenchApp, startBenchApp } from './support/bench-app';
 import { runLoad } from './support/load';
 import { collectGarbage, MemorySampler } from './support/memory-sampler';
 import { addKeywords, createProject, FULL_PROJECT_KEYWORDS } from './support/projects';
-import { inEngine, intoRows, rawFullExport, rawKeywordUpdates, rawPages, rawPositionHistory, SqlRunner, Window } from './support/raw-ranking-queries';
+import { inEngine, intoRows, rawFullExport, rawKeywordUpdates, rawPages, rawPositionHistory, rawSummaryExport, SqlRunner, Window } from './support/raw-ranking-queries';
+import { wireSize } from './support/wire-size';
 import { RESULT_LIST_DAYS, SEEDED_DAYS, seedRankings } from './support/ranking-seed';
 import { availablePaths } from './support/routes';
 import { megabytes, median, ms, ratio, thousands } from './support/stats';
@@ -133,22 +134,37 @@ export async function run(context: BenchContext): Promise<void> {
       }
     }
 
-    const exportCase = {
-      label: 'export (full CSV, 365 days)',
-      path: '/api/projects/export',
-      query: { projectId, format: 'full', startDate: yearAgo },
-    };
-    if (!context.wants('csvFull365d')) {
-      // not asked for in this run
-    } else if (!paths.has(exportCase.path)) {
-      missing.add(exportCase.path);
-      console.log(`  ${exportCase.label}: not available yet (${exportCase.path} is not in /api/openapi.json)`);
-    } else {
+    const exportCases = [
+      { figure: 'csvFull365d', label: 'export (full CSV, 365 days)', format: 'full', raw: (r: SqlRunner) => rawFullExport(r, projectId, window(yearAgo)) },
+      { figure: 'csvSummary365d', label: 'export (summary CSV, 365 days)', format: 'summary', raw: (r: SqlRunner) => rawSummaryExport(r, projectId, window(yearAgo)) },
+    ];
+    const exportPath = '/api/projects/export';
+    for (const c of exportCases.filter((c) => context.wants(c.figure))) {
+      if (!paths.has(exportPath)) {
+        missing.add(exportPath);
+        console.log(`  ${c.label}: not available yet (${exportPath} is not in /api/openapi.json)`);
+        continue;
+      }
       try {
-        await measureExport(app, apiKey, store, 'csvFull365d', `${exportCase.path}?${new URLSearchParams(exportCase.query)}`, (r) => rawFullExport(r, projectId, window(yearAgo)));
+        await measureExport(app, apiKey, store, c.figure, c.label, `${exportPath}?${new URLSearchParams({ projectId, format: c.format, startDate: yearAgo })}`, c.raw);
       } catch (error) {
-        failures.push(`${exportCase.label}: ${String(error)}`);
-        console.log(`  ${exportCase.label}: FAILED: ${String(error)}`);
+        failures.push(`${c.label}: ${String(error)}`);
+        console.log(`  ${c.label}: FAILED: ${String(error)}`);
+      }
+    }
+
+    // Bytes on the wire: the same answers asked for without compression, with gzip and with brotli.
+    const wireCases = [
+      { figure: 'keywordUpdates30d', label: 'keyword-updates, 30 days', path: `/api/projects/keyword-updates?${new URLSearchParams({ projectId })}` },
+      { figure: 'keywordUpdates365dWeekly', label: 'keyword-updates, 365 days weekly', path: `/api/projects/keyword-updates?${new URLSearchParams({ projectId, startDate: yearAgo, aggregation: 'weekly' })}` },
+      { figure: 'csvFull365d', label: 'full CSV, 365 days', path: `${exportPath}?${new URLSearchParams({ projectId, format: 'full', startDate: yearAgo })}` },
+    ];
+    for (const c of wireCases.filter((c) => context.wants(c.figure))) {
+      try {
+        await measureWire(app, apiKey, c.label, c.path);
+      } catch (error) {
+        failures.push(`bytes on the wire, ${c.label}: ${String(error)}`);
+        console.log(`  bytes on the wire, ${c.label}: FAILED: ${String(error)}`);
       }
     }
     if (missing.size > 0) console.log(`not available yet: ${[...missing].join(', ')}`);
@@ -195,14 +211,15 @@ async function timeBaseline(store: ReadStore, runs: number, baseline: (run: SqlR
  * The export streamed on this thread, a chunk at a time and never kept, so the memory figures are
  * the server's (and its ClickHouse engine's: same process), not a client holding the file.
  */
-async function measureExport(app: BenchApp, apiKey: string, store: ReadStore, figure: string, pathAndQuery: string, baseline: (run: SqlRunner) => Promise<number>): Promise<void> {
+async function measureExport(app: BenchApp, apiKey: string, store: ReadStore, figure: string, label: string, pathAndQuery: string, baseline: (run: SqlRunner) => Promise<number>): Promise<void> {
   const runs: { totalMs: number; firstByteMs: number; bytes: number; baselineRss: number; rssGrowth: number; heapGrowth: number }[] = [];
   // Run 0 is the warm-up, not counted.
   for (let i = 0; i <= EXPORT_RUNS; i++) {
     collectGarbage();
     const sampler = new MemorySampler(10);
     const started = performance.now();
-    const response = await fetch(`${app.url}${pathAndQuery}`, { headers: { authorization: `Bearer ${apiKey}` }, signal: AbortSignal.timeout(300_000) });
+    // Uncompressed, like the raw baseline: what compression costs and saves is measureWire's figure.
+    const response = await fetch(`${app.url}${pathAndQuery}`, { headers: { authorization: `Bearer ${apiKey}`, 'accept-encoding': 'identity' }, signal: AbortSignal.timeout(300_000) });
     const firstByteMs = performance.now() - started;
     if (response.status !== 200 || !response.body) throw new Error(`HTTP ${response.status}: ${(await response.text()).slice(0, 300)}`);
     const contentType = response.headers.get('content-type') ?? '';
@@ -229,7 +246,7 @@ async function measureExport(app: BenchApp, apiKey: string, store: ReadStore, fi
     note: `${pathAndQuery.split('?')[0]}, streamed and counted, never kept`,
   });
   console.log(
-    `  export (full CSV, 365 days): HTTP ${ms(httpMs)} (first byte ${ms(median(runs.map((r) => r.firstByteMs)))}, ${megabytes(runs[0]!.bytes)}), ` +
+    `  ${label}: HTTP ${ms(httpMs)} (first byte ${ms(median(runs.map((r) => r.firstByteMs)))}, ${megabytes(runs[0]!.bytes)}), ` +
       `raw ${ms(raw.rowsMs)} (${thousands(raw.rows)} rows of day arrays; in ClickHouse alone ${ms(raw.engineMs)}), ` +
       `overhead ${ratio(httpMs, raw.rowsMs)} [N=${EXPORT_RUNS}]`,
   );
@@ -237,5 +254,21 @@ async function measureExport(app: BenchApp, apiKey: string, store: ReadStore, fi
     `    peak growth while streaming (10 ms samples + one per chunk; RSS is the whole process, chDB included, ` +
       `and does not shrink back, so a later run may grow less): ` +
       runs.map((r, i) => `#${i + 1} heapUsed +${megabytes(r.heapGrowth)}, RSS +${megabytes(r.rssGrowth)} (from ${megabytes(r.baselineRss)})`).join('; '),
+  );
+}
+
+/**
+ * One answer's size on the wire and time to the last byte, uncompressed and as each encoding the
+ * service offers (the client asks for one at a time), with the compression ratio.
+ */
+async function measureWire(app: BenchApp, apiKey: string, label: string, pathAndQuery: string): Promise<void> {
+  const sizes = [];
+  for (const encoding of ['identity', 'gzip', 'br'] as const) {
+    sizes.push(await wireSize(`${app.url}${pathAndQuery}`, { authorization: `Bearer ${apiKey}` }, encoding));
+  }
+  const plain = sizes[0]!.bytes;
+  console.log(
+    `  bytes on the wire, ${label}: ` +
+      sizes.map((s) => `${s.encoding === 'identity' ? 'uncompressed' : s.encoding} ${megabytes(s.bytes)} in ${ms(s.ms)}${s.encoding === 'identity' ? '' : ` (${ratio(plain, s.bytes)} smaller)`}`).join(', '),
   );
 }

@@ -155,3 +155,34 @@ export async function rawFullExport(run: SqlRunner, projectId: string, window: W
     { projectId, ...window },
   );
 }
+
+/**
+ * export (summary): per keyword, over the window's days (each day's latest successful check), the
+ * checked days, the days not ranking, best, worst and average of the ranked days, and its latest two
+ * successful checks up to the window's end (Current, Change, URL). One row per keyword.
+ */
+export async function rawSummaryExport(run: SqlRunner, projectId: string, window: Window): Promise<number> {
+  return run(
+    `SELECT keyword_id, checked_days, not_ranking, best, worst, average, latest
+     FROM (
+       SELECT keyword_id, count() AS checked_days, countIf(position = 0) AS not_ranking,
+              minIf(position, position > 0) AS best, maxIf(position, position > 0) AS worst, avgIf(position, position > 0) AS average
+       FROM (
+         SELECT keyword_id, toDate(checked_at) AS day, argMax(position, checked_at) AS position
+         FROM keyword_updates
+         WHERE project_id = {projectId:String} AND status = 'success'
+           AND checked_at >= {from:DateTime64(3, 'UTC')} AND checked_at < {to:DateTime64(3, 'UTC')}
+         GROUP BY keyword_id, day
+       )
+       GROUP BY keyword_id
+     ) AS d
+     LEFT JOIN (
+       SELECT keyword_id, arraySlice(arrayReverseSort(x -> x.1, groupArray((checked_at, position, url))), 1, 2) AS latest
+       FROM keyword_updates
+       WHERE project_id = {projectId:String} AND status = 'success' AND checked_at < {to:DateTime64(3, 'UTC')}
+       GROUP BY keyword_id
+     ) AS l USING keyword_id
+     ORDER BY keyword_id`,
+    { projectId, ...window },
+  );
+}
