@@ -138,13 +138,13 @@ export class ProjectionRunner {
     }
   }
 
-  /** How far behind the log the written read models are. */
-  async lag(now = new Date()): Promise<ProjectionLag> {
+  /** How far behind the log the written read models are, counting at most `countLimit` events. */
+  async lag(now = new Date(), countLimit = LAG_COUNT_LIMIT): Promise<ProjectionLag> {
     const first = await this.store.readAll({ afterPosition: this.checkpointPosition, maxCount: 1 });
     if (first.length === 0) return { events: 0, seconds: 0 };
     let events = 0;
-    for (let after = this.checkpointPosition; events < LAG_COUNT_LIMIT; ) {
-      const page = await this.store.readAll({ afterPosition: after, maxCount: 5_000 });
+    for (let after = this.checkpointPosition; events < countLimit; ) {
+      const page = await this.store.readAll({ afterPosition: after, maxCount: Math.min(5_000, countLimit - events) });
       if (page.length === 0) break;
       events += page.length;
       after = page[page.length - 1]!.position;
@@ -312,7 +312,8 @@ export class ProjectionRunner {
     const { events, seconds } = this.options.lagWarning ?? { events: 10_000, seconds: 60 };
     const look = async () => {
       try {
-        const lag = await this.lag();
+        // Counting past the threshold tells nothing more, and during a replay would read the log again.
+        const lag = await this.lag(new Date(), events + 1);
         const behind = lag.events > events || lag.seconds > seconds;
         if (behind && !this.lagWarned) this.log(`projection ${this.name} is behind the log: ${lag.events} events, ${Math.round(lag.seconds)} s`);
         if (!behind && this.lagWarned) this.log(`projection ${this.name} has caught up with the log`);
