@@ -2,6 +2,7 @@ import type { TrackedKeyword } from '@rank/projects/domain/project-content.event
 import { CSV_BOM, csvLine, csvTextField } from './csv';
 import { inExportOrder, keywordsPerPage, pagesOf } from './keyword-pages';
 import { changeOf, formatAverage, summarise } from './ranking-figures';
+import { loadExportHistory } from './export-history';
 import type { DayRange, RankingHistoryReader } from './ranking-history.reader';
 
 export const CSV_FORMATS = ['full', 'summary'] as const;
@@ -37,16 +38,12 @@ export function csvExport(history: RankingHistoryReader, format: CsvFormat, inpu
  */
 async function* fullCsv(history: RankingHistoryReader, { projectId, keywords, range, volumes }: CsvExportInput): AsyncGenerator<string> {
   const ordered = inExportOrder(keywords);
-  const days = await history.checkedDays(projectId, ordered.map((k) => k.keywordId), range);
+  const { days, positionsOf, latestOf } = await loadExportHistory(history, projectId, ordered.map((k) => k.keywordId), range);
   yield CSV_BOM + csvLine([...FULL_COLUMNS, ...days]);
   for (const page of pagesOf(ordered, keywordsPerPage(days.length))) {
-    const ids = page.map((k) => k.keywordId);
-    const latest = await history.latestChecks(projectId, ids, range.endDate);
-    const daily = await history.dailyPositions(projectId, ids, range);
     const volumeOf = await volumes(page);
     yield page.map((keyword) => {
-      const check = latest.get(keyword.keywordId);
-      const positions = daily.get(keyword.keywordId);
+      const check = latestOf(keyword.keywordId);
       return csvLine([
         csvTextField(keyword.value),
         numberOrEmpty(check?.position),
@@ -54,7 +51,7 @@ async function* fullCsv(history: RankingHistoryReader, { projectId, keywords, ra
         numberOrEmpty(volumeOf.get(keyword.keywordId)),
         csvTextField(check?.url ?? ''),
         numberOrEmpty(changeOf(check)),
-        ...days.map((day) => numberOrEmpty(positions?.get(day))),
+        ...positionsOf(keyword.keywordId).map(numberOrEmpty),
       ]);
     }).join('');
   }
@@ -68,15 +65,12 @@ async function* fullCsv(history: RankingHistoryReader, { projectId, keywords, ra
  */
 async function* summaryCsv(history: RankingHistoryReader, { projectId, keywords, range }: CsvExportInput): AsyncGenerator<string> {
   const ordered = inExportOrder(keywords);
-  const days = await history.checkedDays(projectId, ordered.map((k) => k.keywordId), range);
+  const { days, positionsOf, latestOf } = await loadExportHistory(history, projectId, ordered.map((k) => k.keywordId), range);
   yield CSV_BOM + csvLine([...SUMMARY_COLUMNS]);
   for (const page of pagesOf(ordered, keywordsPerPage(days.length))) {
-    const ids = page.map((k) => k.keywordId);
-    const latest = await history.latestChecks(projectId, ids, range.endDate);
-    const daily = await history.dailyPositions(projectId, ids, range);
     yield page.map((keyword) => {
-      const check = latest.get(keyword.keywordId);
-      const summary = summarise(daily.get(keyword.keywordId)?.values() ?? []);
+      const check = latestOf(keyword.keywordId);
+      const summary = summarise(positionsOf(keyword.keywordId).filter((p) => p !== undefined));
       return csvLine([
         csvTextField(keyword.value),
         numberOrEmpty(check?.position),
