@@ -36,15 +36,15 @@ export class AggregateRepository<Command, Event extends DomainEvent, State> {
   ) {}
 
   async load(streamName: string): Promise<LoadedStream<State>> {
-    const [last] = await this.store.readStream(streamName, { direction: 'backwards', maxCount: 1 });
-    if (!last) {
+    const lastRevision = await this.store.streamRevision(streamName);
+    if (lastRevision === null) {
       this.cache.delete(streamName);
       return { state: this.decider.initialState(), revision: -1 };
     }
     const cached = this.cache.get<LoadedStream<State>>(streamName);
-    if (cached && cached.value.revision === last.revision) return cached.value;
+    if (cached && cached.value.revision === lastRevision) return cached.value;
 
-    const fromCache = cached && cached.value.revision < last.revision;
+    const fromCache = cached && cached.value.revision < lastRevision;
     const base = fromCache ? cached.value : { state: this.decider.initialState(), revision: -1 };
     const newer = await this.store.readStream(streamName, { fromRevision: base.revision + 1 });
     const loaded = this.fold(base, newer);

@@ -240,6 +240,19 @@ export function describeEventStoreContract(name: string, makeStore: MakeEventSto
       });
     });
 
+    describe('streamRevision', () => {
+      it('is the last revision of a stream, and null for an absent or deleted one', async () => {
+        const stream = streamName('revision');
+        expect(await store.streamRevision(stream)).toBeNull();
+
+        await store.appendToStream(stream, [newEvent(), newEvent()], { expectedRevision: 'no_stream' });
+        expect(await store.streamRevision(stream)).toBe(1);
+
+        await store.deleteStream(stream);
+        expect(await store.streamRevision(stream)).toBeNull();
+      });
+    });
+
     describe('lastPosition', () => {
       it('is at or after the position of the newest append, and nothing is read after it', async () => {
         const { position } = await store.appendToStream(streamName('last'), [newEvent()], { expectedRevision: 'no_stream' });

@@ -105,6 +105,12 @@ export interface EventStore {
   appendToStream(streamName: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
   /** Reads a stream; an absent or deleted stream reads as an empty list. */
   readStream(streamName: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /**
+   * The stream's last revision, or null when it is absent or deleted: what `readStream` backwards
+   * with maxCount 1 would say of it, without reading the event itself. A cached state is checked
+   * against it on every load (authentication does so on every request), so it must stay cheap.
+   */
+  streamRevision(streamName: string): Promise<number | null>;
   /** Reads the whole log in order of position (system events excluded). */
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   /**

@@ -167,6 +167,11 @@ export class EventStoreDbEventStore implements EventStore {
     return events;
   }
 
+  async streamRevision(streamName: string): Promise<number | null> {
+    const [last] = await this.readStream(streamName, { direction: 'backwards', maxCount: 1 });
+    return last?.revision ?? null;
+  }
+
   async lastPosition(): Promise<number> {
     let last = 0;
     // Read to the end (one record) rather than leaving the loop early: an abandoned read keeps its

@@ -165,6 +165,12 @@ export class SqliteEventStore implements EventStore {
     return this.readAllAfter(afterPosition, checkedMaxCount(options.maxCount) ?? NO_LIMIT);
   }
 
+  async streamRevision(streamName: string): Promise<number | null> {
+    this.assertOpen();
+    // Answered from the (stream_name, revision) index alone: no row, no JSON to parse.
+    return this.selectLastRevision.get(streamName)?.last ?? null;
+  }
+
   async lastPosition(): Promise<number> {
     this.assertOpen();
     return (this.db.prepare('SELECT max(position) AS last FROM events').get() as { last: number | null }).last ?? 0;
