@@ -79,7 +79,14 @@ export class ClickHouseReadStore implements ReadStore {
     }
     // The rows inline after the statement, which both a server (over HTTP) and chDB parse the same
     // way; the client's insert() would only take these formats as objects to encode itself.
-    await this.#client.command({ query: `INSERT INTO ${table} (${compact.columns.join(', ')}) FORMAT JSONCompactEachRow\n${compact.body}` });
+    try {
+      await this.#client.command({ query: `INSERT INTO ${table} (${compact.columns.join(', ')}) FORMAT JSONCompactEachRow\n${compact.body}` });
+    } catch (error) {
+      // A key the table has no column for: JSONEachRow skips such keys (input_format_skip_unknown_fields),
+      // a column list refuses them. Rows of an older event shape must be written as they always were.
+      if ((error as { type?: string }).type !== 'NO_SUCH_COLUMN_IN_TABLE') throw error;
+      await this.#client.insert({ table, values: rows.map(toPortableRow), format: 'JSONEachRow' });
+    }
   }
 
   migrate(migrations: readonly Migration[]): Promise<string[]> {
