@@ -26,7 +26,8 @@ export async function loadExportHistory(history: RankingHistoryReader, projectId
   const cells = new Map<string, Uint16Array>();
   const latest = new Map<string, LatestCheck>();
   for (const page of pagesOf(ids, keywordsPerPage(days.length))) {
-    const daily = await history.dailyPositions(projectId, page, range);
+    // The two reads of a page are independent: ClickHouse runs them side by side.
+    const [daily, latestOfPage] = await Promise.all([history.dailyPositions(projectId, page, range), history.latestChecks(projectId, page, range.endDate)]);
     for (const [keywordId, byDay] of daily) {
       const row = new Uint16Array(days.length);
       for (const [day, position] of byDay) {
@@ -37,7 +38,7 @@ export async function loadExportHistory(history: RankingHistoryReader, projectId
       }
       cells.set(keywordId, row);
     }
-    for (const [keywordId, check] of await history.latestChecks(projectId, page, range.endDate)) latest.set(keywordId, check);
+    for (const [keywordId, check] of latestOfPage) latest.set(keywordId, check);
   }
   return {
     days,
