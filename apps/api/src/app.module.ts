@@ -4,6 +4,7 @@ import { AccountsModule } from '@rank/accounts/accounts.module';
 import { PlatformModule, PlatformOptions } from '@rank/platform/platform.module';
 import { ProjectorModule } from '@rank/projector/projector.module';
 import { VolumeFetcherModule } from '@rank/research/volume-fetcher.module';
+import { SuggestionsRunnerModule } from '@rank/research/suggestions/suggestions-runner.module';
 import { CheckWorkerModule } from '@rank/tracking/check/check-worker.module';
 import { DispatcherModule } from '@rank/tracking/dispatch/dispatcher.module';
 import { SchedulerModule } from '@rank/tracking/schedule/scheduler.module';
@@ -48,7 +49,7 @@ export class AppModule {
         AccountsModule, AccountsAdminModule, ApiKeysModule, ProjectsHttpModule, TrackingHttpModule, ExportsModule, TrackingReadsModule, ResearchHttpModule, SerpCheckHttpModule, DomainsHttpModule, McpHttpModule,
         // Always composed, so that slots can be requested on demand; its minute tick runs only with the `scheduler` role.
         SchedulerModule,
-        ...(roles.has('projections') ? [ProjectorModule, DispatcherModule, VolumeFetcherModule, DomainWorkerModule] : []),
+        ...(roles.has('projections') ? [ProjectorModule, DispatcherModule, VolumeFetcherModule, SuggestionsRunnerModule, DomainWorkerModule] : []),
         ...(roles.has('scraper') ? [CheckWorkerModule, LiveCheckWorkerModule, PageSpeedMeasurerModule] : []),
       ],
       controllers: [HealthController, MetricsController],
