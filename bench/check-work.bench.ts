@@ -35,7 +35,13 @@ const page: SerpFetchOutcome = {
   kind: 'success',
   pagesRead: 5,
   aiOverview: [],
-  organic: Array.from({ length: 50 }, (_, i) => ({ position: i + 1, url: `https://site${i}.example/page`, title: `Result ${i}`, domain: `site${i}.example`, snippet: '' })),
+  organic: Array.from({ length: 50 }, (_, i) => ({
+    position: i + 1,
+    url: `https://site${i}.example/page`,
+    title: `Result ${i}`,
+    domain: `site${i}.example`,
+    snippet: '',
+  })),
 };
 
 export async function run(): Promise<void> {
@@ -43,10 +49,14 @@ export async function run(): Promise<void> {
   for (const scrapers of SCRAPERS) {
     const { dispatchMs, checksPerSecond } = await measure(scrapers, PAGE_WAIT_MS, TIMED_CHECKS);
     if (scrapers === SCRAPERS[0]) console.log(`  dispatching ${KEYWORDS} queued checks: ${dispatchMs.toFixed(0)} ms`);
-    console.log(`  ${scrapers} scraper(s), ${PAGE_WAIT_MS} ms a check: ${checksPerSecond.toFixed(0)} checks/s (ideal ${((scrapers * CHECKS_AT_ONCE * 1000) / PAGE_WAIT_MS).toFixed(0)})`);
+    console.log(
+      `  ${scrapers} scraper(s), ${PAGE_WAIT_MS} ms a check: ${checksPerSecond.toFixed(0)} checks/s (ideal ${((scrapers * CHECKS_AT_ONCE * 1000) / PAGE_WAIT_MS).toFixed(0)})`,
+    );
   }
   const { checksPerSecond } = await measure(2, 0, KEYWORDS);
-  console.log(`  bookkeeping ceiling, 2 scrapers, no page wait, whole batch: ${checksPerSecond.toFixed(0)} checks/s (claim, result append, ack; one process)`);
+  console.log(
+    `  bookkeeping ceiling, 2 scrapers, no page wait, whole batch: ${checksPerSecond.toFixed(0)} checks/s (claim, result append, ack; one process)`,
+  );
 }
 
 async function measure(scrapers: number, waitMs: number, timedChecks: number): Promise<{ dispatchMs: number; checksPerSecond: number }> {
@@ -59,32 +69,52 @@ async function measure(scrapers: number, waitMs: number, timedChecks: number): P
   try {
     await dispatcher.start();
     const dispatchStarted = performance.now();
-    await main.appendToStream('account-bench-account', [{
-      id: randomUUID(),
-      type: 'ScrapeRequested',
-      data: { batchId: 'bench-batch', projectId: 'bench-project', keywordIds: project.keywords.map((k) => k.keywordId), serpTop: 50, creditsPerCheck: 1, credits: KEYWORDS, requestedAt: new Date().toISOString() },
-    }], { expectedRevision: 'any' });
+    await main.appendToStream(
+      'account-bench-account',
+      [
+        {
+          id: randomUUID(),
+          type: 'ScrapeRequested',
+          data: {
+            batchId: 'bench-batch',
+            projectId: 'bench-project',
+            keywordIds: project.keywords.map((k) => k.keywordId),
+            serpTop: 50,
+            creditsPerCheck: 1,
+            credits: KEYWORDS,
+            requestedAt: new Date().toISOString(),
+          },
+        },
+      ],
+      { expectedRevision: 'any' },
+    );
     await dispatcher.caughtUp();
     const dispatchMs = performance.now() - dispatchStarted;
 
     let done = 0;
     let timedStart = 0;
     let timedEnd = 0;
-    const workers = stores.map((store) => new CheckWorker({
-      store,
-      loadProject,
-      projectStillExists: async () => true,
-      fetchSerp: async () => {
-        if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
-        done += 1;
-        if (done === 1) timedStart = performance.now();
-        if (done === timedChecks + 1) timedEnd = performance.now();
-        return page;
-      },
-      refund: async () => undefined,
-      now: () => new Date(),
-      log: console.warn,
-    }, { concurrency: CHECKS_AT_ONCE }));
+    const workers = stores.map(
+      (store) =>
+        new CheckWorker(
+          {
+            store,
+            loadProject,
+            projectStillExists: async () => true,
+            fetchSerp: async () => {
+              if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
+              done += 1;
+              if (done === 1) timedStart = performance.now();
+              if (done === timedChecks + 1) timedEnd = performance.now();
+              return page;
+            },
+            refund: async () => undefined,
+            now: () => new Date(),
+            log: console.warn,
+          },
+          { concurrency: CHECKS_AT_ONCE },
+        ),
+    );
     for (const worker of workers) worker.start();
     while (timedEnd === 0 && done < KEYWORDS) await new Promise((resolve) => setTimeout(resolve, 20));
     const end = timedEnd || performance.now();

@@ -19,7 +19,12 @@ const COMPETITORS = 50;
 const REQUESTS_PER_RUN = 40;
 
 const months = (visits: number) =>
-  Array.from({ length: 12 }, (_, i) => ({ month: `2025-${String(i + 1).padStart(2, '0')}`, visits, bounceRate: 0.4, avgVisitDuration: 100 }));
+  Array.from({ length: 12 }, (_, i) => ({
+    month: `2025-${String(i + 1).padStart(2, '0')}`,
+    visits,
+    bounceRate: 0.4,
+    avgVisitDuration: 100,
+  }));
 
 export async function run(_context: BenchContext): Promise<void> {
   const app = await startBenchApp();
@@ -28,7 +33,8 @@ export async function run(_context: BenchContext): Promise<void> {
     const competitors = Array.from({ length: COMPETITORS }, (_, i) => `competitor-${i}.example`);
     const now = new Date();
     await repository.record({ type: 'RecordTraffic', domain: 'main.example', months: months(5_000) }, now);
-    for (const [i, domain] of competitors.entries()) await repository.record({ type: 'RecordTraffic', domain, months: months(200 * (i + 1)) }, now);
+    for (const [i, domain] of competitors.entries())
+      await repository.record({ type: 'RecordTraffic', domain, months: months(200 * (i + 1)) }, now);
     await app.projectionsCaughtUp();
 
     const path = `/api/projects/competitors-filtered?domain=main.example&competitors=${competitors.join(',')}`;
@@ -36,7 +42,8 @@ export async function run(_context: BenchContext): Promise<void> {
     for (let run = 0; run < MIN_RUNS; run++) {
       const { apiKey } = await app.openAccount();
       const first = await app.json('GET', path, { key: apiKey });
-      if (first.filtered.length !== 6 || Object.keys(first.data).length !== 6) throw new Error(`unexpected answer: ${JSON.stringify(first).slice(0, 300)}`);
+      if (first.filtered.length !== 6 || Object.keys(first.data).length !== 6)
+        throw new Error(`unexpected answer: ${JSON.stringify(first).slice(0, 300)}`);
       const latencies: number[] = [];
       for (let i = 1; i < REQUESTS_PER_RUN; i++) {
         const started = performance.now();
@@ -53,8 +60,12 @@ export async function run(_context: BenchContext): Promise<void> {
       await reader.traffic(['main.example', ...competitors]);
       raw.push(performance.now() - started);
     }
-    console.log(`GET /api/projects/competitors-filtered, ${COMPETITORS} cached competitors, ${MIN_RUNS} runs of ${REQUESTS_PER_RUN - 1} sequential requests:`);
-    console.log(`    median per run: ${runs.map((r) => ms(r)).join(', ')}; the ClickHouse read of the 51 traffic rows alone: ${ms(median(raw))}`);
+    console.log(
+      `GET /api/projects/competitors-filtered, ${COMPETITORS} cached competitors, ${MIN_RUNS} runs of ${REQUESTS_PER_RUN - 1} sequential requests:`,
+    );
+    console.log(
+      `    median per run: ${runs.map((r) => ms(r)).join(', ')}; the ClickHouse read of the 51 traffic rows alone: ${ms(median(raw))}`,
+    );
     recordFigure('competitorsFiltered50', {
       apiMs: runs,
       rawMs: raw,

@@ -67,7 +67,9 @@ async function replay(log: Log, sqlitePath: string, chdbPath: string, database: 
     const appendMs = performance.now() - appendStarted;
     const expectedRows = Object.values(rows).reduce((a, b) => a + b, 0);
     console.log(`${log.label}: ${thousands(events)} events, ${thousands(expectedRows)} read-model rows`);
-    console.log(`  append (batches of ${APPEND_BATCH}): ${(appendMs / 1000).toFixed(1)} s, ${thousands(perSecond(events, appendMs))} events/s`);
+    console.log(
+      `  append (batches of ${APPEND_BATCH}): ${(appendMs / 1000).toFixed(1)} s, ${thousands(perSecond(events, appendMs))} events/s`,
+    );
 
     const times: number[] = [];
     let peakRss = 0;
@@ -96,7 +98,12 @@ async function replay(log: Log, sqlitePath: string, chdbPath: string, database: 
 }
 
 /** One replay from zero into a fresh database, checked row for row; its time (ms) and the RSS after it. */
-async function replayOnce(eventStore: EventStore, rows: Record<string, number>, chdbPath: string, database: string): Promise<{ ms: number; peakRss: number }> {
+async function replayOnce(
+  eventStore: EventStore,
+  rows: Record<string, number>,
+  chdbPath: string,
+  database: string,
+): Promise<{ ms: number; peakRss: number }> {
   const readStore = await createReadStore({ database, chdbPath });
   try {
     await readStore.migrate(readModelMigrations());
@@ -141,21 +148,43 @@ function recordsLog(): Log {
       const texts = keywordTexts(KEYWORD_EVENTS_PER_PROJECT * KEYWORDS_PER_EVENT);
       const at = new Date().toISOString();
       const projectIds = Array.from({ length: PROJECTS }, () => objectId(random));
-      await appendAll(store, `workspace-${ACCOUNT_ID}`, projectIds.map((projectId, i) => ({
-        type: 'ProjectCreated',
-        data: { projectId, accountId: ACCOUNT_ID, settings: { ...DEFAULT_SETTINGS, name: `Shop ${i}`, domain: `shop-${i}.example` }, folder: null, createdAt: at },
-      })));
+      await appendAll(
+        store,
+        `workspace-${ACCOUNT_ID}`,
+        projectIds.map((projectId, i) => ({
+          type: 'ProjectCreated',
+          data: {
+            projectId,
+            accountId: ACCOUNT_ID,
+            settings: { ...DEFAULT_SETTINGS, name: `Shop ${i}`, domain: `shop-${i}.example` },
+            folder: null,
+            createdAt: at,
+          },
+        })),
+      );
       let events = PROJECTS;
       for (const projectId of projectIds) {
-        const content: { type: string; data: Record<string, unknown> }[] = [{ type: 'ProjectOwnerRecorded', data: { projectId, accountId: ACCOUNT_ID } }];
+        const content: { type: string; data: Record<string, unknown> }[] = [
+          { type: 'ProjectOwnerRecorded', data: { projectId, accountId: ACCOUNT_ID } },
+        ];
         for (let k = 0; k < KEYWORD_EVENTS_PER_PROJECT; k++) {
-          const keywords = texts.slice(k * KEYWORDS_PER_EVENT, (k + 1) * KEYWORDS_PER_EVENT)
+          const keywords = texts
+            .slice(k * KEYWORDS_PER_EVENT, (k + 1) * KEYWORDS_PER_EVENT)
             .map((value) => ({ keywordId: objectId(random), value, geoCode: 'US', langCode: 'en' }));
           content.push({ type: 'KeywordsAdded', data: { keywords, addedAt: at } });
         }
         for (let n = 0; n < NOTES_PER_PROJECT; n++) {
           const date = new Date(Date.UTC(2025, 0, 1) + n * 86_400_000).toISOString().slice(0, 10);
-          content.push({ type: 'NoteSaved', data: { noteId: objectId(random), date, text: `Release ${n}: new category pages and internal links`, color: 'info', savedAt: at } });
+          content.push({
+            type: 'NoteSaved',
+            data: {
+              noteId: objectId(random),
+              date,
+              text: `Release ${n}: new category pages and internal links`,
+              color: 'info',
+              savedAt: at,
+            },
+          });
         }
         await appendAll(store, `project-${projectId}`, content);
         events += content.length;
@@ -190,12 +219,20 @@ function trackingLog(): Log {
         rows.keyword_updates++;
         rows.checks_by_id++;
         if (random.chance(0.01)) {
-          events.push({ type: 'CheckFailed', data: { ...base, failedAt: at, reason: 'Timed out after 3 attempts', accountId: ACCOUNT_ID, refundCredits: 0 } });
+          events.push({
+            type: 'CheckFailed',
+            data: { ...base, failedAt: at, reason: 'Timed out after 3 attempts', accountId: ACCOUNT_ID, refundCredits: 0 },
+          });
           continue;
         }
         const results: RankedResult[] = Array.from({ length: RESULTS_PER_CHECK }, (_, r) => {
           const domain = `rival-${random.int(0, 299)}.example`;
-          return { position: r + 1, url: `https://www.${domain}/guide/${random.int(0, 9999)}`, title: `Result ${r + 1}: the complete buying guide and review`, domain };
+          return {
+            position: r + 1,
+            url: `https://www.${domain}/guide/${random.int(0, 9999)}`,
+            title: `Result ${r + 1}: the complete buying guide and review`,
+            domain,
+          };
         });
         const aiOverview = random.chance(0.25) ? results.slice(0, 4) : [];
         rows.serp_results += results.length;
@@ -203,7 +240,14 @@ function trackingLog(): Log {
         const own = random.int(0, RESULTS_PER_CHECK);
         events.push({
           type: 'CheckCompleted',
-          data: { ...base, completedAt: at, serpTop: 50, position: own === 0 ? { position: 0, url: '', title: '', domain: '' } : results[own - 1]!, results, aiOverview },
+          data: {
+            ...base,
+            completedAt: at,
+            serpTop: 50,
+            position: own === 0 ? { position: 0, url: '', title: '', domain: '' } : results[own - 1]!,
+            results,
+            aiOverview,
+          },
         });
       }
       // One stream for the lot: the projection reads the log, so how results split into streams does not matter here.

@@ -28,7 +28,7 @@ export async function run(): Promise<void> {
     for (let offset = 0; offset < TOTAL_ROWS; offset += BATCH_ROWS) {
       const rows = [];
       for (let i = offset; i < offset + BATCH_ROWS; i++) {
-        rows.push({ keyword_id: i % KEYWORDS, day: dayText(Math.floor(i / KEYWORDS)), position: (i * 7919) % 100 + 1 });
+        rows.push({ keyword_id: i % KEYWORDS, day: dayText(Math.floor(i / KEYWORDS)), position: ((i * 7919) % 100) + 1 });
       }
       await store.insert('keyword_positions', rows);
     }

@@ -45,7 +45,9 @@ export async function run(context: BenchContext): Promise<void> {
       const sequential = await runLoad({ url: detailUrl, headers: auth, connections: 1, requests: DETAIL_REQUESTS, warmupRequests: 10 });
       assertClean('GET /api/projects/:id', sequential);
       const { value: rounds, peakRssMb } = await withPeakRss(() => loadRounds(detailUrl, auth, 'GET /api/projects/:id'));
-      console.log(`(b) GET /api/projects/:id, ${thousands(FULL_PROJECT_KEYWORDS)} keywords (${thousands(sequential.bytes / sequential.requests)} bytes per answer):`);
+      console.log(
+        `(b) GET /api/projects/:id, ${thousands(FULL_PROJECT_KEYWORDS)} keywords (${thousands(sequential.bytes / sequential.requests)} bytes per answer):`,
+      );
       console.log(
         `    one at a time, ${DETAIL_REQUESTS} requests: median ${ms(median(sequential.latencies))}, p95 ${ms(quantile(sequential.latencies, 0.95))}, ` +
           `${thousands(perSecond(sequential.requests, sequential.elapsedMs))} req/s`,
@@ -64,10 +66,21 @@ export async function run(context: BenchContext): Promise<void> {
     if (context.wants('authGetVsHealth')) {
       const pairs: { list: LoadResult; health: LoadResult }[] = [];
       const { peakRssMb } = await withPeakRss(async () => {
-        await runLoad({ url: `${app.url}/api/projects`, headers: auth, connections: CONNECTIONS, requests: CONNECTIONS * 20, warmupRequests: CONNECTIONS });
+        await runLoad({
+          url: `${app.url}/api/projects`,
+          headers: auth,
+          connections: CONNECTIONS,
+          requests: CONNECTIONS * 20,
+          warmupRequests: CONNECTIONS,
+        });
         await runLoad({ url: `${app.url}/health`, connections: CONNECTIONS, requests: CONNECTIONS * 20, warmupRequests: CONNECTIONS });
         for (let i = 0; i < MIN_RUNS; i++) {
-          const list = await runLoad({ url: `${app.url}/api/projects`, headers: auth, connections: CONNECTIONS, durationMs: ROUND_SECONDS * 1000 });
+          const list = await runLoad({
+            url: `${app.url}/api/projects`,
+            headers: auth,
+            connections: CONNECTIONS,
+            durationMs: ROUND_SECONDS * 1000,
+          });
           assertClean('GET /api/projects', list);
           const health = await runLoad({ url: `${app.url}/health`, connections: CONNECTIONS, durationMs: ROUND_SECONDS * 1000 });
           assertClean('GET /health', health);
@@ -75,7 +88,9 @@ export async function run(context: BenchContext): Promise<void> {
         }
       });
       const rate = (r: LoadResult) => perSecond(r.requests, r.elapsedMs);
-      console.log(`(c) GET /api/projects (authenticated, ${FRESH_PROJECTS} projects) vs GET /health, ${MIN_RUNS} rounds of ${ROUND_SECONDS} s each:`);
+      console.log(
+        `(c) GET /api/projects (authenticated, ${FRESH_PROJECTS} projects) vs GET /health, ${MIN_RUNS} rounds of ${ROUND_SECONDS} s each:`,
+      );
       for (const { list, health } of pairs) {
         console.log(`    /api/projects: ${describeLoad(list)}`);
         console.log(`    /health:       ${describeLoad(health)}`);
@@ -121,5 +136,6 @@ function describeLoad(result: LoadResult): string {
 
 /** Errors would make a fast, wrong figure: refuse to print one. */
 function assertClean(what: string, result: LoadResult): void {
-  if (result.errors > 0) throw new Error(`${what}: ${result.errors} of ${result.requests + result.errors} requests failed, first: ${result.firstError}`);
+  if (result.errors > 0)
+    throw new Error(`${what}: ${result.errors} of ${result.requests + result.errors} requests failed, first: ${result.firstError}`);
 }

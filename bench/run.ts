@@ -87,7 +87,10 @@ function requestedNames(args: readonly string[]): string[] {
   return names.map((n) => n.trim()).filter((n) => n !== '');
 }
 
-const loadAverage = () => loadavg().map((l) => l.toFixed(1)).join(', ');
+const loadAverage = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(', ');
 
 main().catch((error: unknown) => {
   console.error(error);

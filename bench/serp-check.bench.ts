@@ -35,7 +35,13 @@ const instantPage: SerpFetchOutcome = {
   kind: 'success',
   pagesRead: 1,
   aiOverview: [],
-  organic: Array.from({ length: 10 }, (_, i) => ({ position: i + 1, url: `https://site${i}.example/`, title: `Result ${i}`, domain: `site${i}.example`, snippet: 'snippet' })),
+  organic: Array.from({ length: 10 }, (_, i) => ({
+    position: i + 1,
+    url: `https://site${i}.example/`,
+    title: `Result ${i}`,
+    domain: `site${i}.example`,
+    snippet: 'snippet',
+  })),
 };
 
 const spread = (samples: number[]) => `p50 ${ms(quantile(samples, 0.5))}, p95 ${ms(quantile(samples, 0.95))}`;
@@ -49,7 +55,10 @@ async function roundTrip(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'serp-check-bench-'));
   const api = new SqliteEventStore(join(dir, 'events.sqlite'), { pollIntervalMs: 20 });
   const scraper = new SqliteEventStore(join(dir, 'events.sqlite'), { pollIntervalMs: 20 });
-  const worker = new LiveCheckWorker({ store: scraper, fetchSerp: async () => instantPage, now: () => new Date(), log: console.warn }, { concurrency: 2 });
+  const worker = new LiveCheckWorker(
+    { store: scraper, fetchSerp: async () => instantPage, now: () => new Date(), log: console.warn },
+    { concurrency: 2 },
+  );
   try {
     worker.start();
     const liveChecks = new LiveChecks(api, systemClock, { serpCheckTimeoutMs: 10_000 });
@@ -60,8 +69,13 @@ async function roundTrip(): Promise<void> {
       if (answer.type !== 'LiveCheckAnswered') throw new Error(`round trip ${i}: ${answer.type}`);
       if (i >= 5) samples.push(performance.now() - started);
     }
-    console.log(`serp-check event round trip (request appended, taken by a scraper store on the same SQLite file, answer read back), ${ROUND_TRIPS} runs: ${spread(samples)}`);
-    recordFigure('serpCheckRoundTrip', { apiMs: samples, note: 'live-check request -> scraper consumer group -> answer read back, instant page, two stores on one SQLite file' });
+    console.log(
+      `serp-check event round trip (request appended, taken by a scraper store on the same SQLite file, answer read back), ${ROUND_TRIPS} runs: ${spread(samples)}`,
+    );
+    recordFigure('serpCheckRoundTrip', {
+      apiMs: samples,
+      note: 'live-check request -> scraper consumer group -> answer read back, instant page, two stores on one SQLite file',
+    });
   } finally {
     await worker.stop();
     await api.close();
@@ -77,13 +91,24 @@ async function endToEnd(): Promise<void> {
   const dirs = newBenchDirs('serp-check');
   const running = await createApp(
     loadConfig({
-      PORT: '0', HOST: '127.0.0.1', DATA_DIR: dirs.dataDir, CHDB_PATH: dirs.chdbPath, ADMIN_TOKEN: BENCH_ADMIN_TOKEN, LOG_LEVEL: 'error',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dirs.dataDir,
+      CHDB_PATH: dirs.chdbPath,
+      ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+      LOG_LEVEL: 'error',
       PAGESPEED_BASE_URL: 'http://127.0.0.1:9',
-      ROLES: 'api,projections,scraper', GOOGLE_BASE_URL: google.baseUrl, SCRAPER_MIN_INTERVAL_MS: '0',
+      ROLES: 'api,projections,scraper',
+      GOOGLE_BASE_URL: google.baseUrl,
+      SCRAPER_MIN_INTERVAL_MS: '0',
     }),
   );
   const call = async (path: string, key: string, body: unknown) => {
-    const response = await fetch(new URL(path, running.url), { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(new URL(path, running.url), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     const json = (await response.json()) as any;
     if (response.status >= 300) throw new Error(`${path}: HTTP ${response.status} ${JSON.stringify(json)}`);
     return json;
@@ -108,8 +133,14 @@ async function endToEnd(): Promise<void> {
       samples.push(performance.now() - started);
       if (answer.data.serp.length === 0) throw new Error(`serp-check ${i} had no results`);
     }
-    console.log(`serp-check over HTTP with the fixture Google (standalone, Chromium), ${HTTP_CALLS} calls: ${spread(samples)}; the same page through the fetcher alone: ${spread(direct)}`);
-    recordFigure('serpCheckFixtureGoogle', { apiMs: samples, rawMs: direct, note: 'POST /api/tools/serp-check end to end vs the fetcher alone (rawMs), saved Google page from a local server' });
+    console.log(
+      `serp-check over HTTP with the fixture Google (standalone, Chromium), ${HTTP_CALLS} calls: ${spread(samples)}; the same page through the fetcher alone: ${spread(direct)}`,
+    );
+    recordFigure('serpCheckFixtureGoogle', {
+      apiMs: samples,
+      rawMs: direct,
+      note: 'POST /api/tools/serp-check end to end vs the fetcher alone (rawMs), saved Google page from a local server',
+    });
   } finally {
     await running.close();
     removeBenchDirs(dirs);

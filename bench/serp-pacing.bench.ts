@@ -49,7 +49,13 @@ class SimulatedClock {
 }
 
 const results = (start: number) =>
-  Array.from({ length: 10 }, (_, i) => ({ position: i + 1, url: `https://site-${start + i}.example/`, title: 't', domain: `site-${start + i}.example`, snippet: '' }));
+  Array.from({ length: 10 }, (_, i) => ({
+    position: i + 1,
+    url: `https://site-${start + i}.example/`,
+    title: 't',
+    domain: `site-${start + i}.example`,
+    snippet: '',
+  }));
 
 async function orderMinutes(minIntervalMs: number, checksAtOnce: number): Promise<{ minutes: number; requests: number; seed: number }> {
   const clock = new SimulatedClock();
@@ -66,8 +72,15 @@ async function orderMinutes(minIntervalMs: number, checksAtOnce: number): Promis
   const parse = (html: string): SerpPage => ({ kind: 'results', organic: results(Number(html)), aiOverview: [], hasNextPage: true });
   const proxies = Array.from({ length: PROXIES }, (_, i) => parseProxyUrl(`http://10.0.0.${i + 1}:3128`) as ProxyConfig);
   let seed = 42;
-  const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
-  const fetcher = new SerpFetcher(serpFetcherConfig({ proxies, minIntervalMs }), { loader, parse, userAgents: ['bench'], now: clock.now, sleep: clock.sleep, random });
+  const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+  const fetcher = new SerpFetcher(serpFetcherConfig({ proxies, minIntervalMs }), {
+    loader,
+    parse,
+    userAgents: ['bench'],
+    now: clock.now,
+    sleep: clock.sleep,
+    random,
+  });
 
   const keywords = Array.from({ length: KEYWORDS }, (_, i) => `keyword ${i}`);
   const work = (async () => {
@@ -86,7 +99,9 @@ async function orderMinutes(minIntervalMs: number, checksAtOnce: number): Promis
 }
 
 export async function run(): Promise<void> {
-  console.log(`serp-pacing: ${KEYWORDS} keywords, top 50 (5 pages each), ${PROXIES} proxies, ${PAGE_LOAD_MS} ms a page load (simulated time)`);
+  console.log(
+    `serp-pacing: ${KEYWORDS} keywords, top 50 (5 pages each), ${PROXIES} proxies, ${PAGE_LOAD_MS} ms a page load (simulated time)`,
+  );
   for (const checksAtOnce of CHECKS_AT_ONCE) {
     const unpaced = await orderMinutes(0, checksAtOnce);
     for (const interval of INTERVALS_MS) {

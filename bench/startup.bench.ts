@@ -41,7 +41,9 @@ export async function run(): Promise<void> {
 
     console.log('start-up, createApp() to the first 200 from GET /health:');
     console.log(`  empty data dir:                 median ${ms(median(empty))} (runs: ${empty.map((t) => t.toFixed(0)).join(', ')} ms)`);
-    console.log(`  with a ${FULL_PROJECT_KEYWORDS.toLocaleString('en-US')}-keyword project: median ${ms(median(withProject))} (runs: ${withProject.map((t) => t.toFixed(0)).join(', ')} ms)`);
+    console.log(
+      `  with a ${FULL_PROJECT_KEYWORDS.toLocaleString('en-US')}-keyword project: median ${ms(median(withProject))} (runs: ${withProject.map((t) => t.toFixed(0)).join(', ')} ms)`,
+    );
   } finally {
     removeBenchDirs(dirs);
   }

@@ -18,7 +18,17 @@ import { BenchApp, startBenchApp } from './support/bench-app';
 import { runLoad } from './support/load';
 import { collectGarbage, MemorySampler } from './support/memory-sampler';
 import { addKeywords, createProject, FULL_PROJECT_KEYWORDS } from './support/projects';
-import { inEngine, intoRows, rawFullExport, rawKeywordUpdates, rawPages, rawPositionHistory, rawSummaryExport, SqlRunner, Window } from './support/raw-ranking-queries';
+import {
+  inEngine,
+  intoRows,
+  rawFullExport,
+  rawKeywordUpdates,
+  rawPages,
+  rawPositionHistory,
+  rawSummaryExport,
+  SqlRunner,
+  Window,
+} from './support/raw-ranking-queries';
 import { wireSize } from './support/wire-size';
 import { RESULT_LIST_DAYS, SEEDED_DAYS, seedRankings } from './support/ranking-seed';
 import { availablePaths } from './support/routes';
@@ -80,24 +90,39 @@ export async function run(context: BenchContext): Promise<void> {
     }
 
     const yearAgo = utcDay(new Date(now.getTime() - 365 * DAY_MS));
-    const window = (startDate: string): Window => ({ from: new Date(`${startDate}T00:00:00.000Z`), to: new Date(Date.parse(`${today}T00:00:00.000Z`) + DAY_MS) });
+    const window = (startDate: string): Window => ({
+      from: new Date(`${startDate}T00:00:00.000Z`),
+      to: new Date(Date.parse(`${today}T00:00:00.000Z`) + DAY_MS),
+    });
     const monthAgo = utcDay(new Date(now.getTime() - 30 * DAY_MS));
     const cases: ReadCase[] = [
       {
-        label: 'keyword-updates (default: 30 days, daily)', figure: 'keywordUpdates30d',
-        path: '/api/projects/keyword-updates', query: { projectId }, runs: 5, unit: 'updates',
+        label: 'keyword-updates (default: 30 days, daily)',
+        figure: 'keywordUpdates30d',
+        path: '/api/projects/keyword-updates',
+        query: { projectId },
+        runs: 5,
+        unit: 'updates',
         raw: (r) => rawKeywordUpdates(r, projectId, window(monthAgo), 'daily'),
         inspect: inspectKeywordUpdates,
       },
       {
-        label: 'keyword-updates (365 days, weekly)', figure: 'keywordUpdates365dWeekly',
-        path: '/api/projects/keyword-updates', query: { projectId, startDate: yearAgo, aggregation: 'weekly' }, runs: 5, unit: 'updates',
+        label: 'keyword-updates (365 days, weekly)',
+        figure: 'keywordUpdates365dWeekly',
+        path: '/api/projects/keyword-updates',
+        query: { projectId, startDate: yearAgo, aggregation: 'weekly' },
+        runs: 5,
+        unit: 'updates',
         raw: (r) => rawKeywordUpdates(r, projectId, window(yearAgo), 'weekly'),
         inspect: inspectKeywordUpdates,
       },
       {
-        label: 'position-history (a check of the latest day)', figure: 'positionHistory',
-        path: '/api/projects/position-history', query: { keywordUpdateId: seed.latestRankingCheckId }, runs: 20, unit: 'results, dropped and AI sources',
+        label: 'position-history (a check of the latest day)',
+        figure: 'positionHistory',
+        path: '/api/projects/position-history',
+        query: { keywordUpdateId: seed.latestRankingCheckId },
+        runs: 20,
+        unit: 'results, dropped and AI sources',
         raw: (r) => rawPositionHistory(store, r, seed.latestRankingCheckId),
         inspect: (body) => {
           const results = body?.data?.resultList?.length ?? 0;
@@ -106,8 +131,12 @@ export async function run(context: BenchContext): Promise<void> {
         },
       },
       {
-        label: 'pages', figure: 'pages',
-        path: '/api/projects/pages', query: { projectId }, runs: 10, unit: 'pages',
+        label: 'pages',
+        figure: 'pages',
+        path: '/api/projects/pages',
+        query: { projectId },
+        runs: 10,
+        unit: 'pages',
         raw: (r) => rawPages(r, projectId, now),
         inspect: (body) => {
           const pages = body?.data?.length ?? 0;
@@ -135,8 +164,18 @@ export async function run(context: BenchContext): Promise<void> {
     }
 
     const exportCases = [
-      { figure: 'csvFull365d', label: 'export (full CSV, 365 days)', format: 'full', raw: (r: SqlRunner) => rawFullExport(r, projectId, window(yearAgo)) },
-      { figure: 'csvSummary365d', label: 'export (summary CSV, 365 days)', format: 'summary', raw: (r: SqlRunner) => rawSummaryExport(r, projectId, window(yearAgo)) },
+      {
+        figure: 'csvFull365d',
+        label: 'export (full CSV, 365 days)',
+        format: 'full',
+        raw: (r: SqlRunner) => rawFullExport(r, projectId, window(yearAgo)),
+      },
+      {
+        figure: 'csvSummary365d',
+        label: 'export (summary CSV, 365 days)',
+        format: 'summary',
+        raw: (r: SqlRunner) => rawSummaryExport(r, projectId, window(yearAgo)),
+      },
     ];
     const exportPath = '/api/projects/export';
     for (const c of exportCases.filter((c) => context.wants(c.figure))) {
@@ -146,7 +185,15 @@ export async function run(context: BenchContext): Promise<void> {
         continue;
       }
       try {
-        await measureExport(app, apiKey, store, c.figure, c.label, `${exportPath}?${new URLSearchParams({ projectId, format: c.format, startDate: yearAgo })}`, c.raw);
+        await measureExport(
+          app,
+          apiKey,
+          store,
+          c.figure,
+          c.label,
+          `${exportPath}?${new URLSearchParams({ projectId, format: c.format, startDate: yearAgo })}`,
+          c.raw,
+        );
       } catch (error) {
         failures.push(`${c.label}: ${String(error)}`);
         console.log(`  ${c.label}: FAILED: ${String(error)}`);
@@ -155,9 +202,21 @@ export async function run(context: BenchContext): Promise<void> {
 
     // Bytes on the wire: the same answers asked for without compression, with gzip and with brotli.
     const wireCases = [
-      { figure: 'keywordUpdates30d', label: 'keyword-updates, 30 days', path: `/api/projects/keyword-updates?${new URLSearchParams({ projectId })}` },
-      { figure: 'keywordUpdates365dWeekly', label: 'keyword-updates, 365 days weekly', path: `/api/projects/keyword-updates?${new URLSearchParams({ projectId, startDate: yearAgo, aggregation: 'weekly' })}` },
-      { figure: 'csvFull365d', label: 'full CSV, 365 days', path: `${exportPath}?${new URLSearchParams({ projectId, format: 'full', startDate: yearAgo })}` },
+      {
+        figure: 'keywordUpdates30d',
+        label: 'keyword-updates, 30 days',
+        path: `/api/projects/keyword-updates?${new URLSearchParams({ projectId })}`,
+      },
+      {
+        figure: 'keywordUpdates365dWeekly',
+        label: 'keyword-updates, 365 days weekly',
+        path: `/api/projects/keyword-updates?${new URLSearchParams({ projectId, startDate: yearAgo, aggregation: 'weekly' })}`,
+      },
+      {
+        figure: 'csvFull365d',
+        label: 'full CSV, 365 days',
+        path: `${exportPath}?${new URLSearchParams({ projectId, format: 'full', startDate: yearAgo })}`,
+      },
     ];
     for (const c of wireCases.filter((c) => context.wants(c.figure))) {
       try {
@@ -182,7 +241,13 @@ async function measureRead(app: BenchApp, apiKey: string, store: ReadStore, c: R
 
   const raw = await timeBaseline(store, c.runs, c.raw);
   const httpMs = median(http.latencies);
-  recordFigure(c.figure, { apiMs: http.latencies, rawMs: raw.rowsTimes, ops: [(http.requests / http.elapsedMs) * 1000], opsUnit: 'req/s', note: c.label });
+  recordFigure(c.figure, {
+    apiMs: http.latencies,
+    rawMs: raw.rowsTimes,
+    ops: [(http.requests / http.elapsedMs) * 1000],
+    opsUnit: 'req/s',
+    note: c.label,
+  });
   console.log(
     `  ${c.label}: HTTP ${ms(httpMs)} (${megabytes(http.bytes / http.requests)}, ${thousands(items)} ${c.unit}), raw ${ms(raw.rowsMs)} (${thousands(raw.rows)} rows; ` +
       `in ClickHouse alone ${ms(raw.engineMs)}), overhead ${ratio(httpMs, raw.rowsMs)} [N=${c.runs}]`,
@@ -211,7 +276,15 @@ async function timeBaseline(store: ReadStore, runs: number, baseline: (run: SqlR
  * The export streamed on this thread, a chunk at a time and never kept, so the memory figures are
  * the server's (and its ClickHouse engine's: same process), not a client holding the file.
  */
-async function measureExport(app: BenchApp, apiKey: string, store: ReadStore, figure: string, label: string, pathAndQuery: string, baseline: (run: SqlRunner) => Promise<number>): Promise<void> {
+async function measureExport(
+  app: BenchApp,
+  apiKey: string,
+  store: ReadStore,
+  figure: string,
+  label: string,
+  pathAndQuery: string,
+  baseline: (run: SqlRunner) => Promise<number>,
+): Promise<void> {
   const runs: { totalMs: number; firstByteMs: number; bytes: number; baselineRss: number; rssGrowth: number; heapGrowth: number }[] = [];
   // Run 0 is the warm-up, not counted.
   for (let i = 0; i <= EXPORT_RUNS; i++) {
@@ -219,7 +292,10 @@ async function measureExport(app: BenchApp, apiKey: string, store: ReadStore, fi
     const sampler = new MemorySampler(10);
     const started = performance.now();
     // Uncompressed, like the raw baseline: what compression costs and saves is measureWire's figure.
-    const response = await fetch(`${app.url}${pathAndQuery}`, { headers: { authorization: `Bearer ${apiKey}`, 'accept-encoding': 'identity' }, signal: AbortSignal.timeout(300_000) });
+    const response = await fetch(`${app.url}${pathAndQuery}`, {
+      headers: { authorization: `Bearer ${apiKey}`, 'accept-encoding': 'identity' },
+      signal: AbortSignal.timeout(300_000),
+    });
     const firstByteMs = performance.now() - started;
     if (response.status !== 200 || !response.body) throw new Error(`HTTP ${response.status}: ${(await response.text()).slice(0, 300)}`);
     const contentType = response.headers.get('content-type') ?? '';
@@ -234,7 +310,15 @@ async function measureExport(app: BenchApp, apiKey: string, store: ReadStore, fi
     }
     const totalMs = performance.now() - started;
     const peaks = sampler.stop();
-    if (i > 0) runs.push({ totalMs, firstByteMs, bytes, baselineRss: peaks.baselineRss, rssGrowth: peaks.peakRss - peaks.baselineRss, heapGrowth: peaks.peakHeapUsed - peaks.baselineHeapUsed });
+    if (i > 0)
+      runs.push({
+        totalMs,
+        firstByteMs,
+        bytes,
+        baselineRss: peaks.baselineRss,
+        rssGrowth: peaks.peakRss - peaks.baselineRss,
+        heapGrowth: peaks.peakHeapUsed - peaks.baselineHeapUsed,
+      });
   }
 
   const raw = await timeBaseline(store, EXPORT_RUNS, baseline);
@@ -253,7 +337,9 @@ async function measureExport(app: BenchApp, apiKey: string, store: ReadStore, fi
   console.log(
     `    peak growth while streaming (10 ms samples + one per chunk; RSS is the whole process, chDB included, ` +
       `and does not shrink back, so a later run may grow less): ` +
-      runs.map((r, i) => `#${i + 1} heapUsed +${megabytes(r.heapGrowth)}, RSS +${megabytes(r.rssGrowth)} (from ${megabytes(r.baselineRss)})`).join('; '),
+      runs
+        .map((r, i) => `#${i + 1} heapUsed +${megabytes(r.heapGrowth)}, RSS +${megabytes(r.rssGrowth)} (from ${megabytes(r.baselineRss)})`)
+        .join('; '),
   );
 }
 
@@ -269,6 +355,11 @@ async function measureWire(app: BenchApp, apiKey: string, label: string, pathAnd
   const plain = sizes[0]!.bytes;
   console.log(
     `  bytes on the wire, ${label}: ` +
-      sizes.map((s) => `${s.encoding === 'identity' ? 'uncompressed' : s.encoding} ${megabytes(s.bytes)} in ${ms(s.ms)}${s.encoding === 'identity' ? '' : ` (${ratio(plain, s.bytes)} smaller)`}`).join(', '),
+      sizes
+        .map(
+          (s) =>
+            `${s.encoding === 'identity' ? 'uncompressed' : s.encoding} ${megabytes(s.bytes)} in ${ms(s.ms)}${s.encoding === 'identity' ? '' : ` (${ratio(plain, s.bytes)} smaller)`}`,
+        )
+        .join(', '),
   );
 }

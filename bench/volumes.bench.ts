@@ -7,7 +7,9 @@
  */
 import { performance } from 'node:perf_hooks';
 import {
-  FAKE_DATAFORSEO_KEYWORDS_LOGIN, FAKE_DATAFORSEO_KEYWORDS_PASSWORD, startDataForSeoKeywordsFake,
+  FAKE_DATAFORSEO_KEYWORDS_LOGIN,
+  FAKE_DATAFORSEO_KEYWORDS_PASSWORD,
+  startDataForSeoKeywordsFake,
 } from '@rank/providers/dataforseo/testing/fake-dataforseo-keywords';
 import { DATAFORSEO_SEARCH_VOLUME_PATH } from '@rank/providers/dataforseo/keyword-data.client';
 import type { BenchContext } from './benches';
@@ -17,7 +19,15 @@ import { MIN_RUNS, recordFigure } from './support/results';
 import { median, ms } from './support/stats';
 
 const KEYWORDS = 3_500;
-const MARKETS = [['US', 'en'], ['GB', 'en'], ['DE', 'de'], ['FR', 'fr'], ['CA', 'en'], ['AU', 'en'], ['ES', 'es']] as const;
+const MARKETS = [
+  ['US', 'en'],
+  ['GB', 'en'],
+  ['DE', 'de'],
+  ['FR', 'fr'],
+  ['CA', 'en'],
+  ['AU', 'en'],
+  ['ES', 'es'],
+] as const;
 
 export async function run(_context: BenchContext): Promise<void> {
   const fake = await startDataForSeoKeywordsFake();
@@ -29,12 +39,17 @@ export async function run(_context: BenchContext): Promise<void> {
     // another would measure the pacing, not the fetching.
     for (let run = 0; run < MIN_RUNS; run++) {
       const app = await startBenchApp(undefined, {
-        DATAFORSEO_LOGIN: FAKE_DATAFORSEO_KEYWORDS_LOGIN, DATAFORSEO_PASSWORD: FAKE_DATAFORSEO_KEYWORDS_PASSWORD, DATAFORSEO_BASE_URL: fake.url,
+        DATAFORSEO_LOGIN: FAKE_DATAFORSEO_KEYWORDS_LOGIN,
+        DATAFORSEO_PASSWORD: FAKE_DATAFORSEO_KEYWORDS_PASSWORD,
+        DATAFORSEO_BASE_URL: fake.url,
       });
       try {
         const { apiKey } = await app.openAccount();
         const [geoCode, langCode] = MARKETS[run % MARKETS.length]!;
-        const project = await app.json('POST', '/api/projects', { key: apiKey, body: { name: `Volumes ${run}`, domain: `volumes-${run}.example` } });
+        const project = await app.json('POST', '/api/projects', {
+          key: apiKey,
+          body: { name: `Volumes ${run}`, domain: `volumes-${run}.example` },
+        });
         const projectId = project.project._id as string;
         const before = fake.requests.filter((r) => r.path === DATAFORSEO_SEARCH_VOLUME_PATH).length;
         const started = performance.now();
@@ -42,7 +57,8 @@ export async function run(_context: BenchContext): Promise<void> {
         for (;;) {
           const volumes = await app.json('GET', `/api/projects/keyword-volumes?projectId=${projectId}`, { key: apiKey });
           if (Object.keys(volumes.data).length === KEYWORDS) break;
-          if (performance.now() - started > 300_000) throw new Error(`only ${Object.keys(volumes.data).length} of ${KEYWORDS} volumes after 5 minutes`);
+          if (performance.now() - started > 300_000)
+            throw new Error(`only ${Object.keys(volumes.data).length} of ${KEYWORDS} volumes after 5 minutes`);
           await new Promise((resolve) => setTimeout(resolve, 25));
         }
         times.push(performance.now() - started);
@@ -51,8 +67,12 @@ export async function run(_context: BenchContext): Promise<void> {
         await app.close();
       }
     }
-    console.log(`Volumes of a ${KEYWORDS}-keyword project, from adding the keywords to all readable in keyword-volumes (DataForSEO fake), ${MIN_RUNS} runs:`);
-    console.log(`    ${times.map((t) => ms(t)).join(', ')} (median ${ms(median(times))}); upstream search_volume calls per run: ${calls.join(', ')}`);
+    console.log(
+      `Volumes of a ${KEYWORDS}-keyword project, from adding the keywords to all readable in keyword-volumes (DataForSEO fake), ${MIN_RUNS} runs:`,
+    );
+    console.log(
+      `    ${times.map((t) => ms(t)).join(', ')} (median ${ms(median(times))}); upstream search_volume calls per run: ${calls.join(', ')}`,
+    );
     recordFigure('volumeFetch3500', {
       apiMs: times,
       ops: calls,

@@ -36,12 +36,20 @@ async function main(spec: LoadSpec): Promise<Omit<LoadResult, 'serverUtilization
 
   // Warm-up, with the same concurrency so the connections are already open when measuring.
   let warmups = spec.warmupRequests ?? 0;
-  await Promise.all(Array.from({ length: Math.min(spec.connections, Math.max(warmups, 0)) }, async () => {
-    while (warmups-- > 0) await once();
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(spec.connections, Math.max(warmups, 0)) }, async () => {
+      while (warmups-- > 0) await once();
+    }),
+  );
 
   parentPort!.postMessage({ type: 'measuring' });
-  const result: Omit<LoadResult, 'serverUtilization' | 'serverBusyMsPerRequest'> = { requests: 0, errors: 0, elapsedMs: 0, latencies: [], bytes: 0 };
+  const result: Omit<LoadResult, 'serverUtilization' | 'serverBusyMsPerRequest'> = {
+    requests: 0,
+    errors: 0,
+    elapsedMs: 0,
+    latencies: [],
+    bytes: 0,
+  };
   const started = performance.now();
   const deadline = spec.durationMs === undefined ? Infinity : started + spec.durationMs;
   let remaining = spec.requests ?? Infinity;

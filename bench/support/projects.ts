@@ -18,4 +18,3 @@ export async function addKeywords(app: BenchApp, apiKey: string, projectId: stri
   if (body.addedCount !== count) throw new Error(`added ${body.addedCount} keywords, expected ${count}`);
   return body.project.keywords as string[];
 }
-

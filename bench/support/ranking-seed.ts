@@ -87,7 +87,14 @@ export async function seedRankings(store: ReadStore, input: RankingSeedInput): P
       let batch: Record<string, unknown>[] = [];
       for (const [index, keywordId] of input.keywordIds.entries()) {
         const walk = newWalk(random);
-        const year = { keyword_id: keywordId, at_ms: [] as number[], ok: [] as number[], pos: [] as number[], pg: [] as number[], ai: [] as number[] };
+        const year = {
+          keyword_id: keywordId,
+          at_ms: [] as number[],
+          ok: [] as number[],
+          pos: [] as number[],
+          pg: [] as number[],
+          ai: [] as number[],
+        };
         const check = (atMs: number, succeeded: boolean) => {
           year.at_ms.push(atMs);
           year.ok.push(succeeded ? 1 : 0);

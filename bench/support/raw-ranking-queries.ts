@@ -24,12 +24,17 @@ import type { QueryParams, ReadStore } from '@rank/read-store/read-store.port';
  */
 export type SqlRunner = (sql: string, params: QueryParams) => Promise<number>;
 
-export const intoRows = (store: ReadStore): SqlRunner => async (sql, params) => (await store.query(sql, params)).length;
+export const intoRows =
+  (store: ReadStore): SqlRunner =>
+  async (sql, params) =>
+    (await store.query(sql, params)).length;
 
-export const inEngine = (store: ReadStore): SqlRunner => async (sql, params) => {
-  const [row] = await store.query<{ n: string }>(`SELECT count() AS n, sum(cityHash64(*)) AS h FROM (${sql})`, params);
-  return Number(row?.n ?? 0);
-};
+export const inEngine =
+  (store: ReadStore): SqlRunner =>
+  async (sql, params) => {
+    const [row] = await store.query<{ n: string }>(`SELECT count() AS n, sum(cityHash64(*)) AS h FROM (${sql})`, params);
+    return Number(row?.n ?? 0);
+  };
 
 export interface Window {
   from: Date;

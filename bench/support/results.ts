@@ -137,7 +137,11 @@ export function writeResults(path: string): ResultsFile {
     }
   }
   const figures = { ...previous, ...Object.fromEntries(recorded) };
-  const sorted = Object.fromEntries(Object.keys(figures).sort().map((name) => [name, figures[name]!]));
+  const sorted = Object.fromEntries(
+    Object.keys(figures)
+      .sort()
+      .map((name) => [name, figures[name]!]),
+  );
   const file: ResultsFile = { machine: { cores: cpus().length }, figures: sorted };
   writeFileSync(path, `${JSON.stringify(file, null, 2)}\n`);
   return file;
@@ -150,14 +154,24 @@ export function printFigures(): void {
     name,
     `${fmt(e.apiMs)} (${fmt(e.min.apiMs)}-${fmt(e.max.apiMs)})`,
     e.rawMs === undefined ? '' : `${fmt(e.rawMs)} (${fmt(e.min.rawMs)}-${fmt(e.max.rawMs)})`,
-    e.ratio === undefined ? '' : e.min.ratio === undefined ? e.ratio.toFixed(2) : `${e.ratio.toFixed(2)} (${e.min.ratio.toFixed(2)}-${e.max.ratio!.toFixed(2)})`,
-    e.ops === undefined ? '' : `${e.ops.toLocaleString('en-US')} ${e.opsUnit ?? ''} (${e.min.ops!.toLocaleString('en-US')}-${e.max.ops!.toLocaleString('en-US')})`,
+    e.ratio === undefined
+      ? ''
+      : e.min.ratio === undefined
+        ? e.ratio.toFixed(2)
+        : `${e.ratio.toFixed(2)} (${e.min.ratio.toFixed(2)}-${e.max.ratio!.toFixed(2)})`,
+    e.ops === undefined
+      ? ''
+      : `${e.ops.toLocaleString('en-US')} ${e.opsUnit ?? ''} (${e.min.ops!.toLocaleString('en-US')}-${e.max.ops!.toLocaleString('en-US')})`,
     e.peakRssMb === undefined ? '' : `${e.peakRssMb}`,
     `${e.runs}`,
   ]);
   const header = ['figure', 'api ms (min-max)', 'raw ms (min-max)', 'ratio', 'ops (min-max)', 'peak RSS MiB', 'runs'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   console.log(`\n=== figures (median of the runs; written to bench-results.json) ${'='.repeat(8)}`);
   console.log(line(header));
   for (const r of rows) console.log(line(r));

@@ -14,6 +14,17 @@ import { DomainWorkerModule } from '@rank/domains/work/domain-worker.module';
 @Module({})
 export class ProjectorAppModule {
   static forRoot(options: PlatformOptions): DynamicModule {
-    return { module: ProjectorAppModule, imports: [PlatformModule.forRoot(options), ProjectorModule, DispatcherModule, SchedulerModule, VolumeFetcherModule, SuggestionsRunnerModule, DomainWorkerModule] };
+    return {
+      module: ProjectorAppModule,
+      imports: [
+        PlatformModule.forRoot(options),
+        ProjectorModule,
+        DispatcherModule,
+        SchedulerModule,
+        VolumeFetcherModule,
+        SuggestionsRunnerModule,
+        DomainWorkerModule,
+      ],
+    };
   }
 }

@@ -8,8 +8,12 @@ describe('rebuild progress', () => {
   });
 
   it('says done at the end, and does not guess a time before anything is written', () => {
-    expect(describeProgress({ position: 1_000, lastPosition: 1_000, events: 5, elapsedMs: 1 }, 4)).toBe('[####] 100% 5 events, 5,000 events/s, done');
-    expect(describeProgress({ position: 0, lastPosition: 1_000, events: 0, elapsedMs: 0 }, 4)).toBe('[....] 0% 0 events, 0 events/s, time left unknown');
+    expect(describeProgress({ position: 1_000, lastPosition: 1_000, events: 5, elapsedMs: 1 }, 4)).toBe(
+      '[####] 100% 5 events, 5,000 events/s, done',
+    );
+    expect(describeProgress({ position: 0, lastPosition: 1_000, events: 0, elapsedMs: 0 }, 4)).toBe(
+      '[....] 0% 0 events, 0 events/s, time left unknown',
+    );
     expect(describeProgress({ position: 0, lastPosition: 0, events: 0, elapsedMs: 5 }, 4)).toBe('[####] 100% 0 events, 0 events/s, done');
   });
 

@@ -33,7 +33,9 @@ async function main(): Promise<void> {
     await runner.stop();
     const total = runner.eventsHandled;
     const seconds = (Date.now() - started) / 1000;
-    console.log(`${terminal ? '\n' : ''}Rebuilt ${ALL_PROJECTIONS.length} projections from ${total} events in ${seconds.toFixed(1)} s (${Math.round(total / Math.max(seconds, 0.001))} events/s)`);
+    console.log(
+      `${terminal ? '\n' : ''}Rebuilt ${ALL_PROJECTIONS.length} projections from ${total} events in ${seconds.toFixed(1)} s (${Math.round(total / Math.max(seconds, 0.001))} events/s)`,
+    );
   } finally {
     await readStore.close();
     await eventStore.close();

@@ -11,6 +11,9 @@ import { PageSpeedMeasurerModule } from '@rank/domains/measure/page-speed-measur
 @Module({})
 export class ScraperAppModule {
   static forRoot(options: PlatformOptions): DynamicModule {
-    return { module: ScraperAppModule, imports: [PlatformModule.forRoot(options), CheckWorkerModule, LiveCheckWorkerModule, PageSpeedMeasurerModule] };
+    return {
+      module: ScraperAppModule,
+      imports: [PlatformModule.forRoot(options), CheckWorkerModule, LiveCheckWorkerModule, PageSpeedMeasurerModule],
+    };
   }
 }

@@ -19,7 +19,8 @@ describe('Generated client types', () => {
     const generated = await generateClientTypes((await app.request('GET', '/api/openapi.json')).body);
     if (process.env.UPDATE_CLIENT === '1') writeFileSync(CLIENT_TYPES_PATH, generated);
     const committed = readFileSync(CLIENT_TYPES_PATH, 'utf8');
-    if (committed !== generated) throw new Error(`${CLIENT_TYPES_PATH} is out of date with the API: run npm run client:generate and commit it`);
+    if (committed !== generated)
+      throw new Error(`${CLIENT_TYPES_PATH} is out of date with the API: run npm run client:generate and commit it`);
     expect(committed).toContain('export interface paths');
   });
 });

@@ -17,7 +17,11 @@ export async function generateClientTypes(document: unknown): Promise<string> {
     writeFileSync(join(dir, 'openapi.json'), JSON.stringify(document));
     // The package's exports map `*.js` to `*.mjs`, so its bin is found beside package.json.
     const cli = join(dirname(require.resolve('openapi-typescript/package.json')), 'bin', 'cli.js');
-    await promisify(execFile)(process.execPath, [cli, 'openapi.json', '-o', 'types.ts'], { cwd: dir, timeout: 60_000, env: { ...process.env, REDOCLY_TELEMETRY: 'off' } });
+    await promisify(execFile)(process.execPath, [cli, 'openapi.json', '-o', 'types.ts'], {
+      cwd: dir,
+      timeout: 60_000,
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
+    });
     return readFileSync(join(dir, 'types.ts'), 'utf8');
   } finally {
     rmSync(dir, { recursive: true, force: true });

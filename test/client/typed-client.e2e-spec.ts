@@ -29,7 +29,9 @@ describe('Typed client generated from the OpenAPI document (openapi-typescript +
     expect(created.response.status).toBe(201);
     const projectId = created.data!.project._id;
 
-    const added = await client.POST('/api/projects/keywords', { body: { projectId, keywords: ['how long to boil eggs'], geoCode: 'US', langCode: 'en' } });
+    const added = await client.POST('/api/projects/keywords', {
+      body: { projectId, keywords: ['how long to boil eggs'], geoCode: 'US', langCode: 'en' },
+    });
     expect(added.data!.addedCount).toBe(1);
     const keywordIds = added.data!.project.keywords;
 

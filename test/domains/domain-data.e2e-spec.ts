@@ -24,7 +24,8 @@ const MONTHS = Array.from({ length: 12 }, (_, i) => {
 });
 
 /** A site whose every month has `visits` (so its totalVisits is 12 × visits). */
-const site = (visits: number, bounceRate = 0.4, avgVisitDuration = 120) => MONTHS.map((month) => ({ month, visits, bounceRate, avgVisitDuration }));
+const site = (visits: number, bounceRate = 0.4, avgVisitDuration = 120) =>
+  MONTHS.map((month) => ({ month, visits, bounceRate, avgVisitDuration }));
 
 const fastPage: FakePsiPage = {
   scores: { performance: 0.91, accessibility: 0.88, 'best-practices': 1, seo: 0.92 },
@@ -32,7 +33,10 @@ const fastPage: FakePsiPage = {
   // CLS arrives ×100 from PageSpeed Insights: 12 is 0.12 (not good); LCP good, INP not good: 1 of 3 good.
   field: { lcpMs: 2300, inpMs: 250, clsTimes100: 12 },
 };
-const labOnlyPage: FakePsiPage = { scores: { performance: 0.5, accessibility: 0.7, 'best-practices': 0.8, seo: 0.9 }, lab: { lcpMs: 4000, fcpMs: 2000, tbtMs: 600, cls: 0.3 } };
+const labOnlyPage: FakePsiPage = {
+  scores: { performance: 0.5, accessibility: 0.7, 'best-practices': 0.8, seo: 0.9 },
+  lab: { lcpMs: 4000, fcpMs: 2000, tbtMs: 600, cls: 0.3 },
+};
 const cruxPeriods: FakeCruxPeriod[] = [
   { lastDate: '2026-02-21', lcpMs: 2600, cls: '0.15', inpMs: 210 },
   { lastDate: '2026-02-28', lcpMs: 2400, cls: '0.08', inpMs: 190 },
@@ -50,18 +54,31 @@ describe('domain data endpoints', () => {
   const caughtUp = () => app.running.app.get(ProjectionRunner).waitUntilCaughtUp();
   /** Background work is awaited in the read models, not over HTTP: polling would spend the account's domain-read budget. */
   const stored = () => app.running.app.get(DomainDataReader, { strict: false });
-  const waitUntilStored = (probe: (reader: DomainDataReader) => Promise<unknown[]>) => waitFor(() => probe(stored()), (rows) => rows.length > 0, 20_000, 200);
+  const waitUntilStored = (probe: (reader: DomainDataReader) => Promise<unknown[]>) =>
+    waitFor(
+      () => probe(stored()),
+      (rows) => rows.length > 0,
+      20_000,
+      200,
+    );
   const get = (path: string, query: Record<string, string | string[]>, as = key) => app.request('GET', path, { key: as, query });
   const trafficCheck = (domain: string, as = key) => app.request('POST', '/api/tools/traffic-check', { key: as, body: { domain } });
 
   beforeAll(async () => {
-    [similarweb, crux, psi] = await Promise.all([FakeSimilarweb.start('sw-key'), FakeCruxHistory.start('crux-key'), FakePageSpeedInsights.start('psi-key')]);
+    [similarweb, crux, psi] = await Promise.all([
+      FakeSimilarweb.start('sw-key'),
+      FakeCruxHistory.start('crux-key'),
+      FakePageSpeedInsights.start('psi-key'),
+    ]);
     app = await startTestApp({
       clock,
       env: {
-        SIMILARWEB_API_KEY: 'sw-key', SIMILARWEB_BASE_URL: similarweb.baseUrl,
-        CRUX_API_KEY: 'crux-key', CRUX_BASE_URL: crux.baseUrl,
-        PAGESPEED_API_KEY: 'psi-key', PAGESPEED_BASE_URL: psi.baseUrl,
+        SIMILARWEB_API_KEY: 'sw-key',
+        SIMILARWEB_BASE_URL: similarweb.baseUrl,
+        CRUX_API_KEY: 'crux-key',
+        CRUX_BASE_URL: crux.baseUrl,
+        PAGESPEED_API_KEY: 'psi-key',
+        PAGESPEED_BASE_URL: psi.baseUrl,
       },
     });
     key = (await app.createAccount()).apiKey;
@@ -86,10 +103,22 @@ describe('domain data endpoints', () => {
         success: true,
         domain: 'shop.example',
         data: {
-          stats: { domain: 'shop.example', totalVisits: 12_000, engagementMetrics: { bounceRate: 0.5, avgVisitDuration: 90 }, fetchedAt: new Date(START).toISOString() },
+          stats: {
+            domain: 'shop.example',
+            totalVisits: 12_000,
+            engagementMetrics: { bounceRate: 0.5, avgVisitDuration: 90 },
+            fetchedAt: new Date(START).toISOString(),
+          },
           monthlyVisits: MONTHS.map((month) => ({ domain: 'shop.example', month, visits: 1000 })),
         },
-        pagespeed: { domain: 'shop.example', performanceScore: 91, cruxScore: 33, largestContentfulPaint: 1800, cumulativeLayoutShift: 0.04, fetchedAt: new Date(START).toISOString() },
+        pagespeed: {
+          domain: 'shop.example',
+          performanceScore: 91,
+          cruxScore: 33,
+          largestContentfulPaint: 1800,
+          cumulativeLayoutShift: 0.04,
+          fetchedAt: new Date(START).toISOString(),
+        },
         remaining: 19,
       });
       expect(similarwebAsked('shop.example')).toBe(3);
@@ -124,7 +153,11 @@ describe('domain data endpoints', () => {
       expect(failed.body).toMatchObject({ success: true, domain: 'flaky.example', data: null, pagespeed: null });
 
       await caughtUp();
-      expect((await get('/api/projects/webtraffic', { domain: 'flaky.example' })).body).toEqual({ success: true, exists: false, data: null });
+      expect((await get('/api/projects/webtraffic', { domain: 'flaky.example' })).body).toEqual({
+        success: true,
+        exists: false,
+        data: null,
+      });
       expect((await get('/api/projects/pagespeed', { domain: 'flaky.example' })).body).toEqual({ success: true, data: null });
 
       similarweb.api.failWith(undefined);
@@ -143,7 +176,15 @@ describe('domain data endpoints', () => {
 
     it('refuses a missing or malformed domain with a 400 naming it', async () => {
       // Nor an address of the service's own network: the page would be loaded by our Lighthouse.
-      for (const body of [{}, { domain: '' }, { domain: 'not a domain!' }, { domain: 42 }, { domain: 'localhost' }, { domain: 'http://10.0.0.5/' }, { domain: 'intranet.corp' }]) {
+      for (const body of [
+        {},
+        { domain: '' },
+        { domain: 'not a domain!' },
+        { domain: 42 },
+        { domain: 'localhost' },
+        { domain: 'http://10.0.0.5/' },
+        { domain: 'intranet.corp' },
+      ]) {
         const refused = await app.request('POST', '/api/tools/traffic-check', { key, body });
         expect(refused.status).toBe(400);
         expect(refused.body.message).toMatch(/^domain /);
@@ -152,15 +193,25 @@ describe('domain data endpoints', () => {
   });
 
   describe('cached reads', () => {
-    it('GET /api/projects/pagespeed gives the full record with field data in the spec\'s units, or data: null', async () => {
+    it("GET /api/projects/pagespeed gives the full record with field data in the spec's units, or data: null", async () => {
       const { status, body } = await get('/api/projects/pagespeed', { domain: 'WWW.shop.example' });
       expect(status).toBe(200);
       expect(body).toEqual({
         success: true,
         data: {
-          domain: 'shop.example', performanceScore: 91, accessibilityScore: 88, bestPracticesScore: 100, seoScore: 92, cruxScore: 33,
-          largestContentfulPaint: 1800, firstContentfulPaint: 900, cumulativeLayoutShift: 0.04, totalBlockingTime: 120,
-          cruxFieldData: { LCP: { p75: 2300 }, CLS: { p75: 0.12 }, INP: { p75: 250 } }, source: 'psi', fetchedAt: expect.any(String),
+          domain: 'shop.example',
+          performanceScore: 91,
+          accessibilityScore: 88,
+          bestPracticesScore: 100,
+          seoScore: 92,
+          cruxScore: 33,
+          largestContentfulPaint: 1800,
+          firstContentfulPaint: 900,
+          cumulativeLayoutShift: 0.04,
+          totalBlockingTime: 120,
+          cruxFieldData: { LCP: { p75: 2300 }, CLS: { p75: 0.12 }, INP: { p75: 250 } },
+          source: 'psi',
+          fetchedAt: expect.any(String),
         },
       });
       expect((await get('/api/projects/pagespeed', { domain: 'never-seen.example' })).body).toEqual({ success: true, data: null });
@@ -176,7 +227,11 @@ describe('domain data endpoints', () => {
           monthlyVisits: MONTHS.map((month) => ({ domain: 'flaky.example', month, visits: 500 })),
         },
       });
-      expect((await get('/api/projects/webtraffic', { domain: 'never-fetched.example' })).body).toEqual({ success: true, exists: false, data: null });
+      expect((await get('/api/projects/webtraffic', { domain: 'never-fetched.example' })).body).toEqual({
+        success: true,
+        exists: false,
+        data: null,
+      });
     });
 
     it('needs an API key', async () => {
@@ -190,11 +245,18 @@ describe('domain data endpoints', () => {
     let projectId: string;
     /** Monthly visits; brand.example has 1,000 a month. */
     const monthly: Record<string, number> = {
-      'a5.example': 20_000, 'a1.example': 9000, 'a2.example': 5000, 'a3.example': 3000, 'a4.example': 2000,
-      'b1.example': 900, 'b2.example': 800, 'b3.example': 100, 'b4.example': 50,
+      'a5.example': 20_000,
+      'a1.example': 9000,
+      'a2.example': 5000,
+      'a3.example': 3000,
+      'a4.example': 2000,
+      'b1.example': 900,
+      'b2.example': 800,
+      'b3.example': 100,
+      'b4.example': 50,
     };
 
-    it('on creation fetches the domain\'s traffic, home-page speed and origin CrUX history, off the request path', async () => {
+    it("on creation fetches the domain's traffic, home-page speed and origin CrUX history, off the request path", async () => {
       similarweb.sites.set('brand.example', site(1000));
       psi.pages.set('https://brand.example/', labOnlyPage);
       crux.records.set('origin:https://brand.example', cruxPeriods);
@@ -221,16 +283,27 @@ describe('domain data endpoints', () => {
       });
     });
 
-    it('on competitor changes fetches each competitor\'s traffic', async () => {
+    it("on competitor changes fetches each competitor's traffic", async () => {
       for (const [domain, visits] of Object.entries(monthly)) similarweb.sites.set(domain, site(visits));
-      const updated = await app.request('PUT', '/api/projects', { key, body: { _id: projectId, name: 'Brand', domain: 'brand.example', competitors: Object.keys(monthly) } });
+      const updated = await app.request('PUT', '/api/projects', {
+        key,
+        body: { _id: projectId, name: 'Brand', domain: 'brand.example', competitors: Object.keys(monthly) },
+      });
       expect(updated.status).toBe(200);
-      await waitFor(() => stored().traffic(Object.keys(monthly)), (rows) => rows.length === Object.keys(monthly).length, 20_000, 200);
+      await waitFor(
+        () => stored().traffic(Object.keys(monthly)),
+        (rows) => rows.length === Object.keys(monthly).length,
+        20_000,
+        200,
+      );
     });
 
     it('GET /api/projects/competitors-filtered keeps the 3 smallest above and the 3 largest below the main domain', async () => {
       const asked = ['a1', 'a2', 'a3', 'a4', 'b1', 'b2', 'b3', 'b4', 'uncached'].map((d) => `${d}.example`);
-      const { status, body } = await get('/api/projects/competitors-filtered', { domain: 'https://www.brand.example/', competitors: asked.join(', ') });
+      const { status, body } = await get('/api/projects/competitors-filtered', {
+        domain: 'https://www.brand.example/',
+        competitors: asked.join(', '),
+      });
       expect(status).toBe(200);
       expect(body.success).toBe(true);
       expect(body.mainDomainVisits).toBe(12_000);
@@ -261,20 +334,42 @@ describe('domain data endpoints', () => {
       expect(none.body.message).toMatch(/^competitors is required/);
     });
 
-    it('measures the project\'s ranking pages after checks complete: pages-pagespeed and the pages\' CrUX series', async () => {
-      const added = await app.request('POST', '/api/projects/keywords', { key, body: { projectId, keywords: ['brand shoes'], geoCode: 'US', langCode: 'en' } });
+    it("measures the project's ranking pages after checks complete: pages-pagespeed and the pages' CrUX series", async () => {
+      const added = await app.request('POST', '/api/projects/keywords', {
+        key,
+        body: { projectId, keywords: ['brand shoes'], geoCode: 'US', langCode: 'en' },
+      });
       expect(added.status).toBe(200);
       const keywordId = added.body.project.keywords[0];
       const page = 'https://brand.example/shoes';
       psi.pages.set(page, fastPage);
       crux.records.set(`url:${page}`, cruxPeriods);
-      await seedChecks(app.running.stores.eventStore, [{ projectId, keywordId, at: new Date(START - 3600_000).toISOString(), urls: ['https://other.example/', page], projectDomains: ['brand.example'] }]);
+      await seedChecks(app.running.stores.eventStore, [
+        {
+          projectId,
+          keywordId,
+          at: new Date(START - 3600_000).toISOString(),
+          urls: ['https://other.example/', page],
+          projectDomains: ['brand.example'],
+        },
+      ]);
 
       await waitUntilStored((r) => r.pageSpeedOfUrls([page]));
-      await waitFor(() => stored().cruxHistory('brand.example'), (rows) => rows.some((row) => row.url === page), 20_000, 200);
+      await waitFor(
+        () => stored().cruxHistory('brand.example'),
+        (rows) => rows.some((row) => row.url === page),
+        20_000,
+        200,
+      );
       const measured = await get('/api/projects/pages-pagespeed', { projectId });
       expect(measured.status).toBe(200);
-      expect(measured.body.pages[page]).toMatchObject({ url: page, path: '/shoes', performanceScore: 91, largestContentfulPaint: 1800, source: 'psi' });
+      expect(measured.body.pages[page]).toMatchObject({
+        url: page,
+        path: '/shoes',
+        performanceScore: 91,
+        largestContentfulPaint: 1800,
+        source: 'psi',
+      });
       // The home page does not rank: the domain's snapshot is the baseline.
       expect(measured.body.baseline).toMatchObject({ url: 'https://brand.example/', path: '/', performanceScore: 50, source: 'domain' });
 
@@ -286,19 +381,34 @@ describe('domain data endpoints', () => {
       expect(anonymous.body).toEqual(measured.body);
 
       const history = await get('/api/projects/crux-history', { domain: 'brand.example' });
-      expect(history.body.pages).toEqual([{ url: page, path: '/shoes', data: [{ date: '2026-02-21', lcp: { p75: 2600 } }, { date: '2026-02-28', lcp: { p75: 2400 } }] }]);
+      expect(history.body.pages).toEqual([
+        {
+          url: page,
+          path: '/shoes',
+          data: [
+            { date: '2026-02-21', lcp: { p75: 2600 } },
+            { date: '2026-02-28', lcp: { p75: 2400 } },
+          ],
+        },
+      ]);
     });
 
-    it('fills the agent export\'s traffic, competitor and performance sections from the stored data', async () => {
+    it("fills the agent export's traffic, competitor and performance sections from the stored data", async () => {
       const report = await app.request('GET', '/api/projects/export-agent', { key, query: { projectId } });
       expect(report.status).toBe(200);
-      expect(report.text).toContain('## Traffic\n\nVisits to brand.example (worldwide, all devices, subdomains included), fetched 2026-03-15:\n\n'
-        + '- Total over the last 12 month(s): 12,000\n- Engagement: bounce rate 40.0%, average visit 120 s\n\n| Month | Visits |\n|---|---:|\n| 2025-03 | 1,000 |\n');
-      expect(report.text).toContain('| brand.example (this project) | 12,000 | 100% | 2026-03-15 |\n| a5.example | 240,000 | 2000% | 2026-03-15 |\n');
+      expect(report.text).toContain(
+        '## Traffic\n\nVisits to brand.example (worldwide, all devices, subdomains included), fetched 2026-03-15:\n\n' +
+          '- Total over the last 12 month(s): 12,000\n- Engagement: bounce rate 40.0%, average visit 120 s\n\n| Month | Visits |\n|---|---:|\n| 2025-03 | 1,000 |\n',
+      );
+      expect(report.text).toContain(
+        '| brand.example (this project) | 12,000 | 100% | 2026-03-15 |\n| a5.example | 240,000 | 2000% | 2026-03-15 |\n',
+      );
       expect(report.text).toContain('### Home page (<https://brand.example/>, PageSpeed Insights, mobile, 2026-03-15)');
       expect(report.text).toContain('| Performance score | 50 |\n');
       expect(report.text).toContain('| Cumulative Layout Shift (lab) | 0.3 |\n');
-      expect(report.text).toContain('Chrome UX Report for the origin, period ending 2026-02-28: LCP p75 2,400 ms, INP p75 190 ms, CLS p75 0.08.');
+      expect(report.text).toContain(
+        'Chrome UX Report for the origin, period ending 2026-02-28: LCP p75 2,400 ms, INP p75 190 ms, CLS p75 0.08.',
+      );
       expect(report.text).toContain('| <https://brand.example/shoes> | 91 | 1,800 ms | 0.04 | 120 ms | psi | 2026-03-15 |\n');
     });
   });
@@ -323,8 +433,16 @@ describe('domain data endpoints', () => {
       nowMs = START + 61_000;
       await waitUntilStored((r) => r.pageSpeedOfDomains(['retry.example'], 'domain'));
       nowMs = START;
-      const failure = (await app.running.stores.eventStore.readStream('domain-retry.example')).find((e) => e.type === 'DomainDataFetchFailed');
-      expect(failure?.data).toMatchObject({ domain: 'retry.example', kind: 'pagespeed', target: 'https://retry.example/', attempt: 1, origin: 'background' });
+      const failure = (await app.running.stores.eventStore.readStream('domain-retry.example')).find(
+        (e) => e.type === 'DomainDataFetchFailed',
+      );
+      expect(failure?.data).toMatchObject({
+        domain: 'retry.example',
+        kind: 'pagespeed',
+        target: 'https://retry.example/',
+        attempt: 1,
+        origin: 'background',
+      });
       expect((await get('/api/projects/pagespeed', { domain: 'retry.example' })).body.data).toMatchObject({ performanceScore: 50 });
     });
 
@@ -341,7 +459,8 @@ describe('domain data endpoints', () => {
   describe('limits', () => {
     it('counts new domains across the five endpoints, refuses the 401st with 429 and fetches nothing for it', async () => {
       const { apiKey } = await app.createAccount();
-      const capacity = async () => (await app.request('GET', '/api/user/capacity', { key: apiKey })).body.limits.rateLimits.newDomainsPerDay;
+      const capacity = async () =>
+        (await app.request('GET', '/api/user/capacity', { key: apiKey })).body.limits.rateLimits.newDomainsPerDay;
       expect(await capacity()).toMatchObject({ limit: 400, used: 0, remaining: 400, resetsInSeconds: null });
 
       // A cached domain never counts.
@@ -351,10 +470,16 @@ describe('domain data endpoints', () => {
       // One main domain and 7 × 50 competitors, then 49 more: 400 distinct new domains.
       const batch = (n: number, size: number) => Array.from({ length: size }, (_, i) => `new${n}-${i}.example`).join(',');
       for (let n = 0; n < 7; n++) {
-        const read = await get('/api/projects/competitors-filtered', { domain: 'allowance-main.example', competitors: batch(n, 50) }, apiKey);
+        const read = await get(
+          '/api/projects/competitors-filtered',
+          { domain: 'allowance-main.example', competitors: batch(n, 50) },
+          apiKey,
+        );
         expect(read.status).toBe(200);
       }
-      expect((await get('/api/projects/competitors-filtered', { domain: 'allowance-main.example', competitors: batch(7, 49) }, apiKey)).status).toBe(200);
+      expect(
+        (await get('/api/projects/competitors-filtered', { domain: 'allowance-main.example', competitors: batch(7, 49) }, apiKey)).status,
+      ).toBe(200);
       // Looked up again, by another endpoint: still counted once.
       expect((await get('/api/projects/webtraffic', { domain: 'new0-0.example' }, apiKey)).status).toBe(200);
       expect(await capacity()).toEqual({ limit: 400, used: 400, remaining: 0, resetsInSeconds: 86_400, appliesTo: expect.any(Array) });

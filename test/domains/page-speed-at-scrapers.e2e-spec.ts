@@ -24,10 +24,14 @@ describe('page speed measured by the scrapers', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'rank-tracker-pagespeed-work-'));
     psi = await FakePageSpeedInsights.start();
     psi.pages.set('https://scraped.example/', {
-      scores: { performance: 0.77, accessibility: 0.9, 'best-practices': 0.95, seo: 1 }, lab: { lcpMs: 2100, fcpMs: 1000, tbtMs: 200, cls: 0.02 },
+      scores: { performance: 0.77, accessibility: 0.9, 'best-practices': 0.95, seo: 1 },
+      lab: { lcpMs: 2100, fcpMs: 1000, tbtMs: 200, cls: 0.02 },
     });
     projector = await startTestApp({ dataDir, env: { ROLES: 'api,projections', PAGESPEED_BASE_URL: '' } });
-    scraper = await startTestApp({ dataDir, env: { ROLES: 'api,scraper', PAGESPEED_BASE_URL: psi.baseUrl, GOOGLE_BASE_URL: 'http://127.0.0.1:9' } });
+    scraper = await startTestApp({
+      dataDir,
+      env: { ROLES: 'api,scraper', PAGESPEED_BASE_URL: psi.baseUrl, GOOGLE_BASE_URL: 'http://127.0.0.1:9' },
+    });
   });
   afterAll(async () => {
     await scraper?.close({ keepData: true });
@@ -36,13 +40,18 @@ describe('page speed measured by the scrapers', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('a new project\'s home page is asked of the scrapers, measured there, and read from the projector\'s read models', async () => {
+  it("a new project's home page is asked of the scrapers, measured there, and read from the projector's read models", async () => {
     const { apiKey } = await projector.createAccount();
     const created = await projector.request('POST', '/api/projects', { key: apiKey, body: { name: 'Scraped', domain: 'scraped.example' } });
     expect(created.status).toBe(201);
 
     const reader = projector.running.app.get(DomainDataReader, { strict: false });
-    await waitFor(() => reader.pageSpeedOfDomains(['scraped.example'], 'domain'), (rows) => rows.length > 0, 20_000, 200);
+    await waitFor(
+      () => reader.pageSpeedOfDomains(['scraped.example'], 'domain'),
+      (rows) => rows.length > 0,
+      20_000,
+      200,
+    );
     const events = await projector.running.stores.eventStore.readAll();
     const requests = events.filter((e) => e.type === 'PageSpeedMeasurementRequested');
     expect(requests).toHaveLength(1);

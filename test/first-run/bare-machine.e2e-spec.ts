@@ -35,14 +35,22 @@ function hideSystemBrowsers(): { wrap: (command: string[]) => string[]; env: Rec
   const inNamespace = (command: string[]) => ['unshare', ...flags, 'sh', '-c', script, 'sh', String(dirs.length), ...dirs, ...command];
   const [probeCommand, ...probeArgs] = inNamespace(['true']);
   const probe = spawnSync(probeCommand!, probeArgs, { timeout: 10_000 });
-  if (probe.status === 0) return { wrap: inNamespace, env: {}, how: `unshare ${flags.join(' ')} with an empty tmpfs over ${dirs.join(', ')}` };
-  return { wrap: (command) => command, env: { [HIDE_SYSTEM_BROWSERS_FOR_TESTS]: '1' }, how: `${HIDE_SYSTEM_BROWSERS_FOR_TESTS}=1 (unshare failed: ${probe.stderr?.toString().trim()})` };
+  if (probe.status === 0)
+    return { wrap: inNamespace, env: {}, how: `unshare ${flags.join(' ')} with an empty tmpfs over ${dirs.join(', ')}` };
+  return {
+    wrap: (command) => command,
+    env: { [HIDE_SYSTEM_BROWSERS_FOR_TESTS]: '1' },
+    how: `${HIDE_SYSTEM_BROWSERS_FOR_TESTS}=1 (unshare failed: ${probe.stderr?.toString().trim()})`,
+  };
 }
 
 async function http(method: string, url: string, options: { token?: string; body?: unknown } = {}) {
   const response = await fetch(url, {
     method,
-    headers: { ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
     signal: AbortSignal.timeout(30_000),
   });
@@ -101,7 +109,7 @@ describe('First run on a machine without a browser: npm start and the README qui
         }
       };
       const gone = async (ms: number) => {
-        for (const deadline = Date.now() + ms; Date.now() < deadline; ) {
+        for (const deadline = Date.now() + ms; Date.now() < deadline;) {
           if (!groupAlive()) return true;
           await new Promise((r) => setTimeout(r, 100));
         }
@@ -122,7 +130,8 @@ describe('First run on a machine without a browser: npm start and the README qui
   it('starts with npm start, runs a check with the bundled Chromium, and answers the quick start', async () => {
     const hidden = hideSystemBrowsers();
     const env: Record<string, string> = { ...(process.env as Record<string, string>) };
-    for (const name of Object.keys(env)) if (name.startsWith('CHROMIUM_') || name.startsWith('JEST') || name === 'NODE_ENV') delete env[name];
+    for (const name of Object.keys(env))
+      if (name.startsWith('CHROMIUM_') || name.startsWith('JEST') || name === 'NODE_ENV') delete env[name];
     Object.assign(env, hidden.env, {
       PORT: '0',
       HOST: '127.0.0.1',
@@ -155,7 +164,10 @@ describe('First run on a machine without a browser: npm start and the README qui
     const project = await http('POST', `${url}/api/projects`, { token: key, body: { name: 'Eggs', domain: 'simplyrecipes.com' } });
     expect(project.status).toBe(201);
     const projectId = project.json.project._id as string;
-    const added = await http('POST', `${url}/api/projects/keywords`, { token: key, body: { projectId, keywords: [KEYWORD], geoCode: 'US', langCode: 'en' } });
+    const added = await http('POST', `${url}/api/projects/keywords`, {
+      token: key,
+      body: { projectId, keywords: [KEYWORD], geoCode: 'US', langCode: 'en' },
+    });
     expect(added.status).toBe(200);
     const keywordId = added.json.project.keywords[0] as string;
 

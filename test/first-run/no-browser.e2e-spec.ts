@@ -20,13 +20,21 @@ describe('A scraper that cannot start a browser', () => {
 
   it('fails the check at once with the fix as its reason, and refunds it', async () => {
     const { accountId, apiKey: key } = await app.createAccount({ balance: 5 });
-    const projectId = (await app.request('POST', '/api/projects', { key, body: { name: 'Eggs', domain: 'simplyrecipes.com' } })).body.project._id;
-    const added = await app.request('POST', '/api/projects/keywords', { key, body: { projectId, keywords: ['how to boil eggs'], geoCode: 'US', langCode: 'en' } });
+    const projectId = (await app.request('POST', '/api/projects', { key, body: { name: 'Eggs', domain: 'simplyrecipes.com' } })).body
+      .project._id;
+    const added = await app.request('POST', '/api/projects/keywords', {
+      key,
+      body: { projectId, keywords: ['how to boil eggs'], geoCode: 'US', langCode: 'en' },
+    });
     const keywordId = added.body.project.keywords[0];
 
     const started = Date.now();
     expect((await app.request('POST', '/api/scrape/new-keywords', { key, body: { projectId, keywordIds: [keywordId] } })).status).toBe(200);
-    const [result] = await waitFor(() => checkResultsOf(app.running.stores.eventStore, projectId), (events: RecordedEvent[]) => events.length > 0, 20_000);
+    const [result] = await waitFor(
+      () => checkResultsOf(app.running.stores.eventStore, projectId),
+      (events: RecordedEvent[]) => events.length > 0,
+      20_000,
+    );
 
     expect(result!.type).toBe('CheckFailed');
     expect((result!.data as { reason: string }).reason).toMatch(
@@ -34,7 +42,10 @@ describe('A scraper that cannot start a browser', () => {
     );
     // Four attempts with their redelivery pauses would take far longer than one failed launch.
     expect(Date.now() - started).toBeLessThan(10_000);
-    await waitFor(async () => (await app.admin('GET', `/admin/accounts/${accountId}`)).body.account.virtualBalance, (balance) => balance === 5);
+    await waitFor(
+      async () => (await app.admin('GET', `/admin/accounts/${accountId}`)).body.account.virtualBalance,
+      (balance) => balance === 5,
+    );
   });
 });
 

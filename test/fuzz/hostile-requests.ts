@@ -51,7 +51,10 @@ interface Schema {
 }
 
 type OpenApiDocument = {
-  paths: Record<string, Record<string, { parameters?: Operation['parameters']; requestBody?: { content?: Record<string, { schema?: Schema }> } }>>;
+  paths: Record<
+    string,
+    Record<string, { parameters?: Operation['parameters']; requestBody?: { content?: Record<string, { schema?: Schema }> } }>
+  >;
   components?: { schemas?: Record<string, Schema> };
 };
 
@@ -59,16 +62,27 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
 /** The operator API is not in the public document; its bodies are checked by the same commands. */
 const OPERATOR_ROUTES: Operation[] = [
-  { method: 'POST', path: '/admin/accounts', parameters: [], body: { type: 'object', properties: { name: {}, plan: {}, trial: {}, balance: {}, status: {} } } },
+  {
+    method: 'POST',
+    path: '/admin/accounts',
+    parameters: [],
+    body: { type: 'object', properties: { name: {}, plan: {}, trial: {}, balance: {}, status: {} } },
+  },
   { method: 'GET', path: '/admin/accounts/{id}', parameters: [{ name: 'id', in: 'path' }] },
-  { method: 'PATCH', path: '/admin/accounts/{id}', parameters: [{ name: 'id', in: 'path' }], body: { type: 'object', properties: { name: {}, plan: {}, trial: {}, balance: {}, status: {} } } },
+  {
+    method: 'PATCH',
+    path: '/admin/accounts/{id}',
+    parameters: [{ name: 'id', in: 'path' }],
+    body: { type: 'object', properties: { name: {}, plan: {}, trial: {}, balance: {}, status: {} } },
+  },
 ];
 
 export function operationsOf(document: OpenApiDocument): Operation[] {
   const resolve = (schema: Schema | undefined, depth = 0): Schema | undefined => {
     if (!schema || depth > 8) return schema;
     if (schema.$ref) return resolve(document.components?.schemas?.[schema.$ref.split('/').pop()!], depth + 1);
-    if (schema.allOf) return { type: 'object', properties: Object.assign({}, ...schema.allOf.map((s) => resolve(s, depth + 1)?.properties ?? {})) };
+    if (schema.allOf)
+      return { type: 'object', properties: Object.assign({}, ...schema.allOf.map((s) => resolve(s, depth + 1)?.properties ?? {})) };
     return schema;
   };
   const operations: Operation[] = [];
@@ -101,8 +115,36 @@ const hostileString = fc.oneof(
   brokenText,
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 40 }),
-  fc.constantFrom('\ud800', 'a\udfffb', '\ud83d', 'x\u0000y', '\u0007', '\u001b[31m', '\u202e', '\ufeff', '\r\n', '\t', ' ', '', '..', '/', '%00', '__proto__', 'constructor'),
-  fc.constantFrom('0000-01-01', '9999-12-31', '1969-12-31', '2149-06-07', '2026-02-30', '2026-03-10', 'javascript:alert(1)', 'https://ok.example/icon.png', 'data:text/html,x'),
+  fc.constantFrom(
+    '\ud800',
+    'a\udfffb',
+    '\ud83d',
+    'x\u0000y',
+    '\u0007',
+    '\u001b[31m',
+    '\u202e',
+    '\ufeff',
+    '\r\n',
+    '\t',
+    ' ',
+    '',
+    '..',
+    '/',
+    '%00',
+    '__proto__',
+    'constructor',
+  ),
+  fc.constantFrom(
+    '0000-01-01',
+    '9999-12-31',
+    '1969-12-31',
+    '2149-06-07',
+    '2026-02-30',
+    '2026-03-10',
+    'javascript:alert(1)',
+    'https://ok.example/icon.png',
+    'data:text/html,x',
+  ),
   fc.integer({ min: 1_000, max: 200_000 }).map((n) => 'k'.repeat(n)),
 );
 
@@ -134,7 +176,8 @@ function valueFor(schema: Schema | undefined, targets: FuzzTargets, name: string
   if (type === 'string') wellTyped.push(hostileString);
   if (type === 'integer' || type === 'number') wellTyped.push(hostileNumber);
   if (type === 'boolean') wellTyped.push(fc.boolean());
-  if (type === 'array') wellTyped.push(fc.array(schema?.items?.type === 'string' || !schema?.items ? hostileString : anyJson, { maxLength: 8 }));
+  if (type === 'array')
+    wellTyped.push(fc.array(schema?.items?.type === 'string' || !schema?.items ? hostileString : anyJson, { maxLength: 8 }));
   if (idLike && realIds.length > 0) wellTyped.push(fc.constantFrom(...realIds));
   return wellTyped.length > 0 ? fc.oneof({ weight: 3, arbitrary: fc.oneof(...wellTyped) }, { weight: 1, arbitrary: anyJson }) : anyJson;
 }
@@ -144,18 +187,23 @@ const deepBody = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(dep
 
 function bodyFor(op: Operation, targets: FuzzTargets): fc.Arbitrary<string | undefined> {
   const shaped = op.body?.properties
-    ? fc.record(Object.fromEntries(Object.entries(op.body.properties).map(([name, schema]) => [name, valueFor(schema, targets, name)])), { requiredKeys: [] })
+    ? fc.record(Object.fromEntries(Object.entries(op.body.properties).map(([name, schema]) => [name, valueFor(schema, targets, name)])), {
+        requiredKeys: [],
+      })
     : anyJson;
   return fc.oneof(
     { weight: 12, arbitrary: shaped.map((v) => JSON.stringify(v)) },
     { weight: 2, arbitrary: anyJson.map((v) => JSON.stringify(v) ?? 'null') },
     { weight: 1, arbitrary: fc.integer({ min: 33, max: 6_000 }).map(deepBody) },
-    { weight: 1, arbitrary: fc.constantFrom('{', '{"name":', 'nul', '[1,]', '{"a":1}{"b":2}', '\u0000', '"\\ud800"', '{"__proto__":{"polluted":1}}') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom('{', '{"name":', 'nul', '[1,]', '{"a":1}{"b":2}', '\u0000', '"\\ud800"', '{"__proto__":{"polluted":1}}'),
+    },
     { weight: 1, arbitrary: fc.constant(undefined) },
   );
 }
 
-const stringify = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v) ?? '');
+const stringify = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''));
 
 /**
  * Percent-encodes as a hostile client would: a lone surrogate, which `encodeURIComponent` refuses,
@@ -183,26 +231,36 @@ function requestFor(op: Operation, targets: FuzzTargets): fc.Arbitrary<FuzzReque
     operator
       ? fc.oneof(fc.constant(targets.otherAccountId), hostileString)
       : fc.oneof(valueFor({ type: 'string' }, targets, name === 'id' ? 'projectId' : name), hostileString);
-  return fc.record({
-    path: fc.tuple(...pathParams.map((p) => pathValue(p.name))).map((values) =>
-      pathParams.reduce((path, p, i) => path.replace(`{${p.name}}`, percentEncode(stringify(values[i]))), op.path),
-    ),
-    query: fc.tuple(...queryParams.map((p) => fc.option(valueFor(p.schema, targets, p.name), { nil: undefined, freq: 3 }))).map((values) =>
-      queryParams.flatMap((p, i) => {
-        const v = values[i];
-        if (v === undefined) return [];
-        return (Array.isArray(v) ? v : [v]).map((item) => [p.name, stringify(item)] as [string, string]);
-      }),
-    ),
-    auth: fc.oneof({ weight: 10, arbitrary: fc.constant(`Bearer ${secret}`) }, { weight: 1, arbitrary: fc.constantFrom(undefined, 'Bearer nope', 'Basic eA==', `Bearer ${secret}x`) }),
-    body: op.method === 'GET' ? fc.constant(undefined) : bodyFor(op, targets),
-    contentType: fc.oneof({ weight: 12, arbitrary: fc.constant('application/json') }, { weight: 1, arbitrary: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1') }),
-  }).map(({ path, query, auth, body, contentType }) => {
-    const headers: Record<string, string> = {};
-    if (auth) headers.authorization = auth;
-    if (body !== undefined) headers['content-type'] = contentType;
-    return { method: op.method, path, query, headers, body, route: `${op.method} ${op.path}` };
-  });
+  return fc
+    .record({
+      path: fc
+        .tuple(...pathParams.map((p) => pathValue(p.name)))
+        .map((values) => pathParams.reduce((path, p, i) => path.replace(`{${p.name}}`, percentEncode(stringify(values[i]))), op.path)),
+      query: fc
+        .tuple(...queryParams.map((p) => fc.option(valueFor(p.schema, targets, p.name), { nil: undefined, freq: 3 })))
+        .map((values) =>
+          queryParams.flatMap((p, i) => {
+            const v = values[i];
+            if (v === undefined) return [];
+            return (Array.isArray(v) ? v : [v]).map((item) => [p.name, stringify(item)] as [string, string]);
+          }),
+        ),
+      auth: fc.oneof(
+        { weight: 10, arbitrary: fc.constant(`Bearer ${secret}`) },
+        { weight: 1, arbitrary: fc.constantFrom(undefined, 'Bearer nope', 'Basic eA==', `Bearer ${secret}x`) },
+      ),
+      body: op.method === 'GET' ? fc.constant(undefined) : bodyFor(op, targets),
+      contentType: fc.oneof(
+        { weight: 12, arbitrary: fc.constant('application/json') },
+        { weight: 1, arbitrary: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1') },
+      ),
+    })
+    .map(({ path, query, auth, body, contentType }) => {
+      const headers: Record<string, string> = {};
+      if (auth) headers.authorization = auth;
+      if (body !== undefined) headers['content-type'] = contentType;
+      return { method: op.method, path, query, headers, body, route: `${op.method} ${op.path}` };
+    });
 }
 
 /** One arbitrary over every operation, each equally likely. */

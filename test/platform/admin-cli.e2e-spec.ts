@@ -81,7 +81,10 @@ describe('Operator CLI (npm run admin -- ...), beside the running service', () =
       expect(refused.code).toBe(1);
       expect(refused.stderr).toMatch(/no event store at .*typo.*pass --init/);
       expect(existsSync(join(empty, 'typo', 'events.sqlite'))).toBe(false);
-      const created = await runTypeScript(CLI, ['create-account', '--init', '--name', 'First'], { DATA_DIR: join(empty, 'typo'), LOG_LEVEL: 'error' });
+      const created = await runTypeScript(CLI, ['create-account', '--init', '--name', 'First'], {
+        DATA_DIR: join(empty, 'typo'),
+        LOG_LEVEL: 'error',
+      });
       expect(created.code).toBe(0);
       expect(JSON.parse(created.stdout).account.name).toBe('First');
     } finally {

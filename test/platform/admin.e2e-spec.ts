@@ -15,7 +15,15 @@ describe('Operator API (/admin/accounts)', () => {
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
       success: true,
-      account: { _id: expect.stringMatching(/^[0-9a-f]{24}$/), name: 'Agency', plan: 'pro', isTrial: false, status: 'active', virtualBalance: 0, createdAt: expect.any(String) },
+      account: {
+        _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+        name: 'Agency',
+        plan: 'pro',
+        isTrial: false,
+        status: 'active',
+        virtualBalance: 0,
+        createdAt: expect.any(String),
+      },
       apiKey: expect.stringMatching(/_[0-9a-f]{24}$/),
     });
     const keys = await app.request('GET', '/api/user/api-keys', { key: response.body.apiKey });
@@ -69,7 +77,10 @@ describe('Operator API without ADMIN_TOKEN', () => {
   it('answers 404 for the whole /admin tree', async () => {
     const app = await startTestApp({ env: { ADMIN_TOKEN: '' } });
     try {
-      for (const [method, path] of [['POST', '/admin/accounts'], ['GET', '/admin/accounts/0123456789abcdef01234567']]) {
+      for (const [method, path] of [
+        ['POST', '/admin/accounts'],
+        ['GET', '/admin/accounts/0123456789abcdef01234567'],
+      ]) {
         const response = await app.request(method, path, { key: TEST_ADMIN_TOKEN, body: method === 'POST' ? {} : undefined });
         expect(response.status).toBe(404);
       }
@@ -90,7 +101,12 @@ describe('Operator API: listing accounts and handling their keys', () => {
 
   it('lists accounts oldest first, paged, filtered by status and plan, with their current balance', async () => {
     const opened: string[] = [];
-    for (const [name, plan] of [['A', 'pro'], ['B', 'starter'], ['C', 'pro'], ['D', 'agency']]) {
+    for (const [name, plan] of [
+      ['A', 'pro'],
+      ['B', 'starter'],
+      ['C', 'pro'],
+      ['D', 'agency'],
+    ]) {
       opened.push((await app.admin('POST', '/admin/accounts', { name, plan })).body.account._id);
     }
     await app.admin('PATCH', `/admin/accounts/${opened[2]}`, { status: 'suspended', balance: 40 });
@@ -108,7 +124,9 @@ describe('Operator API: listing accounts and handling their keys', () => {
     expect(pro.body.accounts.map((a: { name: string }) => a.name)).toEqual(['A', 'C']);
     const suspended = await app.admin('GET', '/admin/accounts?status=suspended');
     expect(suspended.body).toMatchObject({ total: 1, accounts: [{ _id: opened[2], name: 'C', status: 'suspended', virtualBalance: 40 }] });
-    expect((await app.admin('GET', '/admin/accounts?status=active&plan=pro')).body.accounts.map((a: { name: string }) => a.name)).toEqual(['A']);
+    expect((await app.admin('GET', '/admin/accounts?status=active&plan=pro')).body.accounts.map((a: { name: string }) => a.name)).toEqual([
+      'A',
+    ]);
   });
 
   it.each([
@@ -129,7 +147,12 @@ describe('Operator API: listing accounts and handling their keys', () => {
     expect(issued.body).toEqual({
       success: true,
       key: expect.stringMatching(new RegExp(`_${accountId}$`)),
-      apiKey: { _id: expect.stringMatching(/^[0-9a-f]{24}$/), name: 'replacement', keyPrefix: expect.any(String), createdAt: expect.any(String) },
+      apiKey: {
+        _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+        name: 'replacement',
+        keyPrefix: expect.any(String),
+        createdAt: expect.any(String),
+      },
     });
     expect((await app.request('GET', '/api/user/api-keys', { key: issued.body.key })).status).toBe(200);
 
@@ -142,7 +165,9 @@ describe('Operator API: listing accounts and handling their keys', () => {
     expect((await app.admin('DELETE', `/admin/accounts/${accountId}/api-keys/${defaultKey._id}`)).body).toEqual({ success: true });
     expect((await app.request('GET', '/api/user/api-keys', { key: lost })).status).toBe(401);
     expect((await app.admin('DELETE', `/admin/accounts/${accountId}/api-keys/${defaultKey._id}`)).status).toBe(404);
-    expect((await app.admin('GET', `/admin/accounts/${accountId}/api-keys`)).body.apiKeys.map((k: { name: string }) => k.name)).toEqual(['replacement']);
+    expect((await app.admin('GET', `/admin/accounts/${accountId}/api-keys`)).body.apiKeys.map((k: { name: string }) => k.name)).toEqual([
+      'replacement',
+    ]);
   });
 
   it('refuses keys for unknown accounts, bad names and bad key ids', async () => {

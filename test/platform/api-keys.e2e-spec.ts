@@ -18,7 +18,12 @@ describe('API keys (GET/POST/DELETE /api/user/api-keys)', () => {
     expect(created.body).toEqual({
       success: true,
       key: expect.any(String),
-      apiKey: { _id: expect.stringMatching(/^[0-9a-f]{24}$/), name: 'reporting', keyPrefix: `${created.body.key.slice(0, 4)}••••••••`, createdAt: expect.any(String) },
+      apiKey: {
+        _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+        name: 'reporting',
+        keyPrefix: `${created.body.key.slice(0, 4)}••••••••`,
+        createdAt: expect.any(String),
+      },
     });
 
     const listed = await app.request('GET', '/api/user/api-keys', { key: created.body.key });
@@ -36,7 +41,15 @@ describe('API keys (GET/POST/DELETE /api/user/api-keys)', () => {
     const created = await app.request('POST', '/api/user/api-keys', { key: apiKey, body: { name: 'secret check' } });
     const secretPart = (created.body.key as string).split('_')[0]!;
     const files = ['events.sqlite', 'events.sqlite-wal'].map((f) => join(app.dataDir, f));
-    const bytes = files.map((f) => { try { return readFileSync(f).toString('latin1'); } catch { return ''; } }).join('');
+    const bytes = files
+      .map((f) => {
+        try {
+          return readFileSync(f).toString('latin1');
+        } catch {
+          return '';
+        }
+      })
+      .join('');
     expect(bytes.length).toBeGreaterThan(0);
     expect(bytes).not.toContain(secretPart);
     expect(bytes).not.toContain(apiKey.split('_')[0]);
@@ -97,7 +110,7 @@ describe('API keys (GET/POST/DELETE /api/user/api-keys)', () => {
     expect(listed.body.apiKeys.map((k: { name: string }) => k.name)).toEqual(['default']);
   });
 
-  it('answers 404 for an unknown key, an already revoked key and another account\'s key; 400 for a missing or malformed id', async () => {
+  it("answers 404 for an unknown key, an already revoked key and another account's key; 400 for a missing or malformed id", async () => {
     const mine = await app.createAccount();
     const theirs = await app.createAccount();
     const theirKey = await app.request('POST', '/api/user/api-keys', { key: theirs.apiKey, body: { name: 'theirs' } });

@@ -47,7 +47,11 @@ describe('Authentication and account state', () => {
   it('answers 403 blocked on every call of a blocked account', async () => {
     const { accountId, apiKey } = await app.createAccount();
     await app.admin('PATCH', `/admin/accounts/${accountId}`, { status: 'blocked' });
-    for (const [method, body] of [['GET', undefined], ['POST', { name: 'x' }], ['DELETE', { id: 'f'.repeat(24) }]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['POST', { name: 'x' }],
+      ['DELETE', { id: 'f'.repeat(24) }],
+    ] as const) {
       const response = await app.request(method, '/api/user/api-keys', { key: apiKey, body });
       expect(response.status).toBe(403);
       expect(response.body).toMatchObject({ message: 'Account blocked', blocked: true });
@@ -73,7 +77,9 @@ describe('Revocation across replicas', () => {
       // B has seen and cached the key as valid before the revocation.
       expect((await replicaB.request('GET', '/api/user/api-keys', { key: extra.body.key })).status).toBe(200);
 
-      expect((await replicaA.request('DELETE', '/api/user/api-keys', { key: apiKey, body: { id: extra.body.apiKey._id } })).status).toBe(200);
+      expect((await replicaA.request('DELETE', '/api/user/api-keys', { key: apiKey, body: { id: extra.body.apiKey._id } })).status).toBe(
+        200,
+      );
       expect((await replicaB.request('GET', '/api/user/api-keys', { key: extra.body.key })).status).toBe(401);
     } finally {
       await replicaB.close({ keepData: true });

@@ -34,13 +34,19 @@ describe('Compressed answers', () => {
   beforeAll(async () => {
     app = await startReadsApp();
     key = (await app.createAccount()).apiKey;
-    const created = await createProject(app, key, { domain: 'ours.com' }, [{ keywords: ['red shoes', 'blue shoes', 'green boots'], geoCode: 'US', langCode: 'en' }]);
+    const created = await createProject(app, key, { domain: 'ours.com' }, [
+      { keywords: ['red shoes', 'blue shoes', 'green boots'], geoCode: 'US', langCode: 'en' },
+    ]);
     projectId = created.projectId;
     const checks = Object.values(created.ids).flatMap((keywordId, k) =>
       Array.from({ length: 20 }, (_, day) => ({
-        projectId, keywordId, at: new Date(NOW.getTime() - day * 86_400_000 - 3_600_000).toISOString(),
-        projectDomains: ['ours.com'], urls: serp({ [1 + ((day + k) % 9)]: 'https://ours.com/shoes' }, 10),
-      })));
+        projectId,
+        keywordId,
+        at: new Date(NOW.getTime() - day * 86_400_000 - 3_600_000).toISOString(),
+        projectDomains: ['ours.com'],
+        urls: serp({ [1 + ((day + k) % 9)]: 'https://ours.com/shoes' }, 10),
+      })),
+    );
     await seed(app, checks);
   }, 60_000);
   afterAll(() => app.close());

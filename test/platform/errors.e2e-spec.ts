@@ -41,7 +41,11 @@ describe('Errors on every route', () => {
   });
 
   it('answers an unsupported content type with a 4xx JSON message', async () => {
-    const response = await app.request('POST', '/api/user/api-keys', { key: apiKey, rawBody: 'name=x', headers: { 'content-type': 'text/csv' } });
+    const response = await app.request('POST', '/api/user/api-keys', {
+      key: apiKey,
+      rawBody: 'name=x',
+      headers: { 'content-type': 'text/csv' },
+    });
     expect(response.status).toBe(415);
     expect(response.body).toEqual({ success: false, message: expect.stringMatching(/content-type/i) });
   });

@@ -23,13 +23,33 @@ describe('Hostile input', () => {
     it.each([
       ['POST', '/api/projects/folders', () => ({ name: 'a\ud800b' }), 'name must be well-formed text'],
       ['POST', '/api/projects', () => ({ name: '\udfff', domain: 'x.example' }), 'name must be well-formed text'],
-      ['POST', '/api/projects/keywords', () => ({ projectId, keywords: ['fine', 'bad \ud83d'], geoCode: 'US', langCode: 'en' }), 'keywords.1 must be well-formed text'],
+      [
+        'POST',
+        '/api/projects/keywords',
+        () => ({ projectId, keywords: ['fine', 'bad \ud83d'], geoCode: 'US', langCode: 'en' }),
+        'keywords.1 must be well-formed text',
+      ],
       ['POST', '/api/projects/notes', () => ({ projectId, date: '2026-01-01', text: '\ud800' }), 'text must be well-formed text'],
       ['POST', '/api/projects/folders', () => ({ name: 'nul\u0000' }), 'name must not contain control characters'],
-      ['POST', '/api/projects/keywords', () => ({ projectId, keywords: ['bell\u0007'], geoCode: 'US', langCode: 'en' }), 'keywords.0 must not contain control characters'],
-      ['POST', '/api/projects/notes', () => ({ projectId, date: '2026-01-01', text: 'esc \u001b[31m' }), 'text must not contain control characters'],
+      [
+        'POST',
+        '/api/projects/keywords',
+        () => ({ projectId, keywords: ['bell\u0007'], geoCode: 'US', langCode: 'en' }),
+        'keywords.0 must not contain control characters',
+      ],
+      [
+        'POST',
+        '/api/projects/notes',
+        () => ({ projectId, date: '2026-01-01', text: 'esc \u001b[31m' }),
+        'text must not contain control characters',
+      ],
       ['POST', '/api/projects/folders', () => ({ name: 'two\nlines' }), 'name must be a single line'],
-      ['POST', '/api/projects/folders', () => ({ name: 'ok', ['k\ud800']: 1 }), 'a field name in the request body must be well-formed text'],
+      [
+        'POST',
+        '/api/projects/folders',
+        () => ({ name: 'ok', ['k\ud800']: 1 }),
+        'a field name in the request body must be well-formed text',
+      ],
     ])('%s %s, case %#: a 400 naming the field, and nothing written', async (method, path, body, message) => {
       const before = await app.running.stores.eventStore.readAll({ maxCount: 100_000 });
       const response = await raw(method, path, JSON.stringify(body()));
@@ -39,10 +59,16 @@ describe('Hostile input', () => {
     });
 
     it('takes a line break and a tab in note text, and aliases one per line', async () => {
-      const note = await app.request('POST', '/api/projects/notes', { key, body: { projectId, date: '2026-01-02', text: 'line one\nline\ttwo' } });
+      const note = await app.request('POST', '/api/projects/notes', {
+        key,
+        body: { projectId, date: '2026-01-02', text: 'line one\nline\ttwo' },
+      });
       expect(note.status).toBe(201);
       expect(note.body.data.text).toBe('line one\nline\ttwo');
-      const update = await app.request('PUT', '/api/projects', { key, body: { _id: projectId, name: 'Target', domain: 'target.example', aliases: 'a.example\nb.example' } });
+      const update = await app.request('PUT', '/api/projects', {
+        key,
+        body: { _id: projectId, name: 'Target', domain: 'target.example', aliases: 'a.example\nb.example' },
+      });
       expect(update.status).toBe(200);
       expect(update.body.project.aliases).toEqual(['a.example', 'b.example']);
     });
@@ -60,18 +86,27 @@ describe('Hostile input', () => {
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ success: false, message: 'The request body is nested too deeply: at most 32 levels' });
     // Brackets inside strings do not count.
-    const brackets = await raw('POST', '/api/projects/folders', JSON.stringify({ name: '[[[[' .repeat(20) }));
+    const brackets = await raw('POST', '/api/projects/folders', JSON.stringify({ name: '[[[['.repeat(20) }));
     expect(brackets.status).toBe(201);
   });
 
   it('answers a keyless request with a body 401 before reading it', async () => {
     const garbage = '{'.repeat(10) + 'x'.repeat(4_900_000);
     const started = process.cpuUsage();
-    const response = await app.request('POST', '/api/projects', { key: null, rawBody: garbage, headers: { 'content-type': 'application/json' } });
+    const response = await app.request('POST', '/api/projects', {
+      key: null,
+      rawBody: garbage,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(response.status).toBe(401);
     expect(response.body.message).toMatch(/Missing API key/);
-    expect((await app.request('POST', '/api/projects', { key: null, rawBody: '', headers: { 'content-type': 'application/json' } })).status).toBe(401);
-    expect((await app.request('POST', '/api/projects', { key: 'wrong', rawBody: 'not json', headers: { 'content-type': 'application/json' } })).status).toBe(401);
+    expect(
+      (await app.request('POST', '/api/projects', { key: null, rawBody: '', headers: { 'content-type': 'application/json' } })).status,
+    ).toBe(401);
+    expect(
+      (await app.request('POST', '/api/projects', { key: 'wrong', rawBody: 'not json', headers: { 'content-type': 'application/json' } }))
+        .status,
+    ).toBe(401);
     // Parsing would have cost far more than this (the probe measured 60 ms of CPU per 4.9 MB body).
     expect(process.cpuUsage(started).user / 1000).toBeLessThan(2_000);
   });
@@ -81,7 +116,9 @@ describe('Hostile input', () => {
     const started = Date.now();
     const closedAfter = await new Promise<{ ms: number; answer: string }>((resolve) => {
       const socket = connect(Number(url.port), url.hostname, () => {
-        socket.write(`POST /api/projects/folders HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`);
+        socket.write(
+          `POST /api/projects/folders HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`,
+        );
         const drip = setInterval(() => socket.writable && socket.write(' '), 1_000);
         let answer = '';
         socket.on('data', (chunk) => (answer += chunk.toString()));
@@ -101,14 +138,18 @@ describe('Hostile input', () => {
       expect(response.status).toBe(400);
       expect(response.body.message).toMatch(/date must be a real calendar date as YYYY-MM-DD, from 1970-01-01 to 2149-06-06/);
     }
-    expect((await app.request('POST', '/api/projects/notes', { key, body: { projectId, date: '2149-06-06', text: 'last' } })).status).toBe(201);
+    expect((await app.request('POST', '/api/projects/notes', { key, body: { projectId, date: '2149-06-06', text: 'last' } })).status).toBe(
+      201,
+    );
     for (const icon of ['javascript:alert(1)', 'data:text/html,x', 'ftp://x.example/i.png', '//evil.example/x']) {
       const response = await app.request('POST', '/api/projects', { key, body: { name: 'Icon', domain: 'icon.example', icon } });
       expect(response.status).toBe(400);
       expect(response.body.message).toMatch(/icon must be an http\(s\) URL or an icon identifier/);
     }
     for (const icon of ['https://icon.example/i.png', 'star', '']) {
-      expect((await app.request('POST', '/api/projects', { key, body: { name: `Icon ${icon}`, domain: 'icon.example', icon } })).status).toBe(201);
+      expect(
+        (await app.request('POST', '/api/projects', { key, body: { name: `Icon ${icon}`, domain: 'icon.example', icon } })).status,
+      ).toBe(201);
     }
   });
 
@@ -133,7 +174,11 @@ describe('Hostile input', () => {
   describe('the operator API', () => {
     it('answers a body that is not a JSON object with a 400', async () => {
       for (const body of ['null', '123', '[]', '"x"']) {
-        const response = await app.request('POST', '/admin/accounts', { key: TEST_ADMIN_TOKEN, rawBody: body, headers: { 'content-type': 'application/json' } });
+        const response = await app.request('POST', '/admin/accounts', {
+          key: TEST_ADMIN_TOKEN,
+          rawBody: body,
+          headers: { 'content-type': 'application/json' },
+        });
         expect(response.status).toBe(400);
         expect(response.body).toEqual({ success: false, message: 'The request body must be a JSON object' });
       }
@@ -141,13 +186,18 @@ describe('Hostile input', () => {
 
     it('limits wrong tokens per address: 429 with Retry-After after a burst, even for the right token, until the minute ends', async () => {
       const statuses: number[] = [];
-      for (let i = 0; i < 12; i++) statuses.push((await app.request('GET', '/admin/accounts/0123456789abcdef01234567', { key: `wrong-${i}` })).status);
+      for (let i = 0; i < 12; i++)
+        statuses.push((await app.request('GET', '/admin/accounts/0123456789abcdef01234567', { key: `wrong-${i}` })).status);
       expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
       expect(statuses.slice(10)).toEqual([429, 429]);
       const right = await app.admin('POST', '/admin/accounts', {});
       expect(right.status).toBe(429);
       expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect(right.body).toEqual({ success: false, message: 'Too many wrong operator tokens from this address; try again later', retryAfter: Number(right.headers.get('retry-after')) });
+      expect(right.body).toEqual({
+        success: false,
+        message: 'Too many wrong operator tokens from this address; try again later',
+        retryAfter: Number(right.headers.get('retry-after')),
+      });
     });
 
     it('needs an ADMIN_TOKEN of at least 32 characters', () => {

@@ -5,10 +5,29 @@ import { startTestApp, TestApp } from '../support/test-app';
 
 /** The operations of issue 12's table that are tools (all but API-key creation and revocation). */
 const CORE_TOOLS = [
-  'listProjects', 'createProject', 'updateProject', 'deleteProject', 'getProject',
-  'listFolders', 'createFolder', 'updateFolder', 'deleteFolder', 'addKeywords', 'removeKeywords', 'scrapeKeywords',
-  'getKeywordUpdates', 'getPositionHistory', 'getCompetitorPositions', 'getPages',
-  'listNotes', 'saveNote', 'deleteNote', 'getCapacity', 'exportAgentReport', 'exportCsv', 'listApiKeys',
+  'listProjects',
+  'createProject',
+  'updateProject',
+  'deleteProject',
+  'getProject',
+  'listFolders',
+  'createFolder',
+  'updateFolder',
+  'deleteFolder',
+  'addKeywords',
+  'removeKeywords',
+  'scrapeKeywords',
+  'getKeywordUpdates',
+  'getPositionHistory',
+  'getCompetitorPositions',
+  'getPages',
+  'listNotes',
+  'saveNote',
+  'deleteNote',
+  'getCapacity',
+  'exportAgentReport',
+  'exportCsv',
+  'listApiKeys',
 ];
 
 describe('MCP endpoint (/api/mcp) with the official SDK client', () => {
@@ -35,13 +54,17 @@ describe('MCP endpoint (/api/mcp) with the official SDK client', () => {
     clients.push(client);
     return client;
   };
-  const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const call = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
+    (await client.callTool({ name, arguments: args })) as CallToolResult;
   const textOf = (result: CallToolResult) => (result.content[0] as { type: 'text'; text: string }).text;
 
   it('answers 401 without a key, to the SDK client and to a raw request alike', async () => {
     await expect(connect(null)).rejects.toThrow(/401|Missing API key/);
     await expect(connect('rt_not-a-real-key')).rejects.toThrow(/401|Invalid API key/);
-    const raw = await app.request('POST', '/api/mcp', { body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { accept: 'application/json, text/event-stream' } });
+    const raw = await app.request('POST', '/api/mcp', {
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      headers: { accept: 'application/json, text/event-stream' },
+    });
     expect(raw.status).toBe(401);
     expect(raw.body.message).toMatch(/Missing API key/);
   });
@@ -51,14 +74,18 @@ describe('MCP endpoint (/api/mcp) with the official SDK client', () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
     const doc = (await app.request('GET', '/api/openapi.json')).body;
-    const documented = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((item) => Object.values(item).map((op) => op.operationId));
+    const documented = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((item) =>
+      Object.values(item).map((op) => op.operationId),
+    );
     expect(names.sort()).toEqual(documented.filter((id) => !['createApiKey', 'revokeApiKey', 'getHealth'].includes(id)).sort());
     expect(names).toEqual(expect.arrayContaining(CORE_TOOLS));
     expect(names).not.toContain('createApiKey');
 
     const addKeywords = tools.find((t) => t.name === 'addKeywords')!;
     expect(addKeywords.description).toMatch(/Add keywords/);
-    expect(Object.keys(addKeywords.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['projectId', 'keywords', 'geoCode', 'langCode']));
+    expect(Object.keys(addKeywords.inputSchema.properties ?? {})).toEqual(
+      expect.arrayContaining(['projectId', 'keywords', 'geoCode', 'langCode']),
+    );
     expect(addKeywords.inputSchema.required).toEqual(expect.arrayContaining(['projectId', 'keywords', 'geoCode', 'langCode']));
     const updates = tools.find((t) => t.name === 'getKeywordUpdates')!;
     expect(updates.inputSchema.required).toEqual(['projectId']);
@@ -75,7 +102,12 @@ describe('MCP endpoint (/api/mcp) with the official SDK client', () => {
     expect(project.domain).toBe('shoes.example');
     expect(JSON.parse(textOf(created))).toEqual(created.structuredContent);
 
-    const added = await call(client, 'addKeywords', { projectId: project._id, keywords: ['running shoes', 'trail shoes'], geoCode: 'US', langCode: 'en' });
+    const added = await call(client, 'addKeywords', {
+      projectId: project._id,
+      keywords: ['running shoes', 'trail shoes'],
+      geoCode: 'US',
+      langCode: 'en',
+    });
     expect(added.structuredContent).toMatchObject({ success: true, addedCount: 2 });
     const keywordIds = (added.structuredContent as { project: { keywords: string[] } }).project.keywords;
 
@@ -89,7 +121,14 @@ describe('MCP endpoint (/api/mcp) with the official SDK client', () => {
 
     const updates = await call(client, 'getKeywordUpdates', { projectId: project._id, startDate: '2026-01-01', aggregation: 'weekly' });
     expect(updates.isError).toBeFalsy();
-    expect(updates.structuredContent).toEqual((await app.request('GET', '/api/projects/keyword-updates', { key, query: { projectId: project._id, startDate: '2026-01-01', aggregation: 'weekly' } })).body);
+    expect(updates.structuredContent).toEqual(
+      (
+        await app.request('GET', '/api/projects/keyword-updates', {
+          key,
+          query: { projectId: project._id, startDate: '2026-01-01', aggregation: 'weekly' },
+        })
+      ).body,
+    );
 
     const note = await call(client, 'saveNote', { projectId: project._id, date: '2026-03-01', text: 'Site migration' });
     expect(note.structuredContent).toMatchObject({ success: true, message: 'Note saved' });
@@ -119,11 +158,16 @@ describe('MCP endpoint (/api/mcp) with the official SDK client', () => {
     expect(textOf(missing)).toMatch(/projectId/);
   });
 
-  it('keeps accounts apart: another account\'s project is not found', async () => {
+  it("keeps accounts apart: another account's project is not found", async () => {
     const other = await app.createAccount();
-    const theirs = (await app.request('POST', '/api/projects', { key: other.apiKey, body: { name: 'Theirs', domain: 'theirs.example' } })).body.project._id;
+    const theirs = (await app.request('POST', '/api/projects', { key: other.apiKey, body: { name: 'Theirs', domain: 'theirs.example' } }))
+      .body.project._id;
     const client = await connect(key);
-    for (const [name, args] of [['getProject', { id: theirs }], ['getKeywordUpdates', { projectId: theirs }], ['deleteProject', { _id: theirs }]] as const) {
+    for (const [name, args] of [
+      ['getProject', { id: theirs }],
+      ['getKeywordUpdates', { projectId: theirs }],
+      ['deleteProject', { _id: theirs }],
+    ] as const) {
       const result = await call(client, name, args);
       expect(result.isError).toBe(true);
       expect(textOf(result)).toBe('Project not found');
@@ -131,9 +175,10 @@ describe('MCP endpoint (/api/mcp) with the official SDK client', () => {
     expect((await app.request('GET', `/api/projects/${theirs}`, { key: other.apiKey })).status).toBe(200);
   });
 
-  it('refuses a suspended account\'s writes as REST does, and still lets it read', async () => {
+  it("refuses a suspended account's writes as REST does, and still lets it read", async () => {
     const suspended = await app.createAccount();
-    const projectId = (await app.request('POST', '/api/projects', { key: suspended.apiKey, body: { name: 'S', domain: 's.example' } })).body.project._id;
+    const projectId = (await app.request('POST', '/api/projects', { key: suspended.apiKey, body: { name: 'S', domain: 's.example' } })).body
+      .project._id;
     await app.admin('PATCH', `/admin/accounts/${suspended.accountId}`, { status: 'suspended' });
     const client = await connect(suspended.apiKey);
     const write = await call(client, 'saveNote', { projectId, date: '2026-03-01', text: 'x' });

@@ -7,36 +7,75 @@ import { startTestApp, TestApp } from '../support/test-app';
 
 /** Issue 12's table: each operation's id, which is also its MCP tool name and the generated client's method. */
 const OPERATION_IDS: Record<string, string> = {
-  'GET /api/projects': 'listProjects', 'POST /api/projects': 'createProject', 'PUT /api/projects': 'updateProject', 'DELETE /api/projects': 'deleteProject',
+  'GET /api/projects': 'listProjects',
+  'POST /api/projects': 'createProject',
+  'PUT /api/projects': 'updateProject',
+  'DELETE /api/projects': 'deleteProject',
   'GET /api/projects/{id}': 'getProject',
-  'GET /api/projects/folders': 'listFolders', 'POST /api/projects/folders': 'createFolder', 'PUT /api/projects/folders': 'updateFolder', 'DELETE /api/projects/folders': 'deleteFolder',
-  'POST /api/projects/keywords': 'addKeywords', 'DELETE /api/projects/keywords': 'removeKeywords',
+  'GET /api/projects/folders': 'listFolders',
+  'POST /api/projects/folders': 'createFolder',
+  'PUT /api/projects/folders': 'updateFolder',
+  'DELETE /api/projects/folders': 'deleteFolder',
+  'POST /api/projects/keywords': 'addKeywords',
+  'DELETE /api/projects/keywords': 'removeKeywords',
   'POST /api/scrape/new-keywords': 'scrapeKeywords',
-  'GET /api/projects/keyword-updates': 'getKeywordUpdates', 'GET /api/projects/position-history': 'getPositionHistory',
+  'GET /api/projects/keyword-updates': 'getKeywordUpdates',
+  'GET /api/projects/position-history': 'getPositionHistory',
   'GET /api/projects/keyword-volumes': 'getKeywordVolumes',
-  'POST /api/tools/serp-check': 'serpCheck', 'POST /api/tools/traffic-check': 'trafficCheck',
-  'GET /api/projects/keyword-suggestions': 'getKeywordSuggestions', 'POST /api/projects/keyword-ideas': 'getKeywordIdeas', 'POST /api/tools/keyword-research': 'keywordResearch',
-  'GET /api/projects/competitor-positions': 'getCompetitorPositions', 'GET /api/projects/competitors-filtered': 'getCompetitorsFiltered',
-  'GET /api/projects/pages': 'getPages', 'GET /api/projects/pagespeed': 'getPagespeed', 'GET /api/projects/pages-pagespeed': 'getPagesPagespeed',
-  'GET /api/projects/crux-history': 'getCruxHistory', 'GET /api/projects/webtraffic': 'getWebtraffic',
-  'GET /api/projects/notes': 'listNotes', 'POST /api/projects/notes': 'saveNote', 'DELETE /api/projects/notes': 'deleteNote',
-  'GET /api/user/capacity': 'getCapacity', 'GET /api/projects/export-agent': 'exportAgentReport', 'GET /api/projects/export': 'exportCsv',
-  'GET /api/user/api-keys': 'listApiKeys', 'POST /api/user/api-keys': 'createApiKey', 'DELETE /api/user/api-keys': 'revokeApiKey',
+  'POST /api/tools/serp-check': 'serpCheck',
+  'POST /api/tools/traffic-check': 'trafficCheck',
+  'GET /api/projects/keyword-suggestions': 'getKeywordSuggestions',
+  'POST /api/projects/keyword-ideas': 'getKeywordIdeas',
+  'POST /api/tools/keyword-research': 'keywordResearch',
+  'GET /api/projects/competitor-positions': 'getCompetitorPositions',
+  'GET /api/projects/competitors-filtered': 'getCompetitorsFiltered',
+  'GET /api/projects/pages': 'getPages',
+  'GET /api/projects/pagespeed': 'getPagespeed',
+  'GET /api/projects/pages-pagespeed': 'getPagesPagespeed',
+  'GET /api/projects/crux-history': 'getCruxHistory',
+  'GET /api/projects/webtraffic': 'getWebtraffic',
+  'GET /api/projects/notes': 'listNotes',
+  'POST /api/projects/notes': 'saveNote',
+  'DELETE /api/projects/notes': 'deleteNote',
+  'GET /api/user/capacity': 'getCapacity',
+  'GET /api/projects/export-agent': 'exportAgentReport',
+  'GET /api/projects/export': 'exportCsv',
+  'GET /api/user/api-keys': 'listApiKeys',
+  'POST /api/user/api-keys': 'createApiKey',
+  'DELETE /api/user/api-keys': 'revokeApiKey',
 };
 
 /** The reads that need no key when the project is shared (spec, Authentication point 6). */
 const PUBLIC_WHEN_SHARED = [
-  'GET /api/projects/{id}', 'GET /api/projects/keyword-updates', 'GET /api/projects/position-history', 'GET /api/projects/keyword-volumes',
-  'GET /api/projects/competitor-positions', 'GET /api/projects/pages', 'GET /api/projects/pages-pagespeed', 'GET /api/projects/notes',
-  'GET /api/projects/export', 'GET /api/projects/export-agent',
+  'GET /api/projects/{id}',
+  'GET /api/projects/keyword-updates',
+  'GET /api/projects/position-history',
+  'GET /api/projects/keyword-volumes',
+  'GET /api/projects/competitor-positions',
+  'GET /api/projects/pages',
+  'GET /api/projects/pages-pagespeed',
+  'GET /api/projects/notes',
+  'GET /api/projects/export',
+  'GET /api/projects/export-agent',
 ];
 
-type Operation = { operationId?: string; summary?: string; description?: string; security?: unknown; responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>; parameters?: unknown[]; requestBody?: unknown };
+type Operation = {
+  operationId?: string;
+  summary?: string;
+  description?: string;
+  security?: unknown;
+  responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>;
+  parameters?: unknown[];
+  requestBody?: unknown;
+};
 
 describe('OpenAPI document quality', () => {
   let app: TestApp;
   let doc: { paths: Record<string, Record<string, Operation>>; [key: string]: any };
-  const operations = () => Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as const));
+  const operations = () =>
+    Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as const),
+    );
 
   beforeAll(async () => {
     app = await startTestApp();
@@ -55,7 +94,14 @@ describe('OpenAPI document quality', () => {
     }
     // The core of the table exists already; the other rows appear as their routes are built.
     const served = new Set(operations().map(([route]) => route));
-    for (const route of ['GET /api/projects', 'POST /api/projects/keywords', 'GET /api/projects/keyword-updates', 'GET /api/projects/export', 'DELETE /api/user/api-keys']) expect(served).toContain(route);
+    for (const route of [
+      'GET /api/projects',
+      'POST /api/projects/keywords',
+      'GET /api/projects/keyword-updates',
+      'GET /api/projects/export',
+      'DELETE /api/user/api-keys',
+    ])
+      expect(served).toContain(route);
   });
 
   it('documents the errors with one error schema, uses 3.1 nulls, servers and a bearer key that is no JWT', () => {
@@ -64,11 +110,19 @@ describe('OpenAPI document quality', () => {
     expect(doc.servers.length).toBeGreaterThan(0);
     expect(doc.security).toEqual([{ bearer: [] }]);
     expect(doc.components.securitySchemes.bearer).toEqual({ type: 'http', scheme: 'bearer', description: expect.any(String) });
-    expect(doc.components.schemas.ErrorResponse).toMatchObject({ required: ['message'], properties: { message: { type: 'string' }, success: { type: 'boolean' } } });
+    expect(doc.components.schemas.ErrorResponse).toMatchObject({
+      required: ['message'],
+      properties: { message: { type: 'string' }, success: { type: 'boolean' } },
+    });
     for (const [route, operation] of operations()) {
       if (route === 'GET /health') continue;
-      for (const status of ['401', '403']) expect([route, operation.responses[status]?.content?.['application/json']?.schema?.$ref]).toEqual([route, '#/components/schemas/ErrorResponse']);
-      if ((operation.parameters?.length ?? 0) > 0 || operation.requestBody) expect([route, Object.keys(operation.responses)]).toEqual([route, expect.arrayContaining(['400'])]);
+      for (const status of ['401', '403'])
+        expect([route, operation.responses[status]?.content?.['application/json']?.schema?.$ref]).toEqual([
+          route,
+          '#/components/schemas/ErrorResponse',
+        ]);
+      if ((operation.parameters?.length ?? 0) > 0 || operation.requestBody)
+        expect([route, Object.keys(operation.responses)]).toEqual([route, expect.arrayContaining(['400'])]);
     }
     expect(Object.keys(doc.paths['/api/projects/folders']!.post!.responses)).toContain('409');
     expect(Object.keys(doc.paths['/api/projects/{id}']!.get!.responses)).toContain('404');
@@ -91,9 +145,16 @@ describe('OpenAPI document quality', () => {
       const cli = require.resolve('@redocly/cli/bin/cli.js');
       // No telemetry, no update check: the lint runs offline.
       const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
-      const run = await promisify(execFile)(process.execPath, [cli, 'lint', '--extends', 'recommended', '--format', 'json', file], { cwd: dir, env, timeout: 60_000, maxBuffer: 20 * 1024 * 1024 })
-        .catch((error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? '', stderr: error.stderr ?? '' }));
-      const report = JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; severity: string; message: string }[] };
+      const run = await promisify(execFile)(process.execPath, [cli, 'lint', '--extends', 'recommended', '--format', 'json', file], {
+        cwd: dir,
+        env,
+        timeout: 60_000,
+        maxBuffer: 20 * 1024 * 1024,
+      }).catch((error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? '', stderr: error.stderr ?? '' }));
+      const report = JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))) as {
+        totals: { errors: number; warnings: number };
+        problems: { ruleId: string; severity: string; message: string }[];
+      };
       expect(report.problems.filter((p) => p.severity === 'error')).toEqual([]);
       expect(report.totals.errors).toBe(0);
     } finally {

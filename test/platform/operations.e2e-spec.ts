@@ -46,7 +46,7 @@ describe('Operations: /metrics, /ready and request ids', () => {
     expect(scraped.text).toMatch(/rank_rate_limit_refusals_total\{limiter="admin-token"\} [1-9]/);
   });
 
-  it('returns the caller\'s well-formed X-Request-Id, and a new one for a malformed or missing one', async () => {
+  it("returns the caller's well-formed X-Request-Id, and a new one for a malformed or missing one", async () => {
     const kept = await app.request('GET', '/health', { headers: { 'x-request-id': 'lb-7f3a:42' } });
     expect(kept.headers.get('x-request-id')).toBe('lb-7f3a:42');
     const replaced = await app.request('GET', '/health', { headers: { 'x-request-id': 'two words "quoted"' } });
@@ -76,16 +76,31 @@ describe('Metrics of checks run by the scraper role', () => {
     const google = await FakeGoogle.start();
     google.reset((request) => ({
       kind: 'page',
-      html: readSavedSerp((request.query.get('q') ?? '').startsWith('blocked') ? 'zlurad__serp-parser__desktop-recaptcha.html' : 'fra50__persistent_browser_service__ai_overview.html'),
+      html: readSavedSerp(
+        (request.query.get('q') ?? '').startsWith('blocked')
+          ? 'zlurad__serp-parser__desktop-recaptcha.html'
+          : 'fra50__persistent_browser_service__ai_overview.html',
+      ),
     }));
-    const app = await startTestApp({ env: { ROLES: 'api,projections,scraper', GOOGLE_BASE_URL: google.baseUrl, SCRAPER_BLOCK_REST_MS: '1' } });
+    const app = await startTestApp({
+      env: { ROLES: 'api,projections,scraper', GOOGLE_BASE_URL: google.baseUrl, SCRAPER_BLOCK_REST_MS: '1' },
+    });
     try {
       const { apiKey: key } = await app.createAccount({ balance: 10 });
       const project = await app.request('POST', '/api/projects', { key, body: { name: 'Eggs', domain: 'simplyrecipes.com' } });
       const projectId = project.body.project._id as string;
-      const added = await app.request('POST', '/api/projects/keywords', { key, body: { projectId, keywords: ['how to boil eggs', 'blocked query'], geoCode: 'US', langCode: 'en' } });
-      expect((await app.request('POST', '/api/scrape/new-keywords', { key, body: { projectId, keywordIds: added.body.project.keywords } })).status).toBe(200);
-      await waitFor(() => checkResultsOf(app.running.stores.eventStore, projectId), (events) => events.length >= 2);
+      const added = await app.request('POST', '/api/projects/keywords', {
+        key,
+        body: { projectId, keywords: ['how to boil eggs', 'blocked query'], geoCode: 'US', langCode: 'en' },
+      });
+      expect(
+        (await app.request('POST', '/api/scrape/new-keywords', { key, body: { projectId, keywordIds: added.body.project.keywords } }))
+          .status,
+      ).toBe(200);
+      await waitFor(
+        () => checkResultsOf(app.running.stores.eventStore, projectId),
+        (events) => events.length >= 2,
+      );
       await app.running.app.get(CheckWorkerLifecycle).current!.idle();
 
       const metrics = (await app.request('GET', '/metrics')).text;
@@ -95,7 +110,9 @@ describe('Metrics of checks run by the scraper role', () => {
       expect(metrics).toMatch(/rank_scraper_page_load_seconds_count\{outcome="loaded"\} [1-9]/);
       expect(metrics).toContain('rank_checks_queued_total 2');
       expect(metrics).toContain('rank_checks_in_flight 0');
-      expect(metrics).toMatch(/rank_http_request_duration_seconds_bucket\{le="[^"]+",method="POST",route="\/api\/scrape\/new-keywords",status="200"\} 1/);
+      expect(metrics).toMatch(
+        /rank_http_request_duration_seconds_bucket\{le="[^"]+",method="POST",route="\/api\/scrape\/new-keywords",status="200"\} 1/,
+      );
 
       const ready = await app.request('GET', '/ready');
       expect(ready.body.parts.browser).toMatchObject({ ok: true, launched: true });
@@ -120,7 +137,11 @@ describe('/ready when a part is not ready', () => {
       expect(ready.status).toBe(503);
       expect(ready.body.status).toBe('not ready');
       expect(ready.body.parts.eventStore).toEqual({ ok: true });
-      expect(ready.body.parts.projections).toMatchObject({ ok: false, 'read-models': { ok: false, events: expect.any(Number) }, error: expect.stringMatching(/behind the log/) });
+      expect(ready.body.parts.projections).toMatchObject({
+        ok: false,
+        'read-models': { ok: false, events: expect.any(Number) },
+        error: expect.stringMatching(/behind the log/),
+      });
       expect(ready.body.parts.projections['read-models'].events).toBeGreaterThan(0);
     } finally {
       await app.close();
@@ -132,7 +153,12 @@ describe('JSON logs of the service in a process of its own', () => {
   it('writes one JSON line per request, with its request id, route and account, and never a key or the operator token', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'rank-tracker-logs-'));
     // stdout is a pipe, not a terminal: JSON lines without LOG_FORMAT.
-    const child = await startAppProcess({ DATA_DIR: dataDir, CHDB_PATH: join(dataDir, 'clickhouse'), ADMIN_TOKEN: TEST_ADMIN_TOKEN, ROLES: 'api,projections' });
+    const child = await startAppProcess({
+      DATA_DIR: dataDir,
+      CHDB_PATH: join(dataDir, 'clickhouse'),
+      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      ROLES: 'api,projections',
+    });
     try {
       const call = async (method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}) => {
         const response = await fetch(new URL(path, child.url), {
@@ -145,7 +171,9 @@ describe('JSON logs of the service in a process of its own', () => {
       const opened = await call('POST', '/admin/accounts', TEST_ADMIN_TOKEN, { name: 'Logged' });
       const apiKey = opened.body.apiKey as string;
       const accountId = opened.body.account._id as string;
-      const listed = await call('GET', `/api/projects?apiKey=${apiKey}&token=${TEST_ADMIN_TOKEN}`, apiKey, undefined, { 'x-request-id': 'trace-123' });
+      const listed = await call('GET', `/api/projects?apiKey=${apiKey}&token=${TEST_ADMIN_TOKEN}`, apiKey, undefined, {
+        'x-request-id': 'trace-123',
+      });
       expect(listed.status).toBe(200);
       expect(listed.requestId).toBe('trace-123');
       await call('GET', '/api/projects', 'not-a-key');
@@ -163,8 +191,18 @@ describe('JSON logs of the service in a process of its own', () => {
       expect(parsed.some((line) => /listening on http/.test(String(line.message)))).toBe(true);
       const access = parsed.filter((line) => line.context === 'Http');
       expect(access.length).toBeGreaterThanOrEqual(3);
-      for (const line of access) expect(line).toMatchObject({ level: 'log', requestId: expect.any(String), method: expect.any(String), route: expect.any(String), status: expect.any(Number), durationMs: expect.any(Number) });
-      expect(access).toContainEqual(expect.objectContaining({ requestId: 'trace-123', method: 'GET', route: '/api/projects', status: 200, accountId }));
+      for (const line of access)
+        expect(line).toMatchObject({
+          level: 'log',
+          requestId: expect.any(String),
+          method: expect.any(String),
+          route: expect.any(String),
+          status: expect.any(Number),
+          durationMs: expect.any(Number),
+        });
+      expect(access).toContainEqual(
+        expect.objectContaining({ requestId: 'trace-123', method: 'GET', route: '/api/projects', status: 200, accountId }),
+      );
       expect(access).toContainEqual(expect.objectContaining({ method: 'POST', route: '/admin/accounts', status: 201 }));
       expect(access).toContainEqual(expect.objectContaining({ route: '/api/projects', status: 401 }));
     } finally {

@@ -55,7 +55,12 @@ describe('Rate limits across api replicas (REDIS_URL)', () => {
     expect(opened.status).toBe(201);
     const key = opened.body.apiKey as string;
     // Replica b learns of the account from the shared log.
-    await waitFor(() => call(b, 'GET', '/api/user/capacity', key), (r) => r.status === 200, 30_000, 200);
+    await waitFor(
+      () => call(b, 'GET', '/api/user/capacity', key),
+      (r) => r.status === 200,
+      30_000,
+      200,
+    );
 
     const remaining: number[] = [];
     for (let i = 0; i < 10; i++) {

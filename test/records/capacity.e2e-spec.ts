@@ -9,12 +9,15 @@ describe('Capacity (GET /api/user/capacity)', () => {
     await app.close();
   });
 
-  it('reports tokens booked by every project\'s frequency and depth, counts and the spec\'s limits', async () => {
+  it("reports tokens booked by every project's frequency and depth, counts and the spec's limits", async () => {
     const { apiKey: key } = await app.createAccount({ plan: 'starter', trial: true });
     const project = async (body: Record<string, unknown>, keywords: number) => {
       const id = (await app.request('POST', '/api/projects', { key, body: { name: 'p', domain: 'p.example', ...body } })).body.project._id;
       if (keywords > 0) {
-        await app.request('POST', '/api/projects/keywords', { key, body: { projectId: id, keywords: Array.from({ length: keywords }, (_, i) => `kw ${i}`), geoCode: 'US', langCode: 'en' } });
+        await app.request('POST', '/api/projects/keywords', {
+          key,
+          body: { projectId: id, keywords: Array.from({ length: keywords }, (_, i) => `kw ${i}`), geoCode: 'US', langCode: 'en' },
+        });
       }
       return id;
     };
@@ -46,8 +49,17 @@ describe('Capacity (GET /api/user/capacity)', () => {
           keywordResearch: { perMinute: 15, perHour: 150, remaining: 15 },
           domainReads: { perMinute: 60, perHour: 600, remaining: 60 },
           newDomainsPerDay: {
-            limit: 400, used: 0, remaining: 400, resetsInSeconds: null,
-            appliesTo: ['/api/tools/traffic-check', '/api/projects/webtraffic', '/api/projects/pagespeed', '/api/projects/crux-history', '/api/projects/competitors-filtered'],
+            limit: 400,
+            used: 0,
+            remaining: 400,
+            resetsInSeconds: null,
+            appliesTo: [
+              '/api/tools/traffic-check',
+              '/api/projects/webtraffic',
+              '/api/projects/pagespeed',
+              '/api/projects/crux-history',
+              '/api/projects/competitors-filtered',
+            ],
           },
         },
       },

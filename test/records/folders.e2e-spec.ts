@@ -14,11 +14,19 @@ describe('Folders (/api/projects/folders)', () => {
   it('creates folders in position order, lists them, renames one', async () => {
     const a = await app.request('POST', '/api/projects/folders', { key, body: { name: ' Clients ' } });
     expect(a.status).toBe(201);
-    expect(a.body).toEqual({ success: true, message: 'Folder created', folder: { _id: expect.stringMatching(/^[0-9a-f]{24}$/), name: 'Clients', position: 0 } });
+    expect(a.body).toEqual({
+      success: true,
+      message: 'Folder created',
+      folder: { _id: expect.stringMatching(/^[0-9a-f]{24}$/), name: 'Clients', position: 0 },
+    });
     const b = await app.request('POST', '/api/projects/folders', { key, body: { name: 'Internal' } });
     expect(b.body.folder.position).toBe(1);
 
-    const renamed = await app.request('PUT', '/api/projects/folders', { key, query: { id: a.body.folder._id }, body: { name: 'Customers' } });
+    const renamed = await app.request('PUT', '/api/projects/folders', {
+      key,
+      query: { id: a.body.folder._id },
+      body: { name: 'Customers' },
+    });
     expect(renamed.status).toBe(200);
     expect(renamed.body).toEqual({ success: true, message: 'Folder updated', folder: { ...a.body.folder, name: 'Customers' } });
 
@@ -32,7 +40,11 @@ describe('Folders (/api/projects/folders)', () => {
     expect(dup.status).toBe(409);
     expect(dup.body.message).toBe('Folder with this name already exists');
     const other = await app.request('POST', '/api/projects/folders', { key, body: { name: 'Other' } });
-    const rename = await app.request('PUT', '/api/projects/folders', { key, query: { id: other.body.folder._id }, body: { name: 'unique' } });
+    const rename = await app.request('PUT', '/api/projects/folders', {
+      key,
+      query: { id: other.body.folder._id },
+      body: { name: 'unique' },
+    });
     expect(rename.status).toBe(409);
     expect(rename.body.message).toBe('Folder with this name already exists');
   });
@@ -72,10 +84,13 @@ describe('Folders (/api/projects/folders)', () => {
     expect(response.body.message).toMatch(message);
   });
 
-  it('answers 404 for another account\'s folder', async () => {
+  it("answers 404 for another account's folder", async () => {
     const other = await app.createAccount();
     const folder = await app.request('POST', '/api/projects/folders', { key: other.apiKey, body: { name: 'Theirs' } });
     expect((await app.request('DELETE', '/api/projects/folders', { key, query: { id: folder.body.folder._id } })).status).toBe(404);
-    expect((await app.request('POST', '/api/projects', { key, body: { name: 'p', domain: 'p.example', folder: folder.body.folder._id } })).status).toBe(404);
+    expect(
+      (await app.request('POST', '/api/projects', { key, body: { name: 'p', domain: 'p.example', folder: folder.body.folder._id } }))
+        .status,
+    ).toBe(404);
   });
 });

@@ -11,7 +11,8 @@ describe('Keywords (POST/DELETE /api/projects/keywords)', () => {
     await app.close();
   });
 
-  const newProject = async () => (await app.request('POST', '/api/projects', { key, body: { name: 'K', domain: 'k.example' } })).body.project._id as string;
+  const newProject = async () =>
+    (await app.request('POST', '/api/projects', { key, body: { name: 'K', domain: 'k.example' } })).body.project._id as string;
   const add = (projectId: string, keywords: string[], geoCode = 'US', langCode = 'en') =>
     app.request('POST', '/api/projects/keywords', { key, body: { projectId, keywords, geoCode, langCode } });
   const keywordsOf = async (projectId: string) => (await app.request('GET', `/api/projects/${projectId}`, { key })).body.project.keywords;
@@ -20,16 +21,21 @@ describe('Keywords (POST/DELETE /api/projects/keywords)', () => {
     const id = await newProject();
     const first = await add(id, ['  Running   Shoes ', 'trail shoes']);
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ success: true, message: 'Added 2 keywords', addedCount: 2, project: { _id: id, keywords: [expect.any(String), expect.any(String)] } });
+    expect(first.body).toEqual({
+      success: true,
+      message: 'Added 2 keywords',
+      addedCount: 2,
+      project: { _id: id, keywords: [expect.any(String), expect.any(String)] },
+    });
 
     const second = await add(id, ['running shoes', 'RUNNING SHOES', 'boots', 'boots']);
     expect(second.body.addedCount).toBe(1);
     expect(second.body.project.keywords).toHaveLength(3);
     const third = await add(id, ['running shoes'], 'de', 'DE');
     expect(third.body.addedCount).toBe(1);
-    expect((await keywordsOf(id)).map((k: { keyword: string; geoCode: string; langCode: string }) => `${k.keyword}/${k.geoCode}/${k.langCode}`)).toEqual([
-      'running shoes/US/en', 'trail shoes/US/en', 'boots/US/en', 'running shoes/DE/de',
-    ]);
+    expect(
+      (await keywordsOf(id)).map((k: { keyword: string; geoCode: string; langCode: string }) => `${k.keyword}/${k.geoCode}/${k.langCode}`),
+    ).toEqual(['running shoes/US/en', 'trail shoes/US/en', 'boots/US/en', 'running shoes/DE/de']);
   });
 
   it.each([
@@ -74,9 +80,19 @@ describe('Keywords (POST/DELETE /api/projects/keywords)', () => {
 
   it('never loses a keyword nor passes the limit under many concurrent adds to one project', async () => {
     const id = await newProject();
-    await add(id, Array.from({ length: 3400 }, (_, i) => `base ${i}`));
+    await add(
+      id,
+      Array.from({ length: 3400 }, (_, i) => `base ${i}`),
+    );
     // 30 requests of 5 distinct keywords each race for the last 100 slots.
-    const responses = await Promise.all(Array.from({ length: 30 }, (_, r) => add(id, Array.from({ length: 5 }, (_, i) => `race ${r} ${i}`))));
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, (_, r) =>
+        add(
+          id,
+          Array.from({ length: 5 }, (_, i) => `race ${r} ${i}`),
+        ),
+      ),
+    );
     const accepted = responses.filter((r) => r.status === 200);
     const refused = responses.filter((r) => r.status === 400);
     expect(accepted.length + refused.length).toBe(30);
@@ -88,11 +104,14 @@ describe('Keywords (POST/DELETE /api/projects/keywords)', () => {
     expect(expected.size).toBe(100);
   });
 
-  it('removes keywords by id, counting only the project\'s own', async () => {
+  it("removes keywords by id, counting only the project's own", async () => {
     const id = await newProject();
     const { body } = await add(id, ['a', 'b', 'c']);
     const [a, b] = body.project.keywords;
-    const removed = await app.request('DELETE', '/api/projects/keywords', { key, body: { projectId: id, keywordIds: [a, b, 'f'.repeat(24)] } });
+    const removed = await app.request('DELETE', '/api/projects/keywords', {
+      key,
+      body: { projectId: id, keywordIds: [a, b, 'f'.repeat(24)] },
+    });
     expect(removed.status).toBe(200);
     expect(removed.body).toEqual({ success: true, removedCount: 2, project: { _id: id } });
     expect((await keywordsOf(id)).map((k: { keyword: string }) => k.keyword)).toEqual(['c']);

@@ -7,7 +7,12 @@ import { CheckScheduler } from '@rank/tracking/schedule/check-scheduler';
 import { startTestApp, TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
-const clock = { current: new Date('2026-03-10T11:00:00.000Z'), now() { return this.current; } };
+const clock = {
+  current: new Date('2026-03-10T11:00:00.000Z'),
+  now() {
+    return this.current;
+  },
+};
 
 /**
  * Events that bypass the API's validation (written by an old version, or another writer) and that
@@ -36,26 +41,46 @@ describe('Projection: one bad event never stalls the read models', () => {
 
   it('dead-letters poison events, projects everything after them, and the scheduler still sees new projects', async () => {
     const { apiKey: first } = await app.createAccount();
-    const before = (await app.request('POST', '/api/projects', { key: first, body: { name: 'Before', domain: 'before.example' } })).body.project._id as string;
+    const before = (await app.request('POST', '/api/projects', { key: first, body: { name: 'Before', domain: 'before.example' } })).body
+      .project._id as string;
     await runner.waitUntilCaughtUp();
 
     const poisonAccount = '0123456789abcdef01234567';
     const poisonProject = 'fedcba9876543210fedcba98';
-    const folderPoison = await appendPoison(`workspace-${poisonAccount}`, 'FolderCreated', { folderId: 'aaaaaaaaaaaaaaaaaaaaaaaa', name: 'bad \ud800', position: 0, createdAt: '2026-03-01T00:00:00.000Z' });
+    const folderPoison = await appendPoison(`workspace-${poisonAccount}`, 'FolderCreated', {
+      folderId: 'aaaaaaaaaaaaaaaaaaaaaaaa',
+      name: 'bad \ud800',
+      position: 0,
+      createdAt: '2026-03-01T00:00:00.000Z',
+    });
     const keywordPoison = await appendPoison(`project-${poisonProject}`, 'KeywordsAdded', {
       keywords: [{ keywordId: 'bbbbbbbbbbbbbbbbbbbbbbbb', value: 'nul \ud83d', geoCode: 'US', langCode: 'en' }],
       addedAt: '2026-03-01T00:00:00.000Z',
     });
-    const notePoison = await appendPoison(`project-${poisonProject}`, 'NoteSaved', { noteId: 'cccccccccccccccccccccccc', date: '2026-03-01', text: 'a \ud800 b', color: 'info', savedAt: '2026-03-01T00:00:00.000Z' });
+    const notePoison = await appendPoison(`project-${poisonProject}`, 'NoteSaved', {
+      noteId: 'cccccccccccccccccccccccc',
+      date: '2026-03-01',
+      text: 'a \ud800 b',
+      color: 'info',
+      savedAt: '2026-03-01T00:00:00.000Z',
+    });
 
     // Another account, after the poison: its project must reach ClickHouse and be scheduled.
     const { apiKey: second } = await app.createAccount();
-    const after = await app.request('POST', '/api/projects', { key: second, body: { name: 'After', domain: 'after.example', updateTime: 12, updateTimezone: 'UTC' } });
+    const after = await app.request('POST', '/api/projects', {
+      key: second,
+      body: { name: 'After', domain: 'after.example', updateTime: 12, updateTimezone: 'UTC' },
+    });
     const afterId = after.body.project._id as string;
-    await app.request('POST', '/api/projects/keywords', { key: second, body: { projectId: afterId, keywords: ['after'], geoCode: 'US', langCode: 'en' } });
+    await app.request('POST', '/api/projects/keywords', {
+      key: second,
+      body: { projectId: afterId, keywords: ['after'], geoCode: 'US', langCode: 'en' },
+    });
     await runner.waitUntilCaughtUp();
 
-    const dead = await rows<{ event_id: string; type: string; error: string }>('SELECT event_id, type, error FROM projection_dead_letters FINAL ORDER BY position');
+    const dead = await rows<{ event_id: string; type: string; error: string }>(
+      'SELECT event_id, type, error FROM projection_dead_letters FINAL ORDER BY position',
+    );
     expect(dead.map((d) => d.event_id)).toEqual([folderPoison, keywordPoison, notePoison]);
     expect(dead.map((d) => d.type)).toEqual(['FolderCreated', 'KeywordsAdded', 'NoteSaved']);
     expect(dead[0]!.error).toMatch(/^folders: .*CANNOT_PARSE|^folders: .*surrogate/);
@@ -63,7 +88,7 @@ describe('Projection: one bad event never stalls the read models', () => {
     const projects = await rows<{ project_id: string }>('SELECT project_id FROM projects FINAL ORDER BY name');
     expect(projects.map((p) => p.project_id)).toEqual(expect.arrayContaining([before, afterId]));
 
-    const [head] = (await store.readAll({ afterPosition: runner.position, maxCount: 1 }));
+    const [head] = await store.readAll({ afterPosition: runner.position, maxCount: 1 });
     expect(head).toBeUndefined(); // the checkpoint is at the log's end
 
     clock.current = new Date('2026-03-10T12:00:00.000Z');
@@ -74,10 +99,14 @@ describe('Projection: one bad event never stalls the read models', () => {
 
   it('stays idle after a project delete: no re-reading of the log, flat CPU', async () => {
     const { apiKey } = await app.createAccount();
-    const projectId = (await app.request('POST', '/api/projects', { key: apiKey, body: { name: 'Doomed', domain: 'doomed.example' } })).body.project._id;
+    const projectId = (await app.request('POST', '/api/projects', { key: apiKey, body: { name: 'Doomed', domain: 'doomed.example' } })).body
+      .project._id;
     await app.request('DELETE', '/api/projects', { key: apiKey, body: { _id: projectId } });
     await runner.waitUntilCaughtUp();
-    await waitFor(async () => (await rows('SELECT 1 FROM projects FINAL WHERE project_id = {id:String}', { id: projectId })).length, (n) => n === 0);
+    await waitFor(
+      async () => (await rows('SELECT 1 FROM projects FINAL WHERE project_id = {id:String}', { id: projectId })).length,
+      (n) => n === 0,
+    );
 
     // The delete's last writes settle: the work dispatcher records its checkpoint within a second or so.
     let seen = -1;
@@ -113,7 +142,12 @@ describe('Projection: one bad event never stalls the read models', () => {
       },
     });
     const logs: string[] = [];
-    const flakyRunner = new ProjectionRunner(store, flaky, ALL_PROJECTIONS, { name: 'flaky', retryDelayMs: 20, maxRetryDelayMs: 80, log: (m) => logs.push(m) });
+    const flakyRunner = new ProjectionRunner(store, flaky, ALL_PROJECTIONS, {
+      name: 'flaky',
+      retryDelayMs: 20,
+      maxRetryDelayMs: 80,
+      log: (m) => logs.push(m),
+    });
     await flakyRunner.start();
     try {
       await flakyRunner.waitUntilCaughtUp(20_000);

@@ -14,31 +14,66 @@ describe('Projects (GET/POST/PUT/DELETE /api/projects, GET /api/projects/:id)', 
   const create = (body: Record<string, unknown>, apiKey = key) => app.request('POST', '/api/projects', { key: apiKey, body });
 
   it('creates a project with the defaults, normalising the domain and aliases, ignoring competitors', async () => {
-    const response = await create({ name: 'Shop', domain: 'https://WWW.Shop.Example/path', aliases: 'shop.example.org,\nhttps://www.shop.example.net/x, shop.example.org', competitors: ['rival.com'] });
+    const response = await create({
+      name: 'Shop',
+      domain: 'https://WWW.Shop.Example/path',
+      aliases: 'shop.example.org,\nhttps://www.shop.example.net/x, shop.example.org',
+      competitors: ['rival.com'],
+    });
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
       success: true,
       message: 'Project created',
       project: {
-        _id: expect.stringMatching(/^[0-9a-f]{24}$/), name: 'Shop', domain: 'shop.example',
-        aliases: ['shop.example.org', 'shop.example.net'], competitors: [], folder: null, icon: '', shared: false,
-        updateFrequency: 'daily', customUpdateDays: [], updateTime: 12, updateTimezone: 'UTC', serpTop: 50,
+        _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+        name: 'Shop',
+        domain: 'shop.example',
+        aliases: ['shop.example.org', 'shop.example.net'],
+        competitors: [],
+        folder: null,
+        icon: '',
+        shared: false,
+        updateFrequency: 'daily',
+        customUpdateDays: [],
+        updateTime: 12,
+        updateTimezone: 'UTC',
+        serpTop: 50,
         createdDate: expect.any(String),
       },
     });
     expect(new Date(response.body.project.createdDate).toISOString()).toBe(response.body.project.createdDate);
   });
 
-  it('lists the account\'s projects and shows one with its keywords (POST then GET shows the change at once)', async () => {
-    const created = await create({ name: 'Listed', domain: 'listed.example', serpTop: 100, updateFrequency: 'custom', customUpdateDays: [5, 1, 1], updateTime: 7, updateTimezone: 'Europe/Berlin', icon: 'https://listed.example/icon.png', shared: true });
+  it("lists the account's projects and shows one with its keywords (POST then GET shows the change at once)", async () => {
+    const created = await create({
+      name: 'Listed',
+      domain: 'listed.example',
+      serpTop: 100,
+      updateFrequency: 'custom',
+      customUpdateDays: [5, 1, 1],
+      updateTime: 7,
+      updateTimezone: 'Europe/Berlin',
+      icon: 'https://listed.example/icon.png',
+      shared: true,
+    });
     const id = created.body.project._id;
-    await app.request('POST', '/api/projects/keywords', { key, body: { projectId: id, keywords: ['Running  Shoes '], geoCode: 'us', langCode: 'EN' } });
+    await app.request('POST', '/api/projects/keywords', {
+      key,
+      body: { projectId: id, keywords: ['Running  Shoes '], geoCode: 'us', langCode: 'EN' },
+    });
 
     const list = await app.request('GET', '/api/projects', { key });
     expect(list.status).toBe(200);
     expect(list.body.success).toBe(true);
     expect(list.body.projects.find((p: { _id: string }) => p._id === id)).toEqual(created.body.project);
-    expect(created.body.project).toMatchObject({ serpTop: 100, updateFrequency: 'custom', customUpdateDays: [1, 5], updateTime: 7, updateTimezone: 'Europe/Berlin', shared: true });
+    expect(created.body.project).toMatchObject({
+      serpTop: 100,
+      updateFrequency: 'custom',
+      customUpdateDays: [1, 5],
+      updateTime: 7,
+      updateTimezone: 'Europe/Berlin',
+      shared: true,
+    });
 
     const detail = await app.request('GET', `/api/projects/${id}`, { key });
     expect(detail.status).toBe(200);
@@ -81,7 +116,11 @@ describe('Projects (GET/POST/PUT/DELETE /api/projects, GET /api/projects/:id)', 
   describe('update', () => {
     it('requires _id, name and domain', async () => {
       const { body } = await create({ name: 'Upd', domain: 'upd.example' });
-      for (const partial of [{ name: 'a', domain: 'a.com' }, { _id: body.project._id, domain: 'a.com' }, { _id: body.project._id, name: 'a' }]) {
+      for (const partial of [
+        { name: 'a', domain: 'a.com' },
+        { _id: body.project._id, domain: 'a.com' },
+        { _id: body.project._id, name: 'a' },
+      ]) {
         const response = await app.request('PUT', '/api/projects', { key, body: partial });
         expect(response.status).toBe(400);
         expect(response.body.message).toMatch(/_id|name|domain/);
@@ -93,13 +132,29 @@ describe('Projects (GET/POST/PUT/DELETE /api/projects, GET /api/projects/:id)', 
       const { body } = await create({ name: 'Upd2', domain: 'upd2.example', serpTop: 100, folder: folder.body.folder._id, shared: true });
       const id = body.project._id;
       const updated = await app.request('PUT', '/api/projects', {
-        key, body: { _id: id, name: 'Renamed', domain: 'UPD2.example', competitors: ['https://www.Rival.com/', 'rival.com', 'other.org', 'upd2.example'] },
+        key,
+        body: {
+          _id: id,
+          name: 'Renamed',
+          domain: 'UPD2.example',
+          competitors: ['https://www.Rival.com/', 'rival.com', 'other.org', 'upd2.example'],
+        },
       });
       expect(updated.status).toBe(200);
       expect(updated.body).toMatchObject({ success: true, message: 'Project updated' });
-      expect(updated.body.project).toMatchObject({ name: 'Renamed', domain: 'upd2.example', competitors: ['rival.com', 'other.org'], serpTop: 100, shared: true, folder: folder.body.folder._id });
+      expect(updated.body.project).toMatchObject({
+        name: 'Renamed',
+        domain: 'upd2.example',
+        competitors: ['rival.com', 'other.org'],
+        serpTop: 100,
+        shared: true,
+        folder: folder.body.folder._id,
+      });
 
-      const unfiled = await app.request('PUT', '/api/projects', { key, body: { _id: id, name: 'Renamed', domain: 'upd2.example', folder: '' } });
+      const unfiled = await app.request('PUT', '/api/projects', {
+        key,
+        body: { _id: id, name: 'Renamed', domain: 'upd2.example', folder: '' },
+      });
       expect(unfiled.body.project).toMatchObject({ folder: null, competitors: ['rival.com', 'other.org'] });
       const detail = await app.request('GET', `/api/projects/${id}`, { key });
       expect(detail.body.project).toMatchObject({ name: 'Renamed', folder: null, competitors: ['rival.com', 'other.org'] });
@@ -107,7 +162,10 @@ describe('Projects (GET/POST/PUT/DELETE /api/projects, GET /api/projects/:id)', 
 
     it('refuses a bad competitor with 400', async () => {
       const { body } = await create({ name: 'Upd3', domain: 'upd3.example' });
-      const response = await app.request('PUT', '/api/projects', { key, body: { _id: body.project._id, name: 'a', domain: 'upd3.example', competitors: ['not a domain'] } });
+      const response = await app.request('PUT', '/api/projects', {
+        key,
+        body: { _id: body.project._id, name: 'a', domain: 'upd3.example', competitors: ['not a domain'] },
+      });
       expect(response.status).toBe(400);
       expect(response.body.message).toMatch(/competitors must be a domain name/);
     });
@@ -123,7 +181,14 @@ describe('Projects (GET/POST/PUT/DELETE /api/projects, GET /api/projects/:id)', 
     expect(deleted.body.projects.some((p: { _id: string }) => p._id === id)).toBe(false);
     expect((await app.request('GET', `/api/projects/${id}`, { key })).status).toBe(404);
     expect((await app.request('DELETE', '/api/projects', { key, body: { _id: id } })).status).toBe(404);
-    expect((await app.request('POST', '/api/projects/keywords', { key, body: { projectId: id, keywords: ['b'], geoCode: 'US', langCode: 'en' } })).status).toBe(404);
+    expect(
+      (
+        await app.request('POST', '/api/projects/keywords', {
+          key,
+          body: { projectId: id, keywords: ['b'], geoCode: 'US', langCode: 'en' },
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it('answers 400 for a malformed id and 404 for an unknown one', async () => {
@@ -133,7 +198,7 @@ describe('Projects (GET/POST/PUT/DELETE /api/projects, GET /api/projects/:id)', 
   });
 });
 
-describe('Another account\'s project, shared projects and suspended accounts', () => {
+describe("Another account's project, shared projects and suspended accounts", () => {
   let app: TestApp;
   beforeAll(async () => {
     app = await startTestApp();
@@ -142,10 +207,13 @@ describe('Another account\'s project, shared projects and suspended accounts', (
     await app.close();
   });
 
-  it('answers 404 everywhere for another account\'s project', async () => {
+  it("answers 404 everywhere for another account's project", async () => {
     const owner = await app.createAccount();
     const other = await app.createAccount();
-    const { body } = await app.request('POST', '/api/projects', { key: owner.apiKey, body: { name: 'Private', domain: 'private.example' } });
+    const { body } = await app.request('POST', '/api/projects', {
+      key: owner.apiKey,
+      body: { name: 'Private', domain: 'private.example' },
+    });
     const id = body.project._id;
     await app.request('POST', '/api/projects/notes', { key: owner.apiKey, body: { projectId: id, date: '2026-01-02', text: 'mine' } });
     const note = (await app.request('GET', '/api/projects/notes', { key: owner.apiKey, query: { projectId: id } })).body.data[0];
@@ -171,10 +239,13 @@ describe('Another account\'s project, shared projects and suspended accounts', (
     expect((await app.request('GET', `/api/projects/${id}`, { key: owner.apiKey })).body.project.name).toBe('Private');
   });
 
-  it('serves a shared project and its notes without a key, and to another account\'s key; nothing else', async () => {
+  it("serves a shared project and its notes without a key, and to another account's key; nothing else", async () => {
     const owner = await app.createAccount();
     const other = await app.createAccount();
-    const { body } = await app.request('POST', '/api/projects', { key: owner.apiKey, body: { name: 'Public', domain: 'public.example', shared: true } });
+    const { body } = await app.request('POST', '/api/projects', {
+      key: owner.apiKey,
+      body: { name: 'Public', domain: 'public.example', shared: true },
+    });
     const id = body.project._id;
     await app.request('POST', '/api/projects/notes', { key: owner.apiKey, body: { projectId: id, date: '2026-01-02', text: 'visible' } });
 
@@ -187,10 +258,16 @@ describe('Another account\'s project, shared projects and suspended accounts', (
       expect(notes.body.data[0].text).toBe('visible');
     }
     // Writes and lists stay private.
-    expect((await app.request('POST', '/api/projects/notes', { key: other.apiKey, body: { projectId: id, date: '2026-01-03', text: 'x' } })).status).toBe(404);
+    expect(
+      (await app.request('POST', '/api/projects/notes', { key: other.apiKey, body: { projectId: id, date: '2026-01-03', text: 'x' } }))
+        .status,
+    ).toBe(404);
     expect((await app.request('GET', '/api/projects')).status).toBe(401);
 
-    await app.request('PUT', '/api/projects', { key: owner.apiKey, body: { _id: id, name: 'Public', domain: 'public.example', shared: false } });
+    await app.request('PUT', '/api/projects', {
+      key: owner.apiKey,
+      body: { _id: id, name: 'Public', domain: 'public.example', shared: false },
+    });
     expect((await app.request('GET', `/api/projects/${id}`)).status).toBe(401);
     expect((await app.request('GET', `/api/projects/${id}`, { key: other.apiKey })).status).toBe(404);
   });
@@ -220,7 +297,9 @@ describe('Another account\'s project, shared projects and suspended accounts', (
     expect((await app.request('GET', '/api/projects/folders', { key: apiKey })).status).toBe(200);
     expect((await app.request('GET', '/api/projects/notes', { key: apiKey, query: { projectId: id } })).status).toBe(200);
     expect((await app.request('GET', '/api/user/capacity', { key: apiKey })).status).toBe(200);
-    expect((await app.request('PUT', '/api/projects', { key: apiKey, body: { _id: id, name: 'S2', domain: 's.example' } })).status).toBe(200);
+    expect((await app.request('PUT', '/api/projects', { key: apiKey, body: { _id: id, name: 'S2', domain: 's.example' } })).status).toBe(
+      200,
+    );
     expect((await app.request('POST', '/api/projects', { key: apiKey, body: { name: 'S3', domain: 's3.example' } })).status).toBe(201);
   });
 });

@@ -17,7 +17,7 @@ async function dumpReadModels(app: TestApp): Promise<Record<string, unknown[]>> 
   return dump;
 }
 
-describe('Read models of the account\'s records (ClickHouse, built from the event log)', () => {
+describe("Read models of the account's records (ClickHouse, built from the event log)", () => {
   let app: TestApp;
   let runner: ProjectionRunner;
   beforeAll(async () => {
@@ -31,9 +31,15 @@ describe('Read models of the account\'s records (ClickHouse, built from the even
   it('projects projects, folders, keywords and notes, so analysts can join them in SQL', async () => {
     const { accountId, apiKey: key } = await app.createAccount();
     const folder = await app.request('POST', '/api/projects/folders', { key, body: { name: 'Clients' } });
-    const project = await app.request('POST', '/api/projects', { key, body: { name: 'Shop', domain: 'shop.example', folder: folder.body.folder._id } });
+    const project = await app.request('POST', '/api/projects', {
+      key,
+      body: { name: 'Shop', domain: 'shop.example', folder: folder.body.folder._id },
+    });
     const projectId = project.body.project._id;
-    await app.request('POST', '/api/projects/keywords', { key, body: { projectId, keywords: ['a', 'b', 'c'], geoCode: 'US', langCode: 'en' } });
+    await app.request('POST', '/api/projects/keywords', {
+      key,
+      body: { projectId, keywords: ['a', 'b', 'c'], geoCode: 'US', langCode: 'en' },
+    });
     const kw = (await app.request('GET', `/api/projects/${projectId}`, { key })).body.project.keywords;
     await app.request('DELETE', '/api/projects/keywords', { key, body: { projectId, keywordIds: [kw[0]._id] } });
     await app.request('POST', '/api/projects/notes', { key, body: { projectId, date: '2026-02-01', text: 'first', color: 'warning' } });
@@ -53,7 +59,9 @@ describe('Read models of the account\'s records (ClickHouse, built from the even
       { accountId },
     );
     expect(joined).toEqual([{ project: 'Shop', folder: 'Customers', keywords: ['b', 'c'] }]);
-    const notes = await store.query('SELECT text, color, toString(date) AS date FROM notes FINAL WHERE project_id = {projectId:String}', { projectId });
+    const notes = await store.query('SELECT text, color, toString(date) AS date FROM notes FINAL WHERE project_id = {projectId:String}', {
+      projectId,
+    });
     expect(notes).toEqual([{ text: 'edited', color: 'warning', date: '2026-02-01' }]);
   });
 
@@ -68,7 +76,10 @@ describe('Read models of the account\'s records (ClickHouse, built from the even
     const rowsOf = async () => {
       let n = 0;
       for (const table of ['projects', 'project_folders', 'keywords', 'notes']) {
-        const [row] = await store.query<{ n: string }>(`SELECT toString(count()) AS n FROM ${table} WHERE project_id = {projectId:String}`, { projectId });
+        const [row] = await store.query<{ n: string }>(
+          `SELECT toString(count()) AS n FROM ${table} WHERE project_id = {projectId:String}`,
+          { projectId },
+        );
         n += Number(row!.n);
       }
       return n;
@@ -93,8 +104,14 @@ describe('Read models of the account\'s records (ClickHouse, built from the even
     const { apiKey: key } = await app.createAccount();
     const folder = await app.request('POST', '/api/projects/folders', { key, body: { name: 'F' } });
     for (let i = 0; i < 3; i++) {
-      const p = await app.request('POST', '/api/projects', { key, body: { name: `P${i}`, domain: `p${i}.example`, folder: folder.body.folder._id } });
-      await app.request('POST', '/api/projects/keywords', { key, body: { projectId: p.body.project._id, keywords: [`k${i}`, 'shared'], geoCode: 'GB', langCode: 'en' } });
+      const p = await app.request('POST', '/api/projects', {
+        key,
+        body: { name: `P${i}`, domain: `p${i}.example`, folder: folder.body.folder._id },
+      });
+      await app.request('POST', '/api/projects/keywords', {
+        key,
+        body: { projectId: p.body.project._id, keywords: [`k${i}`, 'shared'], geoCode: 'GB', langCode: 'en' },
+      });
     }
     await app.request('DELETE', '/api/projects/folders', { key, query: { id: folder.body.folder._id } });
     const store = app.running.stores.readStore;

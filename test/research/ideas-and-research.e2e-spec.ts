@@ -1,8 +1,16 @@
 import {
-  DATAFORSEO_KEYWORD_FAILURES, FAKE_DATAFORSEO_KEYWORDS_LOGIN, FAKE_DATAFORSEO_KEYWORDS_PASSWORD, FakeDataForSeoKeywords, fakeFiguresFor,
+  DATAFORSEO_KEYWORD_FAILURES,
+  FAKE_DATAFORSEO_KEYWORDS_LOGIN,
+  FAKE_DATAFORSEO_KEYWORDS_PASSWORD,
+  FakeDataForSeoKeywords,
+  fakeFiguresFor,
   startDataForSeoKeywordsFake,
 } from '@rank/providers/dataforseo/testing/fake-dataforseo-keywords';
-import { DATAFORSEO_KEYWORDS_FOR_KEYWORDS_PATH, DATAFORSEO_KEYWORDS_FOR_SITE_PATH, DATAFORSEO_SEARCH_VOLUME_PATH } from '@rank/providers/dataforseo/keyword-data.client';
+import {
+  DATAFORSEO_KEYWORDS_FOR_KEYWORDS_PATH,
+  DATAFORSEO_KEYWORDS_FOR_SITE_PATH,
+  DATAFORSEO_SEARCH_VOLUME_PATH,
+} from '@rank/providers/dataforseo/keyword-data.client';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /**
@@ -19,11 +27,18 @@ describe('Keyword ideas and keyword research from DataForSEO', () => {
   beforeAll(async () => {
     fake = await startDataForSeoKeywordsFake();
     app = await startTestApp({
-      env: { DATAFORSEO_LOGIN: FAKE_DATAFORSEO_KEYWORDS_LOGIN, DATAFORSEO_PASSWORD: FAKE_DATAFORSEO_KEYWORDS_PASSWORD, DATAFORSEO_BASE_URL: fake.url },
+      env: {
+        DATAFORSEO_LOGIN: FAKE_DATAFORSEO_KEYWORDS_LOGIN,
+        DATAFORSEO_PASSWORD: FAKE_DATAFORSEO_KEYWORDS_PASSWORD,
+        DATAFORSEO_BASE_URL: fake.url,
+      },
     });
     ({ apiKey: key } = await app.createAccount());
     projectId = (await app.request('POST', '/api/projects', { key, body: { name: 'Shoes', domain: 'shoes.example' } })).body.project._id;
-    await app.request('POST', '/api/projects/keywords', { key, body: { projectId, keywords: ['running shoes'], geoCode: 'DE', langCode: 'de' } });
+    await app.request('POST', '/api/projects/keywords', {
+      key,
+      body: { projectId, keywords: ['running shoes'], geoCode: 'DE', langCode: 'de' },
+    });
   });
   afterEach(() => fake.reset());
   afterAll(async () => {
@@ -35,7 +50,7 @@ describe('Keyword ideas and keyword research from DataForSEO', () => {
   const researchCalls = () => fake.requests.filter((r) => r.path !== DATAFORSEO_SEARCH_VOLUME_PATH);
   const volume = (text: string) => fakeFiguresFor(text).avgMonthlySearches as number;
 
-  it('answers ideas for the project\'s keywords and site, highest volume first, tracked keywords left out', async () => {
+  it("answers ideas for the project's keywords and site, highest volume first, tracked keywords left out", async () => {
     const response = await app.request('POST', '/api/projects/keyword-ideas', { key, body: { projectId, geo: 'de', lang: 'DE' } });
     expect(response.status).toBe(200);
     const expected = ['running shoes near me', 'best running shoes', 'shoes', 'shoes login', 'shoes reviews']
@@ -60,7 +75,7 @@ describe('Keyword ideas and keyword research from DataForSEO', () => {
     expect(response.body).toEqual({ success: true, ideas: [], error });
   });
 
-  it('refuses keyword-ideas input with 400 naming the field, and another account\'s project with 404', async () => {
+  it("refuses keyword-ideas input with 400 naming the field, and another account's project with 404", async () => {
     const bad = await app.request('POST', '/api/projects/keyword-ideas', { key, body: { projectId, geo: 'Germany' } });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/geo/);
@@ -69,17 +84,26 @@ describe('Keyword ideas and keyword research from DataForSEO', () => {
     expect((await app.request('POST', '/api/projects/keyword-ideas', { key: other.apiKey, body: { projectId } })).status).toBe(404);
   });
 
-  it('answers keyword-research with the seed\'s related keywords, highest volume first, limited', async () => {
+  it("answers keyword-research with the seed's related keywords, highest volume first, limited", async () => {
     const response = await app.request('POST', '/api/tools/keyword-research', { key, body: { keyword: 'Trail Shoes', limit: 2 } });
     expect(response.status).toBe(200);
     const texts = ['trail shoes', 'trail shoes near me', 'best trail shoes'].sort((a, b) => volume(b) - volume(a) || a.localeCompare(b));
     expect(response.body).toEqual({
-      success: true, keyword: 'trail shoes', geo: 'US', lang: 'en', source: 'dataforseo',
+      success: true,
+      keyword: 'trail shoes',
+      geo: 'US',
+      lang: 'en',
+      source: 'dataforseo',
       keywords: texts.slice(0, 2).map((keyword) => {
         const f = fakeFiguresFor(keyword);
         return {
-          keyword, avgMonthlySearches: f.avgMonthlySearches, competition: f.competition, competitionIndex: f.competitionIndex,
-          cpcLow: f.cpcLow, cpcHigh: f.cpcHigh, trend: f.history.map((m) => m.value),
+          keyword,
+          avgMonthlySearches: f.avgMonthlySearches,
+          competition: f.competition,
+          competitionIndex: f.competitionIndex,
+          cpcLow: f.cpcLow,
+          cpcHigh: f.cpcHigh,
+          trend: f.history.map((m) => m.value),
         };
       }),
     });
@@ -119,7 +143,8 @@ describe('Keyword ideas and keyword research from DataForSEO', () => {
 
   it('refuses both to a suspended account with 403 suspended: true', async () => {
     const suspended = await app.createAccount();
-    const ownProject = (await app.request('POST', '/api/projects', { key: suspended.apiKey, body: { name: 'S', domain: 's.example' } })).body.project._id;
+    const ownProject = (await app.request('POST', '/api/projects', { key: suspended.apiKey, body: { name: 'S', domain: 's.example' } }))
+      .body.project._id;
     await app.admin('PATCH', `/admin/accounts/${suspended.accountId}`, { status: 'suspended' });
     const ideas = await app.request('POST', '/api/projects/keyword-ideas', { key: suspended.apiKey, body: { projectId: ownProject } });
     expect(ideas.status).toBe(403);
@@ -132,11 +157,13 @@ describe('Keyword ideas and keyword research from DataForSEO', () => {
 
   it('counts keyword-ideas and keyword-research in one bucket: the 16th call in a minute is 429 with retryAfter', async () => {
     const fresh = await app.createAccount();
-    const ownProject = (await app.request('POST', '/api/projects', { key: fresh.apiKey, body: { name: 'R', domain: 'r.example' } })).body.project._id;
+    const ownProject = (await app.request('POST', '/api/projects', { key: fresh.apiKey, body: { name: 'R', domain: 'r.example' } })).body
+      .project._id;
     for (let i = 0; i < 15; i++) {
-      const response = i % 2 === 0
-        ? await app.request('POST', '/api/tools/keyword-research', { key: fresh.apiKey, body: { keyword: `seed ${i}` } })
-        : await app.request('POST', '/api/projects/keyword-ideas', { key: fresh.apiKey, body: { projectId: ownProject } });
+      const response =
+        i % 2 === 0
+          ? await app.request('POST', '/api/tools/keyword-research', { key: fresh.apiKey, body: { keyword: `seed ${i}` } })
+          : await app.request('POST', '/api/projects/keyword-ideas', { key: fresh.apiKey, body: { projectId: ownProject } });
       expect(response.status).toBe(200);
     }
     const refused = await app.request('POST', '/api/projects/keyword-ideas', { key: fresh.apiKey, body: { projectId: ownProject } });
@@ -145,6 +172,8 @@ describe('Keyword ideas and keyword research from DataForSEO', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     // Another account's bucket is its own.
     const another = await app.createAccount();
-    expect((await app.request('POST', '/api/tools/keyword-research', { key: another.apiKey, body: { keyword: 'shoes' } })).status).toBe(200);
+    expect((await app.request('POST', '/api/tools/keyword-research', { key: another.apiKey, body: { keyword: 'shoes' } })).status).toBe(
+      200,
+    );
   });
 });

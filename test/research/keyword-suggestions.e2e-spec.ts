@@ -1,5 +1,8 @@
 import {
-  FAKE_DATAFORSEO_KEYWORDS_LOGIN, FAKE_DATAFORSEO_KEYWORDS_PASSWORD, FakeDataForSeoKeywords, fakeFiguresFor,
+  FAKE_DATAFORSEO_KEYWORDS_LOGIN,
+  FAKE_DATAFORSEO_KEYWORDS_PASSWORD,
+  FakeDataForSeoKeywords,
+  fakeFiguresFor,
   startDataForSeoKeywordsFake,
 } from '@rank/providers/dataforseo/testing/fake-dataforseo-keywords';
 import { FakeGoogleAutocomplete, startGoogleAutocompleteFake } from '@rank/providers/autocomplete/testing/fake-google-autocomplete';
@@ -21,22 +24,34 @@ describe('Keyword suggestions', () => {
   let key: string;
   let projectId: string;
 
-  const suggestions = (apiKey = key, id = projectId) => app.request('GET', '/api/projects/keyword-suggestions', { key: apiKey, query: { projectId: id } });
+  const suggestions = (apiKey = key, id = projectId) =>
+    app.request('GET', '/api/projects/keyword-suggestions', { key: apiKey, query: { projectId: id } });
   /** The answer once `runs` runs have ended and the read models hold their volumes. */
   const afterRuns = async (runs: number) => {
-    await waitFor(() => suggestions(), (r) => r.body.runCount === runs);
+    await waitFor(
+      () => suggestions(),
+      (r) => r.body.runCount === runs,
+    );
     await app.running.app.get(ProjectionRunner).waitUntilCaughtUp();
     return suggestions();
   };
   const lastVolumeOf = (phrase: string) => fakeFiguresFor(phrase).history.at(-1)!.value;
 
   beforeAll(async () => {
-    [llm, autocomplete, dataForSeo] = await Promise.all([startOpenAiFake('sk-test-suggestions'), startGoogleAutocompleteFake(), startDataForSeoKeywordsFake()]);
+    [llm, autocomplete, dataForSeo] = await Promise.all([
+      startOpenAiFake('sk-test-suggestions'),
+      startGoogleAutocompleteFake(),
+      startDataForSeoKeywordsFake(),
+    ]);
     app = await startTestApp({
       env: {
-        OPENAI_BASE_URL: llm.url, OPENAI_API_KEY: 'sk-test-suggestions', OPENAI_MODEL: 'gpt-test',
+        OPENAI_BASE_URL: llm.url,
+        OPENAI_API_KEY: 'sk-test-suggestions',
+        OPENAI_MODEL: 'gpt-test',
         GOOGLE_BASE_URL: autocomplete.url,
-        DATAFORSEO_LOGIN: FAKE_DATAFORSEO_KEYWORDS_LOGIN, DATAFORSEO_PASSWORD: FAKE_DATAFORSEO_KEYWORDS_PASSWORD, DATAFORSEO_BASE_URL: dataForSeo.url,
+        DATAFORSEO_LOGIN: FAKE_DATAFORSEO_KEYWORDS_LOGIN,
+        DATAFORSEO_PASSWORD: FAKE_DATAFORSEO_KEYWORDS_PASSWORD,
+        DATAFORSEO_BASE_URL: dataForSeo.url,
       },
     });
     ({ apiKey: key } = await app.createAccount());
@@ -46,10 +61,11 @@ describe('Keyword suggestions', () => {
     await Promise.all([llm.close(), autocomplete.close(), dataForSeo.close()]);
   });
 
-  it('answers {ready: false} while the first run is under way, then the model\'s phrases for the domain\'s own country', async () => {
+  it("answers {ready: false} while the first run is under way, then the model's phrases for the domain's own country", async () => {
     llm.keywords = ['coffee beans online', 'Best Espresso  Machine', 'coffee subscription'];
     llm.failNext({ kind: 'delay', ms: 1_500, then: { kind: 'json', body: chatAnswer(llm.keywords) } });
-    projectId = (await app.request('POST', '/api/projects', { key, body: { name: 'Kaffee', domain: 'https://www.kaffee.de/shop' } })).body.project._id;
+    projectId = (await app.request('POST', '/api/projects', { key, body: { name: 'Kaffee', domain: 'https://www.kaffee.de/shop' } })).body
+      .project._id;
 
     const early = await suggestions();
     expect(early.status).toBe(200);
@@ -57,19 +73,42 @@ describe('Keyword suggestions', () => {
 
     const ready = await afterRuns(1);
     expect(ready.body).toEqual({
-      success: true, ready: true, domain: 'kaffee.de', primary: { lang: 'en', geo: 'DE' },
-      locales: [{
-        key: 'en-DE', lang: 'en', region: 'Germany', geo: 'DE', lastUpdatedAt: ready.body.lastRunAt,
-        keywords: expect.any(Array),
-      }],
-      pages: [], meta: { seedUsed: 'llm' }, runCount: 1, lastRunAt: expect.any(String), lastError: null,
+      success: true,
+      ready: true,
+      domain: 'kaffee.de',
+      primary: { lang: 'en', geo: 'DE' },
+      locales: [
+        {
+          key: 'en-DE',
+          lang: 'en',
+          region: 'Germany',
+          geo: 'DE',
+          lastUpdatedAt: ready.body.lastRunAt,
+          keywords: expect.any(Array),
+        },
+      ],
+      pages: [],
+      meta: { seedUsed: 'llm' },
+      runCount: 1,
+      lastRunAt: expect.any(String),
+      lastError: null,
     });
     const phrases = ready.body.locales[0].keywords;
-    expect(phrases.map((k: { phrase: string }) => k.phrase).sort()).toEqual(['best espresso machine', 'coffee beans online', 'coffee subscription']);
+    expect(phrases.map((k: { phrase: string }) => k.phrase).sort()).toEqual([
+      'best espresso machine',
+      'coffee beans online',
+      'coffee subscription',
+    ]);
     // Highest latest-month volume first, from the provider's figures; the history grouped by year.
-    expect(phrases.map((k: { lastVolume: number }) => k.lastVolume)).toEqual(phrases.map((k: { phrase: string }) => lastVolumeOf(k.phrase)).sort((a: number, b: number) => b - a));
+    expect(phrases.map((k: { lastVolume: number }) => k.lastVolume)).toEqual(
+      phrases.map((k: { phrase: string }) => lastVolumeOf(k.phrase)).sort((a: number, b: number) => b - a),
+    );
     const history = fakeFiguresFor(phrases[0].phrase).history;
-    expect(phrases[0].volume.flatMap((y: { year: number; months: { month: number; value: number }[] }) => y.months.map((m) => ({ year: y.year, ...m })))).toEqual(history);
+    expect(
+      phrases[0].volume.flatMap((y: { year: number; months: { month: number; value: number }[] }) =>
+        y.months.map((m) => ({ year: y.year, ...m })),
+      ),
+    ).toEqual(history);
     expect(new Set(phrases[0].volume.map((y: { year: number }) => y.year)).size).toBe(phrases[0].volume.length);
 
     const prompt = JSON.stringify(llm.requests.at(-1)!.body);
@@ -83,11 +122,20 @@ describe('Keyword suggestions', () => {
     dataForSeo.unknown.add('espresso phrase 7');
     // 43 phrases, two of them tracked and two unknown to the provider: only the 30 highest volumes fit.
     llm.keywords = [...generated.slice(0, 29), 'espresso phrase 3', 'espresso phrase 7', 'Coffee Grinder', ...generated.slice(29)];
-    const added = await app.request('POST', '/api/projects/keywords', { key, body: { projectId, keywords: ['coffee grinder', 'espresso phrase 1'], geoCode: 'US', langCode: 'en' } });
+    const added = await app.request('POST', '/api/projects/keywords', {
+      key,
+      body: { projectId, keywords: ['coffee grinder', 'espresso phrase 1'], geoCode: 'US', langCode: 'en' },
+    });
     expect(added.status).toBe(200);
 
     const answer = await afterRuns(2);
-    expect(answer.body).toMatchObject({ ready: true, primary: { lang: 'en', geo: 'US' }, meta: { seedUsed: 'llm' }, runCount: 2, lastError: null });
+    expect(answer.body).toMatchObject({
+      ready: true,
+      primary: { lang: 'en', geo: 'US' },
+      meta: { seedUsed: 'llm' },
+      runCount: 2,
+      lastError: null,
+    });
     expect(answer.body.locales.map((l: { key: string }) => l.key)).toEqual(['en-US']);
     const [us] = answer.body.locales;
     expect(us.region).toBe('United States');
@@ -98,25 +146,35 @@ describe('Keyword suggestions', () => {
     const known = phrases.filter((p) => p.lastVolume !== null);
     expect(known.map((p) => p.lastVolume)).toEqual(known.map((p) => lastVolumeOf(p.phrase)).sort((a, b) => b - a));
     // The 30 kept are the highest of the 37 with a volume: the two unknown ones and the lowest are cut.
-    const withVolume = llm.keywords.map((k) => k.toLowerCase()).filter((k) => !['coffee grinder', 'espresso phrase 1', 'espresso phrase 3', 'espresso phrase 7'].includes(k));
+    const withVolume = llm.keywords
+      .map((k) => k.toLowerCase())
+      .filter((k) => !['coffee grinder', 'espresso phrase 1', 'espresso phrase 3', 'espresso phrase 7'].includes(k));
     const best = [...withVolume].sort((a, b) => lastVolumeOf(b) - lastVolumeOf(a)).slice(0, 30);
     expect(phrases.map((p) => p.phrase)).toEqual(best);
   });
 
-  it('keeps the phrases\' order with unknown volumes last when fewer than 30 came', async () => {
+  it("keeps the phrases' order with unknown volumes last when fewer than 30 came", async () => {
     llm.keywords = ['grinder burr', 'espresso phrase 3', 'grinder hand'];
-    await app.request('POST', '/api/projects/keywords', { key, body: { projectId, keywords: ['coffee grinder'], geoCode: 'GB', langCode: 'en' } });
+    await app.request('POST', '/api/projects/keywords', {
+      key,
+      body: { projectId, keywords: ['coffee grinder'], geoCode: 'GB', langCode: 'en' },
+    });
     const answer = await afterRuns(3);
     const gb = answer.body.locales.find((l: { key: string }) => l.key === 'en-GB');
     expect(gb.region).toBe('United Kingdom');
     expect(gb.keywords.at(-1)).toEqual({ phrase: 'espresso phrase 3', lastVolume: null, volume: [] });
-    expect(gb.keywords.slice(0, 2).map((k: { lastVolume: number }) => k.lastVolume)).toEqual(['grinder burr', 'grinder hand'].map(lastVolumeOf).sort((a, b) => b - a));
+    expect(gb.keywords.slice(0, 2).map((k: { lastVolume: number }) => k.lastVolume)).toEqual(
+      ['grinder burr', 'grinder hand'].map(lastVolumeOf).sort((a, b) => b - a),
+    );
   });
 
   it('falls back to autocomplete when the model fails, and says why in lastError', async () => {
     llm.failWith(OPENAI_FAILURES.serverError());
     autocomplete.phrases.set('kaffeebohnen', ['kaffeebohnen', 'kaffeebohnen test', 'kaffeebohnen kaufen']);
-    await app.request('POST', '/api/projects/keywords', { key, body: { projectId, keywords: ['kaffeebohnen'], geoCode: 'DE', langCode: 'de' } });
+    await app.request('POST', '/api/projects/keywords', {
+      key,
+      body: { projectId, keywords: ['kaffeebohnen'], geoCode: 'DE', langCode: 'de' },
+    });
     const answer = await afterRuns(4);
     llm.failWith(undefined);
     expect(answer.body).toMatchObject({ ready: true, meta: { seedUsed: 'autocomplete' }, runCount: 4 });
@@ -125,26 +183,32 @@ describe('Keyword suggestions', () => {
     const de = answer.body.locales.find((l: { key: string }) => l.key === 'de-DE');
     // The tracked keyword itself, which autocomplete answers first, is left out.
     expect(de.keywords.map((k: { phrase: string }) => k.phrase).sort()).toEqual(['kaffeebohnen kaufen', 'kaffeebohnen test']);
-    expect(autocomplete.requests.some((r) => r.query.get('q') === 'kaffeebohnen' && r.query.get('hl') === 'de' && r.query.get('gl') === 'DE')).toBe(true);
+    expect(
+      autocomplete.requests.some((r) => r.query.get('q') === 'kaffeebohnen' && r.query.get('hl') === 'de' && r.query.get('gl') === 'DE'),
+    ).toBe(true);
   });
 
   it('starts nothing for keywords of a locale it already covers', async () => {
     const calls = llm.requests.length;
-    await app.request('POST', '/api/projects/keywords', { key, body: { projectId, keywords: ['espresso beans'], geoCode: 'US', langCode: 'en' } });
+    await app.request('POST', '/api/projects/keywords', {
+      key,
+      body: { projectId, keywords: ['espresso beans'], geoCode: 'US', langCode: 'en' },
+    });
     await app.running.app.get(ProjectionRunner).waitUntilCaughtUp();
     await new Promise((r) => setTimeout(r, 300));
     expect((await suggestions()).body.runCount).toBe(4);
     expect(llm.requests.length).toBe(calls);
   });
 
-  it('needs the project id, hides other accounts\' projects and refuses a suspended account', async () => {
+  it("needs the project id, hides other accounts' projects and refuses a suspended account", async () => {
     const missing = await app.request('GET', '/api/projects/keyword-suggestions', { key });
     expect(missing.status).toBe(400);
     expect(missing.body.message).toMatch(/projectId/);
     const other = await app.createAccount();
     expect((await suggestions(other.apiKey)).status).toBe(404);
     const suspended = await app.createAccount();
-    const own = (await app.request('POST', '/api/projects', { key: suspended.apiKey, body: { name: 'S', domain: 's.example' } })).body.project._id;
+    const own = (await app.request('POST', '/api/projects', { key: suspended.apiKey, body: { name: 'S', domain: 's.example' } })).body
+      .project._id;
     await app.admin('PATCH', `/admin/accounts/${suspended.accountId}`, { status: 'suspended' });
     const refused = await suggestions(suspended.apiKey, own);
     expect(refused.status).toBe(403);
@@ -155,8 +219,18 @@ describe('Keyword suggestions', () => {
 /** OpenAI's chat.completion body whose message content is the JSON the client asks for. */
 function chatAnswer(keywords: string[]) {
   return {
-    id: 'chatcmpl-delayed', object: 'chat.completion', created: 1_748_000_000, model: 'gpt-test',
-    choices: [{ index: 0, message: { role: 'assistant', content: JSON.stringify({ keywords }), refusal: null }, logprobs: null, finish_reason: 'stop' }],
+    id: 'chatcmpl-delayed',
+    object: 'chat.completion',
+    created: 1_748_000_000,
+    model: 'gpt-test',
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: JSON.stringify({ keywords }), refusal: null },
+        logprobs: null,
+        finish_reason: 'stop',
+      },
+    ],
     usage: { prompt_tokens: 50, completion_tokens: 20, total_tokens: 70 },
   };
 }

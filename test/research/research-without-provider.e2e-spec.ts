@@ -20,14 +20,23 @@ describe('Keyword research without a provider', () => {
     ({ apiKey: key } = await app.createAccount());
     const created = await app.request('POST', '/api/projects', { key, body: { name: 'Shoes', domain: 'shoes.example' } });
     projectId = created.body.project._id;
-    await app.request('POST', '/api/projects/keywords', { key, body: { projectId, keywords: ['running shoes'], geoCode: 'US', langCode: 'en' } });
+    await app.request('POST', '/api/projects/keywords', {
+      key,
+      body: { projectId, keywords: ['running shoes'], geoCode: 'US', langCode: 'en' },
+    });
     keywordId = (await app.request('GET', `/api/projects/${projectId}`, { key })).body.project.keywords[0]._id;
   });
   afterAll(() => app.close());
 
   it('shows no volumes: empty bulk, null single, null avgMonthlySearches, an empty CSV Volume', async () => {
-    expect((await app.request('GET', '/api/projects/keyword-volumes', { key, query: { projectId } })).body).toEqual({ success: true, data: {} });
-    expect((await app.request('GET', '/api/projects/keyword-volumes', { key, query: { projectId, keywordId } })).body).toEqual({ success: true, data: null });
+    expect((await app.request('GET', '/api/projects/keyword-volumes', { key, query: { projectId } })).body).toEqual({
+      success: true,
+      data: {},
+    });
+    expect((await app.request('GET', '/api/projects/keyword-volumes', { key, query: { projectId, keywordId } })).body).toEqual({
+      success: true,
+      data: null,
+    });
     const detail = await app.request('GET', `/api/projects/${projectId}`, { key });
     expect(detail.body.project.keywords[0].avgMonthlySearches).toBeNull();
     const updates = await app.request('GET', '/api/projects/keyword-updates', { key, query: { projectId } });
@@ -54,8 +63,10 @@ describe('Keyword research without a provider', () => {
     expect(response.body).toEqual({ success: false, message: expect.stringContaining('DATAFORSEO_LOGIN') });
   });
 
-  it('refuses a keywordId that is not the project\'s (404) and malformed ids (400 naming the field)', async () => {
-    expect((await app.request('GET', '/api/projects/keyword-volumes', { key, query: { projectId, keywordId: 'a'.repeat(24) } })).status).toBe(404);
+  it("refuses a keywordId that is not the project's (404) and malformed ids (400 naming the field)", async () => {
+    expect(
+      (await app.request('GET', '/api/projects/keyword-volumes', { key, query: { projectId, keywordId: 'a'.repeat(24) } })).status,
+    ).toBe(404);
     const bad = await app.request('GET', '/api/projects/keyword-volumes', { key, query: { projectId, keywordId: 'nope' } });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/keywordId/);
@@ -80,12 +91,19 @@ describe('Keyword ideas from autocomplete alone', () => {
     await google.close();
   });
 
-  it('completes the project\'s keywords, leaving tracked ones out', async () => {
+  it("completes the project's keywords, leaving tracked ones out", async () => {
     const { apiKey: key } = await app.createAccount();
-    const projectId = (await app.request('POST', '/api/projects', { key, body: { name: 'Shoes', domain: 'shoes.example' } })).body.project._id;
-    await app.request('POST', '/api/projects/keywords', { key, body: { projectId, keywords: ['running shoes'], geoCode: 'US', langCode: 'en' } });
+    const projectId = (await app.request('POST', '/api/projects', { key, body: { name: 'Shoes', domain: 'shoes.example' } })).body.project
+      ._id;
+    await app.request('POST', '/api/projects/keywords', {
+      key,
+      body: { projectId, keywords: ['running shoes'], geoCode: 'US', langCode: 'en' },
+    });
     // The project's keyword suggestions ask autocomplete too, in the background: let them finish first.
-    await waitFor(() => app.request('GET', '/api/projects/keyword-suggestions', { key, query: { projectId } }), (r) => r.body.ready === true);
+    await waitFor(
+      () => app.request('GET', '/api/projects/keyword-suggestions', { key, query: { projectId } }),
+      (r) => r.body.ready === true,
+    );
     google.requests.length = 0;
     const response = await app.request('POST', '/api/projects/keyword-ideas', { key, body: { projectId, geo: 'us', lang: 'EN' } });
     expect(response.status).toBe(200);
@@ -96,12 +114,15 @@ describe('Keyword ideas from autocomplete alone', () => {
         { keyword: 'running shoes sale', avgMonthlySearches: null, competition: null },
       ],
     });
-    expect(google.requests.map((r) => [r.query.get('q'), r.query.get('hl'), r.query.get('gl'), r.query.get('client')])).toEqual([['running shoes', 'en', 'US', 'firefox']]);
+    expect(google.requests.map((r) => [r.query.get('q'), r.query.get('hl'), r.query.get('gl'), r.query.get('client')])).toEqual([
+      ['running shoes', 'en', 'US', 'firefox'],
+    ]);
   });
 
   it('answers service_unavailable when autocomplete fails too', async () => {
     const { apiKey: key } = await app.createAccount();
-    const projectId = (await app.request('POST', '/api/projects', { key, body: { name: 'Boots', domain: 'boots.example' } })).body.project._id;
+    const projectId = (await app.request('POST', '/api/projects', { key, body: { name: 'Boots', domain: 'boots.example' } })).body.project
+      ._id;
     google.failWith('server-error');
     try {
       const response = await app.request('POST', '/api/projects/keyword-ideas', { key, body: { projectId } });

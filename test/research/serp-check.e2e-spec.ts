@@ -3,7 +3,11 @@ import { readSavedSerp } from '@rank/serp/fetcher/test-support/saved-serp';
 import { KeywordVolumes } from '@rank/research/keyword-volumes';
 import { VolumeRecorder } from '@rank/research/volume-recorder';
 import {
-  DATAFORSEO_KEYWORD_FAILURES, FAKE_DATAFORSEO_KEYWORDS_LOGIN, FAKE_DATAFORSEO_KEYWORDS_PASSWORD, FakeDataForSeoKeywords, fakeFiguresFor,
+  DATAFORSEO_KEYWORD_FAILURES,
+  FAKE_DATAFORSEO_KEYWORDS_LOGIN,
+  FAKE_DATAFORSEO_KEYWORDS_PASSWORD,
+  FakeDataForSeoKeywords,
+  fakeFiguresFor,
   startDataForSeoKeywordsFake,
 } from '@rank/providers/dataforseo/testing/fake-dataforseo-keywords';
 import { AppProcess, startAppProcess } from '../support/app-process';
@@ -16,7 +20,9 @@ const CAPTCHA_PAGE = readSavedSerp('zlurad__serp-parser__desktop-recaptcha.html'
 /** Google plays the saved "how to boil eggs" page, or a captcha for queries starting with "blocked". */
 async function startGoogle(): Promise<FakeGoogle> {
   const google = await FakeGoogle.start();
-  google.reset((request) => ((request.query.get('q') ?? '').startsWith('blocked') ? { kind: 'page', html: CAPTCHA_PAGE } : { kind: 'page', html: EGGS_PAGE }));
+  google.reset((request) =>
+    (request.query.get('q') ?? '').startsWith('blocked') ? { kind: 'page', html: CAPTCHA_PAGE } : { kind: 'page', html: EGGS_PAGE },
+  );
   return google;
 }
 
@@ -27,7 +33,6 @@ const scraperSettings = (google: FakeGoogle) => ({
   SCRAPER_RETRY_MAX_DELAY_MS: '20',
   SCRAPER_MIN_INTERVAL_MS: '0',
 });
-
 
 describe('POST /api/tools/serp-check, standalone (every role in one process)', () => {
   let google: FakeGoogle;
@@ -41,26 +46,52 @@ describe('POST /api/tools/serp-check, standalone (every role in one process)', (
     await google.close();
   });
 
-  it('answers the first page\'s organic results and the keyword\'s stored volume, with what is left of the window', async () => {
+  it("answers the first page's organic results and the keyword's stored volume, with what is left of the window", async () => {
     const { apiKey: key } = await app.createAccount();
-    const metrics = { keyword: 'how to boil eggs', avgMonthlySearches: 4770, competition: 'MEDIUM' as const, competitionIndex: 56, cpcLow: 2.43, cpcHigh: 4.43, history: [{ year: 2026, month: 9, value: 4400 }, { year: 2026, month: 10, value: 5140 }] };
+    const metrics = {
+      keyword: 'how to boil eggs',
+      avgMonthlySearches: 4770,
+      competition: 'MEDIUM' as const,
+      competitionIndex: 56,
+      cpcLow: 2.43,
+      cpcHigh: 4.43,
+      history: [
+        { year: 2026, month: 9, value: 4400 },
+        { year: 2026, month: 10, value: 5140 },
+      ],
+    };
     await app.running.app.get(VolumeRecorder).fetched({ geoCode: 'US', langCode: 'en' }, 'dataforseo', new Date(), [metrics]);
-    await waitFor(() => app.running.app.get(KeywordVolumes).stored([{ geoCode: 'US', langCode: 'en', keyword: 'how to boil eggs' }]), (found) => found.length === 1);
+    await waitFor(
+      () => app.running.app.get(KeywordVolumes).stored([{ geoCode: 'US', langCode: 'en', keyword: 'how to boil eggs' }]),
+      (found) => found.length === 1,
+    );
 
-    const response = await app.request('POST', '/api/tools/serp-check', { key, body: { keyword: 'How to boil eggs ', geo: 'us', lang: 'EN' } });
+    const response = await app.request('POST', '/api/tools/serp-check', {
+      key,
+      body: { keyword: 'How to boil eggs ', geo: 'us', lang: 'EN' },
+    });
     expect(response.status).toBe(200);
     const { serp, volume } = response.body.data;
     expect(response.body).toMatchObject({ success: true, remaining: 9 });
     expect(serp.length).toBeGreaterThanOrEqual(8);
     expect(serp.length).toBeLessThanOrEqual(10);
     expect(serp.map((r: { position: number }) => r.position)).toEqual(serp.map((_: unknown, i: number) => i + 1));
-    for (const result of serp) expect(result).toEqual({ position: expect.any(Number), url: expect.stringMatching(/^https?:\/\//), title: expect.any(String), snippet: expect.any(String) });
+    for (const result of serp)
+      expect(result).toEqual({
+        position: expect.any(Number),
+        url: expect.stringMatching(/^https?:\/\//),
+        title: expect.any(String),
+        snippet: expect.any(String),
+      });
     expect(volume).toEqual({
       value: 4770,
       cpc: 4.43,
       competition: 'MEDIUM',
       metrics: { avgMonthlySearches: 4770, competition: 'MEDIUM', competitionIndex: 56, cpcLow: 2.43, cpcHigh: 4.43 },
-      volume: [{ year: 2026, month: 9, value: 4400 }, { year: 2026, month: 10, value: 5140 }],
+      volume: [
+        { year: 2026, month: 9, value: 4400 },
+        { year: 2026, month: 10, value: 5140 },
+      ],
     });
     // Through GOOGLE_BASE_URL, in the asked market.
     const asked = google.searches.at(-1)!;
@@ -73,14 +104,26 @@ describe('POST /api/tools/serp-check, standalone (every role in one process)', (
     expect(typeof secondKey).toBe('string');
     const remaining: number[] = [];
     for (let i = 0; i < 10; i++) {
-      const response = await app.request('POST', '/api/tools/serp-check', { key: i % 2 === 0 ? key : secondKey, body: { keyword: 'how to boil eggs', geo: 'US', lang: 'en' } });
+      const response = await app.request('POST', '/api/tools/serp-check', {
+        key: i % 2 === 0 ? key : secondKey,
+        body: { keyword: 'how to boil eggs', geo: 'US', lang: 'en' },
+      });
       expect(response.status).toBe(200);
       remaining.push(response.body.remaining);
     }
     expect(remaining).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
-    const refused = await app.request('POST', '/api/tools/serp-check', { key, body: { keyword: 'how to boil eggs', geo: 'US', lang: 'en' } });
+    const refused = await app.request('POST', '/api/tools/serp-check', {
+      key,
+      body: { keyword: 'how to boil eggs', geo: 'US', lang: 'en' },
+    });
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ success: false, message: expect.stringContaining('10 serp-check requests per 60 seconds'), retryAfter: expect.any(Number), limit: 10, window: 60 });
+    expect(refused.body).toEqual({
+      success: false,
+      message: expect.stringContaining('10 serp-check requests per 60 seconds'),
+      retryAfter: expect.any(Number),
+      limit: 10,
+      window: 60,
+    });
     expect(refused.body.retryAfter).toBeGreaterThanOrEqual(1);
     expect(refused.body.retryAfter).toBeLessThanOrEqual(60);
     expect(refused.headers.get('retry-after')).toBe(String(refused.body.retryAfter));
@@ -88,14 +131,21 @@ describe('POST /api/tools/serp-check, standalone (every role in one process)', (
     expect(capacity.body.limits.rateLimits.serpCheck).toEqual({ perMinute: 10, windowSeconds: 60, remaining: 0 });
     // Another account is not affected.
     const { apiKey: other } = await app.createAccount();
-    expect((await app.request('POST', '/api/tools/serp-check', { key: other, body: { keyword: 'how to boil eggs', geo: 'US', lang: 'en' } })).body.remaining).toBe(9);
+    expect(
+      (await app.request('POST', '/api/tools/serp-check', { key: other, body: { keyword: 'how to boil eggs', geo: 'US', lang: 'en' } }))
+        .body.remaining,
+    ).toBe(9);
   }, 120_000);
 
   it('answers a page Google refused with serp [] and the no-data volume (nothing stored, no provider: a miss, not a failure)', async () => {
     const { apiKey: key } = await app.createAccount();
     const response = await app.request('POST', '/api/tools/serp-check', { key, body: { keyword: 'blocked eggs', geo: 'US', lang: 'en' } });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, data: { serp: [], volume: { value: null, cpc: null, competition: null, metrics: null, volume: [] } }, remaining: 9 });
+    expect(response.body).toEqual({
+      success: true,
+      data: { serp: [], volume: { value: null, cpc: null, competition: null, metrics: null, volume: [] } },
+      remaining: 9,
+    });
   }, 60_000);
 
   it('refuses bad input with 400 naming the field, before taking a call from the bucket', async () => {
@@ -115,7 +165,9 @@ describe('POST /api/tools/serp-check, standalone (every role in one process)', (
       expect(response.body.message).toContain(field);
     }
     expect((await app.request('GET', '/api/user/capacity', { key })).body.limits.rateLimits.serpCheck.remaining).toBe(10);
-    expect((await app.request('POST', '/api/tools/serp-check', { key: null, body: { keyword: 'eggs', geo: 'US', lang: 'en' } })).status).toBe(401);
+    expect(
+      (await app.request('POST', '/api/tools/serp-check', { key: null, body: { keyword: 'eggs', geo: 'US', lang: 'en' } })).status,
+    ).toBe(401);
   });
 });
 
@@ -127,8 +179,11 @@ describe('serp-check with DataForSEO as the keyword-data provider', () => {
     [google, dataForSeo] = await Promise.all([startGoogle(), startDataForSeoKeywordsFake()]);
     app = await startTestApp({
       env: {
-        ROLES: 'api,projections,scraper', ...scraperSettings(google),
-        DATAFORSEO_LOGIN: FAKE_DATAFORSEO_KEYWORDS_LOGIN, DATAFORSEO_PASSWORD: FAKE_DATAFORSEO_KEYWORDS_PASSWORD, DATAFORSEO_BASE_URL: dataForSeo.url,
+        ROLES: 'api,projections,scraper',
+        ...scraperSettings(google),
+        DATAFORSEO_LOGIN: FAKE_DATAFORSEO_KEYWORDS_LOGIN,
+        DATAFORSEO_PASSWORD: FAKE_DATAFORSEO_KEYWORDS_PASSWORD,
+        DATAFORSEO_BASE_URL: dataForSeo.url,
       },
     });
   });
@@ -139,12 +194,23 @@ describe('serp-check with DataForSEO as the keyword-data provider', () => {
 
   it('asks the provider live on a stored miss and answers its figures', async () => {
     const { apiKey: key } = await app.createAccount();
-    const response = await app.request('POST', '/api/tools/serp-check', { key, body: { keyword: 'how to poach eggs', geo: 'US', lang: 'en' } });
+    const response = await app.request('POST', '/api/tools/serp-check', {
+      key,
+      body: { keyword: 'how to poach eggs', geo: 'US', lang: 'en' },
+    });
     expect(response.status).toBe(200);
     const figures = fakeFiguresFor('how to poach eggs');
     expect(response.body.data.volume).toEqual({
-      value: figures.avgMonthlySearches, cpc: figures.cpcHigh, competition: figures.competition,
-      metrics: { avgMonthlySearches: figures.avgMonthlySearches, competition: figures.competition, competitionIndex: figures.competitionIndex, cpcLow: figures.cpcLow, cpcHigh: figures.cpcHigh },
+      value: figures.avgMonthlySearches,
+      cpc: figures.cpcHigh,
+      competition: figures.competition,
+      metrics: {
+        avgMonthlySearches: figures.avgMonthlySearches,
+        competition: figures.competition,
+        competitionIndex: figures.competitionIndex,
+        cpcLow: figures.cpcLow,
+        cpcHigh: figures.cpcHigh,
+      },
       volume: figures.history,
     });
     const asked = dataForSeo.requests.at(-1)!.body as Record<string, unknown>[];
@@ -163,7 +229,10 @@ describe('serp-check with DataForSEO as the keyword-data provider', () => {
     const { apiKey: key } = await app.createAccount();
     dataForSeo.failWith(DATAFORSEO_KEYWORD_FAILURES.malformed());
     try {
-      const response = await app.request('POST', '/api/tools/serp-check', { key, body: { keyword: 'blocked poached eggs', geo: 'US', lang: 'en' } });
+      const response = await app.request('POST', '/api/tools/serp-check', {
+        key,
+        body: { keyword: 'blocked poached eggs', geo: 'US', lang: 'en' },
+      });
       expect(response.status).toBe(502);
       expect(response.body.message).toEqual(expect.any(String));
       expect(JSON.stringify(response.body)).not.toContain(FAKE_DATAFORSEO_KEYWORDS_PASSWORD);
@@ -192,7 +261,10 @@ describe('serp-check when the api has no browser: a scraper process serves the l
     // The scraper shares the api's event store (the SQLite file in DATA_DIR) and nothing else.
     scraper = await startAppProcess({ DATA_DIR: app.dataDir, LOG_LEVEL: 'log', ...scraperSettings(google) }, 60_000, 'scraper');
     const started = Date.now();
-    const response = await app.request('POST', '/api/tools/serp-check', { key, body: { keyword: 'how to boil eggs', geo: 'US', lang: 'en' } });
+    const response = await app.request('POST', '/api/tools/serp-check', {
+      key,
+      body: { keyword: 'how to boil eggs', geo: 'US', lang: 'en' },
+    });
     expect(response.status).toBe(200);
     expect(response.body.data.serp.length).toBeGreaterThanOrEqual(8);
     expect(response.body.data.volume).toEqual({ value: null, cpc: null, competition: null, metrics: null, volume: [] });
@@ -205,9 +277,16 @@ describe('serp-check when the api has no browser: a scraper process serves the l
     const quick = await startTestApp({ env: { ROLES: 'api,projections', SERP_CHECK_TIMEOUT_MS: '300' } });
     try {
       const { apiKey: key } = await quick.createAccount();
-      const response = await quick.request('POST', '/api/tools/serp-check', { key, body: { keyword: 'how to boil eggs', geo: 'US', lang: 'en' } });
+      const response = await quick.request('POST', '/api/tools/serp-check', {
+        key,
+        body: { keyword: 'how to boil eggs', geo: 'US', lang: 'en' },
+      });
       expect(response.status).toBe(200);
-      expect(response.body).toEqual({ success: true, data: { serp: [], volume: { value: null, cpc: null, competition: null, metrics: null, volume: [] } }, remaining: 9 });
+      expect(response.body).toEqual({
+        success: true,
+        data: { serp: [], volume: { value: null, cpc: null, competition: null, metrics: null, volume: [] } },
+        remaining: 9,
+      });
     } finally {
       await quick.close();
     }

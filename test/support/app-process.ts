@@ -29,11 +29,19 @@ require(process.argv[1]);
 `;
 
 /** Runs a TypeScript entry point of the repository to its end; resolves with its exit code and output. */
-export function runTypeScript(entry: string, args: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runTypeScript(
+  entry: string,
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const root = join(__dirname, '..', '..');
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-e', TYPESCRIPT_HOOK, join(root, entry), ...args], {
-      cwd: root, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs,
+      cwd: root,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: timeoutMs,
     });
     let stdout = '';
     let stderr = '';
@@ -60,14 +68,26 @@ const APPS = {
 } as const;
 
 /** The service (the api app in standalone mode, unless told otherwise) in a child process of its own. */
-export async function startAppProcess(env: Record<string, string>, timeoutMs = 60_000, app: keyof typeof APPS = 'api'): Promise<AppProcess> {
+export async function startAppProcess(
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+  app: keyof typeof APPS = 'api',
+): Promise<AppProcess> {
   const root = join(__dirname, '..', '..');
   const { entry, ready } = APPS[app];
   const child = spawn(process.execPath, ['-e', TYPESCRIPT_HOOK, join(root, entry)], {
     cwd: root,
     // A new project's home page is measured in the background; without PAGESPEED_* that is Lighthouse
     // against the real site, so children get a refused local port unless a test sets one.
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, PAGESPEED_BASE_URL: 'http://127.0.0.1:9', SCRAPER_MIN_INTERVAL_MS: '0', ...env, PORT: '0', HOST: '127.0.0.1' },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      PAGESPEED_BASE_URL: 'http://127.0.0.1:9',
+      SCRAPER_MIN_INTERVAL_MS: '0',
+      ...env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -40,9 +40,12 @@ export function checkEventOf(check: SeededCheck): CheckEvent {
   return {
     type: 'CheckCompleted',
     data: {
-      ...base, completedAt: check.at, serpTop: check.serpTop ?? 50,
+      ...base,
+      completedAt: check.at,
+      serpTop: check.serpTop ?? 50,
       position: hit ?? { position: 0, url: '', title: '', domain: '' },
-      results, aiOverview: ranked(check.aiOverviewUrls ?? []),
+      results,
+      aiOverview: ranked(check.aiOverviewUrls ?? []),
     },
   };
 }
@@ -52,7 +55,11 @@ export async function seedChecks(store: EventStore, checks: SeededCheck[]): Prom
   const ids: string[] = [];
   for (const check of checks) {
     const event = checkEventOf(check);
-    await store.appendToStream(checksStreamName(check.projectId, event.data.keywordId), [{ id: randomUUID(), type: event.type, data: event.data }], { expectedRevision: 'any' });
+    await store.appendToStream(
+      checksStreamName(check.projectId, event.data.keywordId),
+      [{ id: randomUUID(), type: event.type, data: event.data }],
+      { expectedRevision: 'any' },
+    );
     ids.push(event.data.checkId);
   }
   return ids;

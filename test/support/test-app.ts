@@ -41,7 +41,9 @@ export interface TestApp {
  * The real service, on an ephemeral loopback port, with the real embedded stores: its own SQLite
  * file, and its own ClickHouse database inside this process's one chDB engine.
  */
-export async function startTestApp(options: { env?: Record<string, string>; clock?: Clock; dataDir?: string; database?: string } = {}): Promise<TestApp> {
+export async function startTestApp(
+  options: { env?: Record<string, string>; clock?: Clock; dataDir?: string; database?: string } = {},
+): Promise<TestApp> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'rank-tracker-test-'));
   const database = options.database ?? `t_${randomBytes(6).toString('hex')}`;
   const config = loadConfig({

@@ -4,7 +4,8 @@ export async function waitFor<T>(probe: () => Promise<T>, done: (value: T) => bo
   for (;;) {
     const value = await probe();
     if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`gave up waiting after ${timeoutMs} ms; last value: ${JSON.stringify(value)?.slice(0, 500)}`);
+    if (Date.now() > deadline)
+      throw new Error(`gave up waiting after ${timeoutMs} ms; last value: ${JSON.stringify(value)?.slice(0, 500)}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }

@@ -48,8 +48,13 @@ async function setUpProject(app: TestApp, key: string, keywords: string[], setti
 }
 
 const checksOf = (app: TestApp, projectId: string) => checkResultsOf(app.running.stores.eventStore, projectId);
-const waitForChecks = (app: TestApp, projectId: string, count: number) => waitFor(() => checksOf(app, projectId), (events) => events.length >= count);
-const balanceOf = async (app: TestApp, accountId: string) => (await app.admin('GET', `/admin/accounts/${accountId}`)).body.account.virtualBalance as number;
+const waitForChecks = (app: TestApp, projectId: string, count: number) =>
+  waitFor(
+    () => checksOf(app, projectId),
+    (events) => events.length >= count,
+  );
+const balanceOf = async (app: TestApp, accountId: string) =>
+  (await app.admin('GET', `/admin/accounts/${accountId}`)).body.account.virtualBalance as number;
 
 describe('On-demand checks: POST /api/scrape/new-keywords through the scraper to the stored result', () => {
   let google: FakeGoogle;
@@ -69,7 +74,12 @@ describe('On-demand checks: POST /api/scrape/new-keywords through the scraper to
 
     const response = await app.request('POST', '/api/scrape/new-keywords', { key, body: { projectId, keywordIds: Object.values(ids) } });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, message: expect.any(String), status: 'processing', summary: { total: 2, accepted: 2, errors: 0 } });
+    expect(response.body).toEqual({
+      success: true,
+      message: expect.any(String),
+      status: 'processing',
+      summary: { total: 2, accepted: 2, errors: 0 },
+    });
     expect(await balanceOf(app, accountId)).toBe(8);
 
     const events = await waitForChecks(app, projectId, 2);
@@ -77,8 +87,13 @@ describe('On-demand checks: POST /api/scrape/new-keywords through the scraper to
     const completed = byKeyword[ids['how to boil eggs']!]!;
     expect(completed.type).toBe('CheckCompleted');
     expect(completed.data).toMatchObject({
-      projectId, serpTop: 50,
-      position: { position: 5, domain: 'simplyrecipes.com', url: 'https://www.simplyrecipes.com/recipes/how_to_make_perfect_hard_boiled_eggs/' },
+      projectId,
+      serpTop: 50,
+      position: {
+        position: 5,
+        domain: 'simplyrecipes.com',
+        url: 'https://www.simplyrecipes.com/recipes/how_to_make_perfect_hard_boiled_eggs/',
+      },
     });
     expect((completed.data.results as unknown[]).length).toBe(9);
     expect((completed.data.aiOverview as { domain: string }[]).map((s) => s.domain)).toContain('recipetineats.com');
@@ -86,7 +101,10 @@ describe('On-demand checks: POST /api/scrape/new-keywords through the scraper to
     const failed = byKeyword[ids['blocked query']!]!;
     expect(failed.type).toBe('CheckFailed');
     expect(failed.data).toMatchObject({ refundCredits: 1, reason: expect.stringMatching(/block|captcha/i) });
-    await waitFor(() => balanceOf(app, accountId), (balance) => balance === 9);
+    await waitFor(
+      () => balanceOf(app, accountId),
+      (balance) => balance === 9,
+    );
 
     const runner = app.running.app.get(ProjectionRunner);
     await runner.waitUntilCaughtUp();
@@ -103,12 +121,14 @@ describe('On-demand checks: POST /api/scrape/new-keywords through the scraper to
   it('charges 2 credits a keyword for a project that scrapes 100 deep', async () => {
     const { accountId, apiKey: key } = await app.createAccount({ balance: 5 });
     const { projectId, ids } = await setUpProject(app, key, ['eggs one', 'eggs two'], { serpTop: 100 });
-    expect((await app.request('POST', '/api/scrape/new-keywords', { key, body: { projectId, keywordIds: Object.values(ids) } })).status).toBe(200);
+    expect(
+      (await app.request('POST', '/api/scrape/new-keywords', { key, body: { projectId, keywordIds: Object.values(ids) } })).status,
+    ).toBe(200);
     expect(await balanceOf(app, accountId)).toBe(1);
     await waitForChecks(app, projectId, 2);
   });
 
-  it('keeps each keyword\'s results in a stream of its own, and deleting the project erases them all, a removed keyword\'s too', async () => {
+  it("keeps each keyword's results in a stream of its own, and deleting the project erases them all, a removed keyword's too", async () => {
     const { apiKey: key } = await app.createAccount({ balance: 10 });
     const { projectId, ids } = await setUpProject(app, key, ['eggs', 'boiled eggs']);
     await app.request('POST', '/api/scrape/new-keywords', { key, body: { projectId, keywordIds: Object.values(ids) } });
@@ -117,7 +137,9 @@ describe('On-demand checks: POST /api/scrape/new-keywords through the scraper to
     const streams = (await checksOf(app, projectId)).map((e) => e.streamName).sort();
     expect(streams).toEqual([`checks-${projectId}-${ids['boiled eggs']}`, `checks-${projectId}-${ids['eggs']}`].sort());
 
-    expect((await app.request('DELETE', '/api/projects/keywords', { key, body: { projectId, keywordIds: [ids['eggs']] } })).status).toBe(200);
+    expect((await app.request('DELETE', '/api/projects/keywords', { key, body: { projectId, keywordIds: [ids['eggs']] } })).status).toBe(
+      200,
+    );
     expect((await app.request('DELETE', '/api/projects', { key, body: { _id: projectId } })).status).toBe(200);
 
     expect(await checksOf(app, projectId)).toEqual([]);
@@ -159,7 +181,10 @@ describe('At-least-once delivery, exactly-once results', () => {
     const { projectId, ids } = await setUpProject(first, key, ['eggs', 'blocked eggs']);
     const scrape = await first.request('POST', '/api/scrape/new-keywords', { key, body: { projectId, keywordIds: Object.values(ids) } });
     await waitForChecks(first, projectId, 2);
-    await waitFor(() => balanceOf(first, accountId), (b) => b === 9);
+    await waitFor(
+      () => balanceOf(first, accountId),
+      (b) => b === 9,
+    );
     const searchesBefore = google.searches.length;
 
     await first.close({ keepData: true });
@@ -177,9 +202,16 @@ describe('At-least-once delivery, exactly-once results', () => {
 
       // Both checks handed out again, as a redelivery would: both run, neither is stored or refunded twice.
       for (const queued of workStreams) {
-        await second.running.stores.eventStore.appendToStream(`check-work-again-${queued.revision}`, [{ id: randomUUID(), type: 'CheckQueued', data: queued.data }], { expectedRevision: 'no_stream' });
+        await second.running.stores.eventStore.appendToStream(
+          `check-work-again-${queued.revision}`,
+          [{ id: randomUUID(), type: 'CheckQueued', data: queued.data }],
+          { expectedRevision: 'no_stream' },
+        );
       }
-      await waitFor(async () => google.searches.length, (n) => n >= searchesBefore + 2);
+      await waitFor(
+        async () => google.searches.length,
+        (n) => n >= searchesBefore + 2,
+      );
       await second.running.app.get(CheckWorkerLifecycle).current!.idle();
       await second.running.app.get(WorkDispatcherLifecycle).current!.caughtUp();
       expect((await checksOf(second, projectId)).map((e) => e.type).sort()).toEqual(['CheckCompleted', 'CheckFailed']);
@@ -206,16 +238,28 @@ describe('At-least-once delivery, exactly-once results', () => {
     let app: TestApp | undefined;
     try {
       const call = async (method: string, path: string, key: string, body?: unknown) => {
-        const r = await fetch(new URL(path, child.url), { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+        const r = await fetch(new URL(path, child.url), {
+          method,
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
         return (await r.json()) as any;
       };
       const opened = await call('POST', '/admin/accounts', TEST_ADMIN_TOKEN, { balance: 10 });
       const key = opened.apiKey as string;
       const projectId = (await call('POST', '/api/projects', key, { name: 'Crash', domain: 'simplyrecipes.com' })).project._id as string;
-      const added = await call('POST', '/api/projects/keywords', key, { projectId, keywords: ['eggs first', 'slow eggs second', 'eggs third'], geoCode: 'US', langCode: 'en' });
+      const added = await call('POST', '/api/projects/keywords', key, {
+        projectId,
+        keywords: ['eggs first', 'slow eggs second', 'eggs third'],
+        geoCode: 'US',
+        langCode: 'en',
+      });
       await call('POST', '/api/scrape/new-keywords', key, { projectId, keywordIds: added.project.keywords });
       // Killed while the slow second check is loading: the first is stored, the rest are not.
-      await waitFor(async () => google.searches.filter((s) => (s.query.get('q') ?? '').startsWith('slow')).length, (n) => n >= 1);
+      await waitFor(
+        async () => google.searches.filter((s) => (s.query.get('q') ?? '').startsWith('slow')).length,
+        (n) => n >= 1,
+      );
       await child.kill('SIGKILL');
 
       app = await startTestApp({ dataDir, env: scraperEnv(google) });

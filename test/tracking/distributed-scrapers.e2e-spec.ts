@@ -87,7 +87,11 @@ describe('Distributed mode: api, projector and two scrapers as separate processe
     expect(scrape.status).toBe(200);
 
     store = await createEventStore({ eventStoreConnectionString: connectionString, sqlitePath: join(dataDir(), 'unused.sqlite') });
-    const results = await waitFor(() => checkResultsOf(store!, projectId), (events) => events.length >= 6, 60_000);
+    const results = await waitFor(
+      () => checkResultsOf(store!, projectId),
+      (events) => events.length >= 6,
+      60_000,
+    );
     expect(results.map((e) => e.type)).toEqual(Array(6).fill('CheckCompleted'));
     // A check may read more than one page; what matters is which scraper ran which keyword.
     const ranBy = googles.map((google) => new Set(google.searches.map((s) => s.query.get('q'))));

@@ -9,7 +9,12 @@ import { MonthlyTokensRepository } from '@rank/tracking/schedule/monthly-tokens.
 import { startTestApp, TestApp } from '../support/test-app';
 
 /** A clock the test moves by hand; every replica reads the same one. */
-const clock = { current: new Date('2026-05-30T11:00:00.000Z'), now() { return this.current; } };
+const clock = {
+  current: new Date('2026-05-30T11:00:00.000Z'),
+  now() {
+    return this.current;
+  },
+};
 
 /** A catalogue with tiny token totals, so that a few keywords use a month up. */
 const PLANS = [
@@ -24,7 +29,9 @@ describe('Scheduled checks draw on the monthly SERP-check tokens', () => {
   const replicas: TestApp[] = [];
   const start = async () => {
     const app = await startTestApp({
-      dataDir, database: `tok_${randomBytes(4).toString('hex')}`, clock,
+      dataDir,
+      database: `tok_${randomBytes(4).toString('hex')}`,
+      clock,
       // No `scheduler` role: its cron would fire on the wall clock mid-test; the test calls it by hand.
       env: { ROLES: 'api,projections', PLANS_FILE: plansFile },
     });
@@ -39,7 +46,9 @@ describe('Scheduled checks draw on the monthly SERP-check tokens', () => {
   const schedule = async (app: TestApp, projectId: string) =>
     (await events(app, `schedule-${projectId}`)).map((e) => {
       const d = e.data as Record<string, string | number>;
-      return e.type === 'ScheduledCheckSkipped' ? `${d.slotKey} skipped ${d.reason} (needs ${d.needed}, ${d.available} left)` : `${d.slotKey} requested`;
+      return e.type === 'ScheduledCheckSkipped'
+        ? `${d.slotKey} skipped ${d.reason} (needs ${d.needed}, ${d.available} left)`
+        : `${d.slotKey} requested`;
     });
   /** An account's token ledger for a month, one line a decision. */
   const ledger = async (app: TestApp, accountId: string, month: string) =>
@@ -48,9 +57,11 @@ describe('Scheduled checks draw on the monthly SERP-check tokens', () => {
       return e.type === 'MonthlyTokensDrawn' ? `${d.projectId} ${d.slotKey} drew ${d.amount}` : `${d.projectId} ${d.slotKey} refused`;
     });
   const addProject = async (app: TestApp, key: string, body: Record<string, unknown>, keywords: number) => {
-    const projectId = (await app.request('POST', '/api/projects', { key, body: { name: 'Tok', domain: 'tokens.example', ...body } })).body.project._id as string;
+    const projectId = (await app.request('POST', '/api/projects', { key, body: { name: 'Tok', domain: 'tokens.example', ...body } })).body
+      .project._id as string;
     const added = await app.request('POST', '/api/projects/keywords', {
-      key, body: { projectId, keywords: Array.from({ length: keywords }, (_, i) => `kw ${i}`), geoCode: 'US', langCode: 'en' },
+      key,
+      body: { projectId, keywords: Array.from({ length: keywords }, (_, i) => `kw ${i}`), geoCode: 'US', langCode: 'en' },
     });
     expect(added.status).toBe(200);
     return projectId;
@@ -101,7 +112,8 @@ describe('Scheduled checks draw on the monthly SERP-check tokens', () => {
     expect(await at('2026-05-31T12:00:00.000Z', c)).toBe(0);
     expect(await schedule(c, cheap)).toEqual(['2026-05-30 requested', '2026-05-31 skipped monthlyTokensExhausted (needs 3, 2 left)']);
     expect(await schedule(c, deep)).toEqual([
-      '2026-05-30 skipped monthlyTokensExhausted (needs 4, 2 left)', '2026-05-31 skipped monthlyTokensExhausted (needs 4, 2 left)',
+      '2026-05-30 skipped monthlyTokensExhausted (needs 4, 2 left)',
+      '2026-05-31 skipped monthlyTokensExhausted (needs 4, 2 left)',
     ]);
 
     // A new UTC month brings the plan's tokens back.
@@ -115,11 +127,16 @@ describe('Scheduled checks draw on the monthly SERP-check tokens', () => {
     expect(await c.running.app.get(CheckScheduler).requestDueSlots()).toBe(0);
     expect(await at('2026-06-02T12:00:00.000Z', b)).toBe(2);
     expect(await ledger(c, accountId, '2026-06')).toEqual([
-      `${cheap} 2026-06-01 drew 3`, `${deep} 2026-06-01 refused`, `${cheap} 2026-06-02 drew 3`, `${deep} 2026-06-02 drew 4`,
+      `${cheap} 2026-06-01 drew 3`,
+      `${deep} 2026-06-01 refused`,
+      `${cheap} 2026-06-02 drew 3`,
+      `${deep} 2026-06-02 drew 4`,
     ]);
     expect(await schedule(c, deep)).toEqual([
-      '2026-05-30 skipped monthlyTokensExhausted (needs 4, 2 left)', '2026-05-31 skipped monthlyTokensExhausted (needs 4, 2 left)',
-      '2026-06-01 skipped monthlyTokensExhausted (needs 4, 2 left)', '2026-06-02 requested',
+      '2026-05-30 skipped monthlyTokensExhausted (needs 4, 2 left)',
+      '2026-05-31 skipped monthlyTokensExhausted (needs 4, 2 left)',
+      '2026-06-01 skipped monthlyTokensExhausted (needs 4, 2 left)',
+      '2026-06-02 requested',
     ]);
 
     // On-demand scrapes still charge the scrape balance and leave the tokens alone; capacity keeps the spec's formula.
@@ -141,9 +158,12 @@ describe('Scheduled checks draw on the monthly SERP-check tokens', () => {
 
     // A replica drew the slot's tokens and died before requesting it.
     clock.current = new Date('2026-07-01T02:00:00.000Z');
-    const drawn = await app!.running.app.get(MonthlyTokensRepository).draw(
-      { type: 'DrawTokens', accountId, month: '2026-07', projectId, slotKey: '2026-06-30', keywordCount: 5, serpTop: 50, total: 5 }, clock.current,
-    );
+    const drawn = await app!.running.app
+      .get(MonthlyTokensRepository)
+      .draw(
+        { type: 'DrawTokens', accountId, month: '2026-07', projectId, slotKey: '2026-06-30', keywordCount: 5, serpTop: 50, total: 5 },
+        clock.current,
+      );
     expect(drawn).toEqual({ kind: 'drawn', amount: 5 });
 
     await app!.running.app.get(CheckScheduler).requestDueSlots();

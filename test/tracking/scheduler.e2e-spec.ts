@@ -12,7 +12,12 @@ import { checkResultsOf } from '../support/seed-checks';
 import { waitFor } from '../support/wait-for';
 
 /** A clock the test moves by hand; every replica reads the same one. */
-const clock = { current: new Date('2026-03-28T08:00:00.000Z'), now() { return this.current; } };
+const clock = {
+  current: new Date('2026-03-28T08:00:00.000Z'),
+  now() {
+    return this.current;
+  },
+};
 
 describe('Scheduled checks', () => {
   let google: FakeGoogle;
@@ -20,7 +25,9 @@ describe('Scheduled checks', () => {
   const replicas: TestApp[] = [];
   const start = async (roles: string) => {
     const app = await startTestApp({
-      dataDir, database: `sched_${randomBytes(4).toString('hex')}`, clock,
+      dataDir,
+      database: `sched_${randomBytes(4).toString('hex')}`,
+      clock,
       env: { ROLES: roles, GOOGLE_BASE_URL: google.baseUrl, SCRAPER_RETRY_BASE_DELAY_MS: '10', SCRAPER_RETRY_MAX_DELAY_MS: '20' },
     });
     replicas.push(app);
@@ -46,9 +53,15 @@ describe('Scheduled checks', () => {
     const b = await start('api,projections,scheduler');
     const { accountId, apiKey: key } = await a.createAccount({ balance: 3 });
     // Berlin, 09:00 local: on 2026-03-28 that is 08:00 UTC; the next day is the spring-forward Sunday.
-    const project = await a.request('POST', '/api/projects', { key, body: { name: 'Sched', domain: 'simplyrecipes.com', updateTime: 9, updateTimezone: 'Europe/Berlin' } });
+    const project = await a.request('POST', '/api/projects', {
+      key,
+      body: { name: 'Sched', domain: 'simplyrecipes.com', updateTime: 9, updateTimezone: 'Europe/Berlin' },
+    });
     const projectId = project.body.project._id;
-    await a.request('POST', '/api/projects/keywords', { key, body: { projectId, keywords: ['boil eggs', 'soft eggs'], geoCode: 'DE', langCode: 'de' } });
+    await a.request('POST', '/api/projects/keywords', {
+      key,
+      body: { projectId, keywords: ['boil eggs', 'soft eggs'], geoCode: 'DE', langCode: 'de' },
+    });
     for (const app of [a, b]) await app.running.app.get(ProjectionRunner).waitUntilCaughtUp();
 
     // Created at 08:00 UTC = 09:00 Berlin: today's slot is due right now.
@@ -64,7 +77,10 @@ describe('Scheduled checks', () => {
     expect(await slotsOf(c, projectId)).toEqual(['2026-03-28']);
 
     // The scraper replica runs the scheduled batch: every keyword, no credits taken.
-    const checks = await waitFor(() => checkResultsOf(c.running.stores.eventStore, projectId), (events) => events.length >= 2);
+    const checks = await waitFor(
+      () => checkResultsOf(c.running.stores.eventStore, projectId),
+      (events) => events.length >= 2,
+    );
     expect(checks.map((e) => e.type)).toEqual(['CheckCompleted', 'CheckCompleted']);
     await c.running.app.get(CheckWorkerLifecycle).current!.idle();
     expect((await c.admin('GET', `/admin/accounts/${accountId}`)).body.account.virtualBalance).toBe(3);
@@ -75,6 +91,9 @@ describe('Scheduled checks', () => {
     clock.current = new Date('2026-03-29T07:00:00.000Z');
     expect(await b.running.app.get(CheckScheduler).requestDueSlots()).toBe(1);
     expect(await slotsOf(a, projectId)).toEqual(['2026-03-28', '2026-03-29']);
-    await waitFor(() => checkResultsOf(c.running.stores.eventStore, projectId), (events) => events.length >= 4);
+    await waitFor(
+      () => checkResultsOf(c.running.stores.eventStore, projectId),
+      (events) => events.length >= 4,
+    );
   }, 60_000);
 });

@@ -13,7 +13,12 @@ import { waitFor } from '../support/wait-for';
  * the projections, to every read and export. Day 1 Google shows another site's page (not ranking),
  * days 2 and 3 the eggs page where simplyrecipes.com ranks 5th.
  */
-const clock = { current: new Date('2026-06-01T10:00:00.000Z'), now() { return this.current; } };
+const clock = {
+  current: new Date('2026-06-01T10:00:00.000Z'),
+  now() {
+    return this.current;
+  },
+};
 const EGGS = readSavedSerp('fra50__persistent_browser_service__ai_overview.html');
 const OTHER = readSavedSerp('zlurad__serp-parser__desktop-google.html');
 
@@ -30,7 +35,10 @@ describe('From POST /api/scrape/new-keywords to every read', () => {
     clock.current = new Date(`${day}T10:00:00.000Z`);
     const before = (await checkResultsOf(app.running.stores.eventStore, projectId)).length;
     expect((await app.request('POST', '/api/scrape/new-keywords', { key, body: { projectId, keywordIds: [keywordId] } })).status).toBe(200);
-    const events = await waitFor(() => checkResultsOf(app.running.stores.eventStore, projectId), (e) => e.length > before);
+    const events = await waitFor(
+      () => checkResultsOf(app.running.stores.eventStore, projectId),
+      (e) => e.length > before,
+    );
     checkIds.push((events[events.length - 1]!.data as { checkId: string }).checkId);
   };
 
@@ -39,8 +47,12 @@ describe('From POST /api/scrape/new-keywords to every read', () => {
     google.reset(() => ({ kind: 'page', html: page }));
     app = await startTestApp({ clock, env: { ROLES: 'api,projections,scraper', GOOGLE_BASE_URL: google.baseUrl } });
     ({ apiKey: key } = await app.createAccount({ balance: 10 }));
-    projectId = (await app.request('POST', '/api/projects', { key, body: { name: 'Eggs', domain: 'simplyrecipes.com', shared: true } })).body.project._id;
-    const added = await app.request('POST', '/api/projects/keywords', { key, body: { projectId, keywords: ['how to boil eggs'], geoCode: 'US', langCode: 'en' } });
+    projectId = (await app.request('POST', '/api/projects', { key, body: { name: 'Eggs', domain: 'simplyrecipes.com', shared: true } }))
+      .body.project._id;
+    const added = await app.request('POST', '/api/projects/keywords', {
+      key,
+      body: { projectId, keywords: ['how to boil eggs'], geoCode: 'US', langCode: 'en' },
+    });
     keywordId = added.body.project.keywords[0];
     await scrapeOnDay('2026-06-01');
     page = EGGS;
@@ -54,13 +66,17 @@ describe('From POST /api/scrape/new-keywords to every read', () => {
     await google.close();
   });
 
-  it('keyword-updates: one update a day with the project\'s position', async () => {
+  it("keyword-updates: one update a day with the project's position", async () => {
     const response = await app.request('GET', '/api/projects/keyword-updates', { key, query: { projectId } });
     expect(response.status).toBe(200);
     const entry = response.body.data[keywordId];
     expect(entry.keyword).toMatchObject({ _id: keywordId, value: 'how to boil eggs', geoCode: 'US', langCode: 'en' });
-    expect(entry.updates.map((u: { _id: string; status: string; position: { position: number } }) => [u._id, u.status, u.position.position])).toEqual([
-      [checkIds[0], 'success', 0], [checkIds[1], 'success', 5], [checkIds[2], 'success', 5],
+    expect(
+      entry.updates.map((u: { _id: string; status: string; position: { position: number } }) => [u._id, u.status, u.position.position]),
+    ).toEqual([
+      [checkIds[0], 'success', 0],
+      [checkIds[1], 'success', 5],
+      [checkIds[2], 'success', 5],
     ]);
     expect(entry.updates[1].position.url).toBe('https://www.simplyrecipes.com/recipes/how_to_make_perfect_hard_boiled_eggs/');
     expect(entry.updates[1].aiSerpId).toBe(checkIds[1]);
@@ -70,20 +86,34 @@ describe('From POST /api/scrape/new-keywords to every read', () => {
     const second = await app.request('GET', '/api/projects/position-history', { key, query: { keywordUpdateId: checkIds[1] } });
     expect(second.status).toBe(200);
     expect(second.body.data.hasPreviousData).toBe(true);
-    expect(second.body.data.resultList[0]).toMatchObject({ position: 1, domain: 'recipetineats.com', previousPosition: null, movement: { type: 'new', value: null } });
+    expect(second.body.data.resultList[0]).toMatchObject({
+      position: 1,
+      domain: 'recipetineats.com',
+      previousPosition: null,
+      movement: { type: 'new', value: null },
+    });
     expect(second.body.data.droppedDomains.map((d: { domain: string }) => d.domain)).toContain('google.com');
     expect(second.body.data.aiContainsOurDomain).toBe(false);
     expect(second.body.data.aiOverviewResults).toHaveLength(7);
 
     const third = await app.request('GET', '/api/projects/position-history', { key, query: { keywordUpdateId: checkIds[2] } });
-    expect(third.body.data.resultList.every((r: { movement: { type: string; value: number } }) => r.movement.type === 'same' && r.movement.value === 0)).toBe(true);
+    expect(
+      third.body.data.resultList.every(
+        (r: { movement: { type: string; value: number } }) => r.movement.type === 'same' && r.movement.value === 0,
+      ),
+    ).toBe(true);
     expect(third.body.data.droppedDomains).toEqual([]);
   });
 
-  it('competitor-positions: the competitor\'s position per day, 0 when absent', async () => {
-    const response = await app.request('GET', '/api/projects/competitor-positions', { key, query: { projectId, competitorDomain: 'https://www.RecipeTinEats.com/' } });
+  it("competitor-positions: the competitor's position per day, 0 when absent", async () => {
+    const response = await app.request('GET', '/api/projects/competitor-positions', {
+      key,
+      query: { projectId, competitorDomain: 'https://www.RecipeTinEats.com/' },
+    });
     expect(response.status).toBe(200);
-    expect(response.body.keywordHistory[keywordId].updates.map((u: { position: { position: number } }) => u.position.position)).toEqual([0, 1, 1]);
+    expect(response.body.keywordHistory[keywordId].updates.map((u: { position: { position: number } }) => u.position.position)).toEqual([
+      0, 1, 1,
+    ]);
   });
 
   it('pages: the ranking URL with its keyword', async () => {
@@ -92,7 +122,10 @@ describe('From POST /api/scrape/new-keywords to every read', () => {
     expect(response.body.data).toHaveLength(1);
     expect(response.body.data[0]).toMatchObject({
       url: 'https://www.simplyrecipes.com/recipes/how_to_make_perfect_hard_boiled_eggs/',
-      path: '/recipes/how_to_make_perfect_hard_boiled_eggs/', keywordCount: 1, avgPosition: 5, bestPosition: 5,
+      path: '/recipes/how_to_make_perfect_hard_boiled_eggs/',
+      keywordCount: 1,
+      avgPosition: 5,
+      bestPosition: 5,
     });
   });
 

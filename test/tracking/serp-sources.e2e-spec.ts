@@ -4,7 +4,11 @@ import { FakeGoogle } from '@rank/serp/fetcher/test-support/fake-google';
 import { readSavedSerp } from '@rank/serp/fetcher/test-support/saved-serp';
 import { FakeScrapingApi } from '@rank/serp/sources/testing/fake-scraping-api';
 import { parseSerpPage } from '@rank/serp/parser';
-import { startFakeDataForSeoSerp, FAKE_DATAFORSEO_LOGIN, FAKE_DATAFORSEO_PASSWORD } from '@rank/providers/dataforseo/testing/fake-dataforseo-serp';
+import {
+  startFakeDataForSeoSerp,
+  FAKE_DATAFORSEO_LOGIN,
+  FAKE_DATAFORSEO_PASSWORD,
+} from '@rank/providers/dataforseo/testing/fake-dataforseo-serp';
 import type { FakeJsonApi } from '@rank/providers/testing/fake-json-api';
 import { ProjectionRunner } from '@rank/projector/projection-runner';
 import { CheckScheduler } from '@rank/tracking/schedule/check-scheduler';
@@ -42,8 +46,13 @@ describe('SERP sources: failover from a blocked browser to a scraping API, with 
     [google, api] = await Promise.all([FakeGoogle.start(), FakeScrapingApi.start()]);
     app = await startTestApp({
       env: {
-        ROLES: 'api,projections,scraper', GOOGLE_BASE_URL: google.baseUrl, SERP_SOURCES: 'browser,fetch-api', SERP_FETCH_URL_TEMPLATE: api.template,
-        SCRAPER_MIN_INTERVAL_MS: String(MIN_INTERVAL_MS), SCRAPER_BLOCK_REST_MS: '1', SCRAPER_CHECKS_AT_ONCE: '2',
+        ROLES: 'api,projections,scraper',
+        GOOGLE_BASE_URL: google.baseUrl,
+        SERP_SOURCES: 'browser,fetch-api',
+        SERP_FETCH_URL_TEMPLATE: api.template,
+        SCRAPER_MIN_INTERVAL_MS: String(MIN_INTERVAL_MS),
+        SCRAPER_BLOCK_REST_MS: '1',
+        SCRAPER_CHECKS_AT_ONCE: '2',
       },
     });
   });
@@ -52,13 +61,18 @@ describe('SERP sources: failover from a blocked browser to a scraping API, with 
     await Promise.all([google.close(), api.close()]);
   });
 
-  it('completes a check that met a captcha in the browser through the scraping API, records the source, and shows it in position-history and the day\'s counts', async () => {
+  it("completes a check that met a captcha in the browser through the scraping API, records the source, and shows it in position-history and the day's counts", async () => {
     google.reset((seen) => ({ kind: 'page', html: fromBrowser(seen.headers) ? CAPTCHA_PAGE : EGGS_PAGE }));
     const { apiKey: key } = await app.createAccount({ balance: 10 });
     const { projectId, ids } = await setUpProject(app, key, ['how to boil eggs']);
-    expect((await app.request('POST', '/api/scrape/new-keywords', { key, body: { projectId, keywordIds: Object.values(ids) } })).status).toBe(200);
+    expect(
+      (await app.request('POST', '/api/scrape/new-keywords', { key, body: { projectId, keywordIds: Object.values(ids) } })).status,
+    ).toBe(200);
 
-    const [result] = await waitFor(() => checksOf(app, projectId), (events) => events.length >= 1);
+    const [result] = await waitFor(
+      () => checksOf(app, projectId),
+      (events) => events.length >= 1,
+    );
     expect(result!.type).toBe('CheckCompleted');
     expect(result!.data).toMatchObject({ source: 'fetch-api', position: { position: 5, domain: 'simplyrecipes.com' } });
     // The browser asked once and met the captcha; the API fetched the page (and its next, which added nothing).
@@ -66,7 +80,10 @@ describe('SERP sources: failover from a blocked browser to a scraping API, with 
     expect(api.requests.length).toBeGreaterThanOrEqual(1);
 
     await app.running.app.get(ProjectionRunner).waitUntilCaughtUp();
-    const history = await app.request('GET', '/api/projects/position-history', { key, query: { keywordUpdateId: (result!.data as { checkId: string }).checkId } });
+    const history = await app.request('GET', '/api/projects/position-history', {
+      key,
+      query: { keywordUpdateId: (result!.data as { checkId: string }).checkId },
+    });
     expect(history.status).toBe(200);
     expect(history.body.data).toMatchObject({ status: 'success', source: 'fetch-api', failureReason: null });
     const detail = await app.request('GET', `/api/projects/${projectId}`, { key });
@@ -78,15 +95,20 @@ describe('SERP sources: failover from a blocked browser to a scraping API, with 
     const { apiKey: key } = await app.createAccount({ balance: 10 });
     const { projectId, ids } = await setUpProject(app, key, ['blocked everywhere']);
     await app.request('POST', '/api/scrape/new-keywords', { key, body: { projectId, keywordIds: Object.values(ids) } });
-    const [failed] = await waitFor(() => checksOf(app, projectId), (events) => events.length >= 1);
+    const [failed] = await waitFor(
+      () => checksOf(app, projectId),
+      (events) => events.length >= 1,
+    );
     expect(failed!.type).toBe('CheckFailed');
-    expect((failed!.data as { reason: string }).reason).toMatch(/^every source failed \(browser: .*captcha.* \| fetch-api: .*scraping API: captcha page/);
+    expect((failed!.data as { reason: string }).reason).toMatch(
+      /^every source failed \(browser: .*captcha.* \| fetch-api: .*scraping API: captcha page/,
+    );
     await app.running.app.get(ProjectionRunner).waitUntilCaughtUp();
     const detail = await app.request('GET', `/api/projects/${projectId}`, { key });
     expect(detail.body.project.lastCheckDay).toMatchObject({ checked: 0, failed: 1, pending: 0 });
   }, 60_000);
 
-  it('keeps the minimum interval between two requests to Google on one egress (from the fake Google\'s log)', async () => {
+  it("keeps the minimum interval between two requests to Google on one egress (from the fake Google's log)", async () => {
     // A small page that ends each check at once (Google found nothing): the fake Google runs in this
     // process, and parsing a big page here would delay the moment it notes the next request's arrival.
     google.reset(() => ({ kind: 'page', html: NO_RESULTS_PAGE }));
@@ -95,7 +117,10 @@ describe('SERP sources: failover from a blocked browser to a scraping API, with 
     await app.running.app.get(CheckWorkerLifecycle).current!.idle();
     google.reset(() => ({ kind: 'page', html: NO_RESULTS_PAGE }));
     await app.request('POST', '/api/scrape/new-keywords', { key, body: { projectId, keywordIds: Object.values(ids) } });
-    const results = await waitFor(() => checksOf(app, projectId), (events) => events.length >= 4);
+    const results = await waitFor(
+      () => checksOf(app, projectId),
+      (events) => events.length >= 4,
+    );
     expect(results.map((e) => e.type)).toEqual(['CheckCompleted', 'CheckCompleted', 'CheckCompleted', 'CheckCompleted']);
     // Four checks, two at once, one page each: four requests on the one egress, each a turn apart.
     const times = google.searches.filter((seen) => fromBrowser(seen.headers)).map((seen) => seen.at);
@@ -116,8 +141,11 @@ describe('SERP sources: DataForSEO at serpTop 100', () => {
     dataforseo = await startFakeDataForSeoSerp(new Map([['google', { organic: parsed.organic, aiOverview: parsed.aiOverview }]]));
     app = await startTestApp({
       env: {
-        ROLES: 'api,projections,scraper', SERP_SOURCES: 'dataforseo',
-        DATAFORSEO_LOGIN: FAKE_DATAFORSEO_LOGIN, DATAFORSEO_PASSWORD: FAKE_DATAFORSEO_PASSWORD, DATAFORSEO_BASE_URL: dataforseo.origin,
+        ROLES: 'api,projections,scraper',
+        SERP_SOURCES: 'dataforseo',
+        DATAFORSEO_LOGIN: FAKE_DATAFORSEO_LOGIN,
+        DATAFORSEO_PASSWORD: FAKE_DATAFORSEO_PASSWORD,
+        DATAFORSEO_BASE_URL: dataforseo.origin,
       },
     });
   });
@@ -130,13 +158,23 @@ describe('SERP sources: DataForSEO at serpTop 100', () => {
     const { apiKey: key } = await app.createAccount({ balance: 10 });
     const { projectId, ids } = await setUpProject(app, key, ['google'], { domain: 'youtube.com', serpTop: 100 });
     await app.request('POST', '/api/scrape/new-keywords', { key, body: { projectId, keywordIds: Object.values(ids) } });
-    const [result] = await waitFor(() => checksOf(app, projectId), (events: RecordedEvent[]) => events.length >= 1);
+    const [result] = await waitFor(
+      () => checksOf(app, projectId),
+      (events: RecordedEvent[]) => events.length >= 1,
+    );
     // Only the SERP call counts here: the keyword's search volume is fetched from DataForSEO too.
     const serpCalls = dataforseo.requests.filter((request) => request.path === '/v3/serp/google/organic/live/advanced');
     expect(serpCalls).toHaveLength(1);
-    expect(serpCalls[0]!.body).toEqual([expect.objectContaining({ keyword: 'google', location_code: 2840, language_code: 'en', depth: 100 })]);
+    expect(serpCalls[0]!.body).toEqual([
+      expect.objectContaining({ keyword: 'google', location_code: 2840, language_code: 'en', depth: 100 }),
+    ]);
     expect(result!.type).toBe('CheckCompleted');
-    const data = result!.data as { source: string; serpTop: number; results: { position: number; url: string; domain: string }[]; position: { position: number } };
+    const data = result!.data as {
+      source: string;
+      serpTop: number;
+      results: { position: number; url: string; domain: string }[];
+      position: { position: number };
+    };
     expect(data.source).toBe('dataforseo');
     expect(data.serpTop).toBe(100);
     expect(data.results.map(({ position, url, domain }) => ({ position, url, domain }))).toEqual(
@@ -148,13 +186,19 @@ describe('SERP sources: DataForSEO at serpTop 100', () => {
 
 describe('SERP sources: a scheduled check blocked at 09:00 is tried again after the rest, the same day', () => {
   /** A clock the test moves by hand. */
-  const clock = { current: new Date('2026-03-28T08:00:00.000Z'), now() { return this.current; } };
+  const clock = {
+    current: new Date('2026-03-28T08:00:00.000Z'),
+    now() {
+      return this.current;
+    },
+  };
   let google: FakeGoogle;
   let app: TestApp;
   beforeAll(async () => {
     google = await FakeGoogle.start();
     app = await startTestApp({
-      clock, database: `retry_${randomBytes(4).toString('hex')}`,
+      clock,
+      database: `retry_${randomBytes(4).toString('hex')}`,
       env: { ROLES: 'api,projections,scheduler,scraper', GOOGLE_BASE_URL: google.baseUrl, SCRAPER_BLOCK_REST_MS: String(30 * 60_000) },
     });
   });
@@ -172,9 +216,12 @@ describe('SERP sources: a scheduled check blocked at 09:00 is tried again after 
     await runner.waitUntilCaughtUp();
     // The scheduler's own minute may have come first: either way the slot is requested once.
     await app.running.app.get(CheckScheduler).requestDueSlots();
-    expect((await app.running.stores.eventStore.readStream(`schedule-${projectId}`)).map((e) => [e.type, (e.data as { slotKey: string }).slotKey])).toEqual([
-      ['ScheduledCheckRequested', '2026-03-28'],
-    ]);
+    expect(
+      (await app.running.stores.eventStore.readStream(`schedule-${projectId}`)).map((e) => [
+        e.type,
+        (e.data as { slotKey: string }).slotKey,
+      ]),
+    ).toEqual([['ScheduledCheckRequested', '2026-03-28']]);
 
     // The captcha: no result, a retry at 09:30 Berlin (the end of the rest).
     const workStreamRetries = async () => {
@@ -182,11 +229,20 @@ describe('SERP sources: a scheduled check blocked at 09:00 is tried again after 
       return events.filter((e) => e.type === 'CheckRetryScheduled' && (e.data as { projectId: string }).projectId === projectId);
     };
     const [retry] = await waitFor(workStreamRetries, (events) => events.length >= 1);
-    expect(retry!.data).toMatchObject({ attempt: 1, retryAt: '2026-03-28T08:30:00.000Z', reason: expect.stringMatching(/blocked by Google/) });
+    expect(retry!.data).toMatchObject({
+      attempt: 1,
+      retryAt: '2026-03-28T08:30:00.000Z',
+      reason: expect.stringMatching(/blocked by Google/),
+    });
     await app.running.app.get(CheckWorkerLifecycle).current!.idle();
     expect(await checksOf(app, projectId)).toEqual([]);
     await runner.waitUntilCaughtUp();
-    expect((await app.request('GET', `/api/projects/${projectId}`, { key })).body.project.lastCheckDay).toEqual({ date: '2026-03-28', checked: 0, failed: 0, pending: 1 });
+    expect((await app.request('GET', `/api/projects/${projectId}`, { key })).body.project.lastCheckDay).toEqual({
+      date: '2026-03-28',
+      checked: 0,
+      failed: 0,
+      pending: 1,
+    });
 
     // Not yet at 09:29; at 09:31 Google answers again and the retry is queued, once.
     const timer = app.running.app.get(CheckRetryTimer);
@@ -197,7 +253,10 @@ describe('SERP sources: a scheduled check blocked at 09:00 is tried again after 
     // At most one: the timer's own minute may have queued it first.
     expect(await timer.queueDueRetries()).toBeLessThanOrEqual(1);
 
-    const [completed] = await waitFor(() => checksOf(app, projectId), (events) => events.length >= 1);
+    const [completed] = await waitFor(
+      () => checksOf(app, projectId),
+      (events) => events.length >= 1,
+    );
     expect(completed!.type).toBe('CheckCompleted');
     expect(completed!.data).toMatchObject({ completedAt: '2026-03-28T08:31:00.000Z', source: 'browser', position: { position: 5 } });
 
@@ -206,6 +265,11 @@ describe('SERP sources: a scheduled check blocked at 09:00 is tried again after 
     expect(await timer.queueDueRetries()).toBe(0);
     await app.running.app.get(CheckWorkerLifecycle).current!.idle();
     expect(await checksOf(app, projectId)).toHaveLength(1);
-    expect((await app.request('GET', `/api/projects/${projectId}`, { key })).body.project.lastCheckDay).toEqual({ date: '2026-03-28', checked: 1, failed: 0, pending: 0 });
+    expect((await app.request('GET', `/api/projects/${projectId}`, { key })).body.project.lastCheckDay).toEqual({
+      date: '2026-03-28',
+      checked: 1,
+      failed: 0,
+      pending: 0,
+    });
   }, 90_000);
 });

@@ -48,14 +48,22 @@ whole log; on a large installation the operator API's GET /admin/accounts is fas
  */
 async function main(rawArgv: string[]): Promise<number> {
   // `--trial` alone means `--trial true`; update-account also takes `--trial false`.
-  const argv = rawArgv.flatMap((arg, i) => (arg === '--trial' && !['true', 'false'].includes(rawArgv[i + 1] ?? '') ? [arg, 'true'] : [arg]));
+  const argv = rawArgv.flatMap((arg, i) =>
+    arg === '--trial' && !['true', 'false'].includes(rawArgv[i + 1] ?? '') ? [arg, 'true'] : [arg],
+  );
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
     options: {
-      name: { type: 'string' }, plan: { type: 'string' }, trial: { type: 'string' }, status: { type: 'string' },
-      balance: { type: 'string' }, page: { type: 'string' }, limit: { type: 'string' },
-      help: { type: 'boolean', short: 'h' }, init: { type: 'boolean' },
+      name: { type: 'string' },
+      plan: { type: 'string' },
+      trial: { type: 'string' },
+      status: { type: 'string' },
+      balance: { type: 'string' },
+      page: { type: 'string' },
+      limit: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+      init: { type: 'boolean' },
     },
   });
   const [command, id, keyId] = positionals;
@@ -70,7 +78,13 @@ async function main(rawArgv: string[]): Promise<number> {
   const config = loadConfig();
   const plans = loadPlans(config.plansFile);
   if (command === 'plans') {
-    console.log(JSON.stringify(plans.ids().map((planId) => plans.find(planId)), null, 2));
+    console.log(
+      JSON.stringify(
+        plans.ids().map((planId) => plans.find(planId)),
+        null,
+        2,
+      ),
+    );
     return 0;
   }
 
@@ -91,13 +105,21 @@ async function main(rawArgv: string[]): Promise<number> {
     const trial = values.trial === undefined ? undefined : values.trial === 'true';
     switch (command) {
       case 'create-account':
-        print(await app.get(OpenAccount).open(new OpenAccountCommand({ name: values.name, plan: values.plan, trial, balance }, DEFAULT_PLAN_ID)));
+        print(
+          await app
+            .get(OpenAccount)
+            .open(new OpenAccountCommand({ name: values.name, plan: values.plan, trial, balance }, DEFAULT_PLAN_ID)),
+        );
         return 0;
       case 'get-account':
         print({ account: await app.get(AccountViewLoader).load(id ?? '') });
         return 0;
       case 'update-account':
-        print({ account: await app.get(ChangeAccount).change(new ChangeAccountCommand(id ?? '', { plan: values.plan, trial, status: values.status, balance })) });
+        print({
+          account: await app
+            .get(ChangeAccount)
+            .change(new ChangeAccountCommand(id ?? '', { plan: values.plan, trial, status: values.status, balance })),
+        });
         return 0;
       case 'list-accounts':
         print(await listAccountsFromLog(eventStore, app.get(AccountViewLoader), parseAccountListQuery(values)));
@@ -135,7 +157,7 @@ async function main(rawArgv: string[]): Promise<number> {
  */
 async function listAccountsFromLog(store: EventStore, views: AccountViewLoader, query: AccountListQuery) {
   const ids: string[] = [];
-  for (let after: number | undefined; ; ) {
+  for (let after: number | undefined; ;) {
     const page = await store.readAll({ afterPosition: after, maxCount: 5_000 });
     if (page.length === 0) break;
     for (const event of page) {
@@ -145,7 +167,9 @@ async function listAccountsFromLog(store: EventStore, views: AccountViewLoader, 
     after = page[page.length - 1]!.position;
   }
   const all = await Promise.all(ids.map((accountId) => views.load(accountId)));
-  const matching = all.filter((a) => (query.status === undefined || a.status === query.status) && (query.plan === undefined || a.plan === query.plan));
+  const matching = all.filter(
+    (a) => (query.status === undefined || a.status === query.status) && (query.plan === undefined || a.plan === query.plan),
+  );
   const start = (query.page - 1) * query.limit;
   return { accounts: matching.slice(start, start + query.limit), page: query.page, limit: query.limit, total: matching.length };
 }

@@ -46,10 +46,22 @@ export class AppModule {
       module: AppModule,
       imports: [
         PlatformModule.forRoot(options),
-        AccountsModule, AccountsAdminModule, ApiKeysModule, ProjectsHttpModule, TrackingHttpModule, ExportsModule, TrackingReadsModule, ResearchHttpModule, SerpCheckHttpModule, DomainsHttpModule, McpHttpModule,
+        AccountsModule,
+        AccountsAdminModule,
+        ApiKeysModule,
+        ProjectsHttpModule,
+        TrackingHttpModule,
+        ExportsModule,
+        TrackingReadsModule,
+        ResearchHttpModule,
+        SerpCheckHttpModule,
+        DomainsHttpModule,
+        McpHttpModule,
         // Always composed, so that slots can be requested on demand; its minute tick runs only with the `scheduler` role.
         SchedulerModule,
-        ...(roles.has('projections') ? [ProjectorModule, DispatcherModule, VolumeFetcherModule, SuggestionsRunnerModule, DomainWorkerModule] : []),
+        ...(roles.has('projections')
+          ? [ProjectorModule, DispatcherModule, VolumeFetcherModule, SuggestionsRunnerModule, DomainWorkerModule]
+          : []),
         ...(roles.has('scraper') ? [CheckWorkerModule, LiveCheckWorkerModule, PageSpeedMeasurerModule] : []),
       ],
       controllers: [HealthController, MetricsController],

@@ -75,12 +75,13 @@ export async function createApp(config: AppConfig, overrides: { clock?: Clock } 
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
 
     let closing: Promise<void> | undefined;
-    const close = (options: { beforeStoresClose?: (stores: Stores) => Promise<void> } = {}) => (closing ??= (async () => {
-      await app.close();
-      await options.beforeStoresClose?.(stores);
-      await stores.readStore.close();
-      await stores.eventStore.close();
-    })());
+    const close = (options: { beforeStoresClose?: (stores: Stores) => Promise<void> } = {}) =>
+      (closing ??= (async () => {
+        await app.close();
+        await options.beforeStoresClose?.(stores);
+        await stores.readStore.close();
+        await stores.eventStore.close();
+      })());
     return { app, url, stores, close };
   } catch (error) {
     await stores.readStore.close().catch(() => undefined);

@@ -21,7 +21,12 @@ export class AccountRepository {
   }
 
   /** An `idempotencyKey` makes the command's events idempotent: the same key appends nothing twice. */
-  async handle(accountId: string, command: AccountCommand, now: Date, options: { idempotencyKey?: string } = {}): Promise<{ events: AccountEvent[]; state: AccountState }> {
+  async handle(
+    accountId: string,
+    command: AccountCommand,
+    now: Date,
+    options: { idempotencyKey?: string } = {},
+  ): Promise<{ events: AccountEvent[]; state: AccountState }> {
     const { idempotencyKey } = options;
     return this.repository.handle(accountStreamName(accountId), command, {
       now: () => now,

@@ -6,7 +6,12 @@ import type { EventStore } from '@rank/event-store/event-store.port';
 import { StateCache } from '@rank/event-store/state-cache';
 import { EVENT_STORE, STATE_CACHE } from '@rank/platform/tokens';
 import {
-  allowanceUsage, CountNewDomains, NewDomainAllowanceEvent, NewDomainAllowanceExhausted, newDomainAllowanceDecider, NewDomainAllowanceState,
+  allowanceUsage,
+  CountNewDomains,
+  NewDomainAllowanceEvent,
+  NewDomainAllowanceExhausted,
+  newDomainAllowanceDecider,
+  NewDomainAllowanceState,
 } from './domain/new-domain-allowance';
 
 /**
@@ -29,10 +34,17 @@ export class NewDomainAllowances {
   async count(accountId: string, domains: readonly string[], now: Date): Promise<void> {
     if (domains.length === 0) return;
     try {
-      await this.repository.handle(STREAM_CATEGORIES['new-domains'](accountId), { type: 'CountNewDomains', domains, limit: LIMITS.rateLimits.newDomainsPerDay.limit }, { now: () => now });
+      await this.repository.handle(
+        STREAM_CATEGORIES['new-domains'](accountId),
+        { type: 'CountNewDomains', domains, limit: LIMITS.rateLimits.newDomainsPerDay.limit },
+        { now: () => now },
+      );
     } catch (error) {
       if (!(error instanceof NewDomainAllowanceExhausted)) throw error;
-      throw new HttpException({ success: false, message: error.message, retryAfter: error.retryAfterSeconds }, HttpStatus.TOO_MANY_REQUESTS);
+      throw new HttpException(
+        { success: false, message: error.message, retryAfter: error.retryAfterSeconds },
+        HttpStatus.TOO_MANY_REQUESTS,
+      );
     }
   }
 

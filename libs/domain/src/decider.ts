@@ -13,6 +13,9 @@ export interface Decider<Command, Event extends DomainEvent, State> {
   readonly eventTypes: readonly Event['type'][];
 }
 
-export function foldEvents<Event extends DomainEvent, State>(decider: Pick<Decider<unknown, Event, State>, 'evolve' | 'initialState'>, events: readonly Event[]): State {
+export function foldEvents<Event extends DomainEvent, State>(
+  decider: Pick<Decider<unknown, Event, State>, 'evolve' | 'initialState'>,
+  events: readonly Event[],
+): State {
   return events.reduce(decider.evolve, decider.initialState());
 }

@@ -24,7 +24,9 @@ export function eventTypes<E extends DomainEvent>() {
   return <const L extends readonly E['type'][]>(types: L & MissingNone<E['type'], L[number]>): readonly E['type'][] => types;
 }
 
-type MissingNone<All extends string, Listed extends string> = [Exclude<All, Listed>] extends [never] ? unknown : { missing: Exclude<All, Listed> };
+type MissingNone<All extends string, Listed extends string> = [Exclude<All, Listed>] extends [never]
+  ? unknown
+  : { missing: Exclude<All, Listed> };
 
 /**
  * The typed event of a stored one, when its type is one of `types`; undefined otherwise (another

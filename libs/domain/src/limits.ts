@@ -14,7 +14,13 @@ export const LIMITS = {
     domainReads: { perMinute: 60, perHour: 600 },
     newDomainsPerDay: {
       limit: 400,
-      appliesTo: ['/api/tools/traffic-check', '/api/projects/webtraffic', '/api/projects/pagespeed', '/api/projects/crux-history', '/api/projects/competitors-filtered'],
+      appliesTo: [
+        '/api/tools/traffic-check',
+        '/api/projects/webtraffic',
+        '/api/projects/pagespeed',
+        '/api/projects/crux-history',
+        '/api/projects/competitors-filtered',
+      ],
     },
   },
 } as const;

@@ -26,7 +26,7 @@ describe('stream categories', () => {
     expect(parseStreamName('account')).toBeUndefined();
   });
 
-  it('gives a stream\'s id only for the category asked', () => {
+  it("gives a stream's id only for the category asked", () => {
     expect(streamIdIn('account', 'account-a1')).toBe('a1');
     expect(streamIdIn('account', 'workspace-a1')).toBeUndefined();
   });

@@ -9,7 +9,8 @@ import { DomainDataFetcher } from './fetch/domain-data-fetcher';
 @Module({
   providers: [
     { provide: DOMAIN_DATA_PROVIDERS, inject: [APP_CONFIG], useFactory: (config: AppConfig) => domainDataProvidersFrom(config) },
-    DomainDataRepository, DomainDataFetcher,
+    DomainDataRepository,
+    DomainDataFetcher,
   ],
   exports: [DOMAIN_DATA_PROVIDERS, DomainDataRepository, DomainDataFetcher],
 })

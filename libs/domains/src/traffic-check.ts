@@ -46,8 +46,13 @@ export class TrafficCheck {
     if (outcome.kind !== 'fetched') return null;
     const months = lastTwelveMonths(outcome.value);
     const row: TrafficRow = {
-      domain, fetchedAtMs: this.clock.now().getTime(), months: months.map((m) => m.month), visits: months.map((m) => m.visits),
-      totalVisits: totalVisitsOf(months), bounceRate: engagementOf(months, (m) => m.bounceRate), avgVisitDuration: engagementOf(months, (m) => m.avgVisitDuration),
+      domain,
+      fetchedAtMs: this.clock.now().getTime(),
+      months: months.map((m) => m.month),
+      visits: months.map((m) => m.visits),
+      totalVisits: totalVisitsOf(months),
+      bounceRate: engagementOf(months, (m) => m.bounceRate),
+      avgVisitDuration: engagementOf(months, (m) => m.avgVisitDuration),
       hasData: months.length > 0,
     };
     return engagedTrafficView(row);
@@ -58,8 +63,12 @@ export class TrafficCheck {
     if (outcome.kind !== 'fetched') return null;
     const f = outcome.value;
     return {
-      domain, performanceScore: f.performanceScore, cruxScore: f.cruxScore, largestContentfulPaint: f.largestContentfulPaint,
-      cumulativeLayoutShift: f.cumulativeLayoutShift, fetchedAt: f.measuredAt,
+      domain,
+      performanceScore: f.performanceScore,
+      cruxScore: f.cruxScore,
+      largestContentfulPaint: f.largestContentfulPaint,
+      cumulativeLayoutShift: f.cumulativeLayoutShift,
+      fetchedAt: f.measuredAt,
     };
   }
 }

@@ -54,7 +54,11 @@ export class AggregateRepository<Command, Event extends DomainEvent, State> {
   }
 
   /** Decides and appends; returns the new events (none when the command changes nothing). */
-  async handle(streamName: string, command: Command, options: HandleOptions<Event> = {}): Promise<{ events: Event[]; state: State; revision: number }> {
+  async handle(
+    streamName: string,
+    command: Command,
+    options: HandleOptions<Event> = {},
+  ): Promise<{ events: Event[]; state: State; revision: number }> {
     const now = options.now ?? (() => new Date());
     for (let attempt = 0; ; attempt++) {
       const current = await this.load(streamName);
@@ -71,7 +75,9 @@ export class AggregateRepository<Command, Event extends DomainEvent, State> {
         const revision = result.nextExpectedRevision;
         if (revision === current.revision + events.length) {
           const before = this.cache.get<LoadedStream<State>>(streamName);
-          const bytes = (before?.value.revision === current.revision ? before.bytes : 0) + events.reduce((sum, e) => sum + estimatedEventBytes(e.data), 0);
+          const bytes =
+            (before?.value.revision === current.revision ? before.bytes : 0) +
+            events.reduce((sum, e) => sum + estimatedEventBytes(e.data), 0);
           this.cache.set(streamName, { state, revision }, bytes);
         }
         return { events, state, revision };
@@ -97,5 +103,4 @@ export class AggregateRepository<Command, Event extends DomainEvent, State> {
     }
     return { state, revision };
   }
-
 }

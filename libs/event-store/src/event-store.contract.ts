@@ -106,7 +106,9 @@ export function describeEventStoreContract(name: string, makeStore: MakeEventSto
       it('rejects what EventStoreDB cannot store: non-UUID ids, empty batches, $-prefixed streams and types', async () => {
         const stream = streamName('invalid');
 
-        await expect(store.appendToStream(stream, [{ ...newEvent(), id: 'not-a-uuid' }], { expectedRevision: 'any' })).rejects.toThrow(TypeError);
+        await expect(store.appendToStream(stream, [{ ...newEvent(), id: 'not-a-uuid' }], { expectedRevision: 'any' })).rejects.toThrow(
+          TypeError,
+        );
         await expect(store.appendToStream(stream, [], { expectedRevision: 'any' })).rejects.toThrow(RangeError);
         await expect(store.appendToStream(`$${stream}`, [newEvent()], { expectedRevision: 'any' })).rejects.toThrow(TypeError);
         await expect(store.appendToStream(stream, [newEvent('$Sneaky')], { expectedRevision: 'any' })).rejects.toThrow(TypeError);
@@ -115,11 +117,7 @@ export function describeEventStoreContract(name: string, makeStore: MakeEventSto
     });
 
     describe('expected revision', () => {
-      async function expectConflict(
-        stream: string,
-        expectedRevision: ExpectedRevision,
-        actual: number | 'no_stream',
-      ): Promise<void> {
+      async function expectConflict(stream: string, expectedRevision: ExpectedRevision, actual: number | 'no_stream'): Promise<void> {
         const before = await store.readStream(stream);
         const error = await store.appendToStream(stream, [newEvent()], { expectedRevision }).catch((caught: unknown) => caught);
 
@@ -434,7 +432,9 @@ export function describeEventStoreContract(name: string, makeStore: MakeEventSto
       /** A work-stream prefix and a group of this test's own, so a shared server's other data stays out. */
       const workPrefix = () => `contract_work${randomUUID().replace(/-/g, '')}-`;
       const groupName = () => `contract-group-${randomUUID()}`;
-      const join = (options: Omit<ConsumerGroupOptions, 'maxInFlight' | 'messageTimeoutMs' | 'maxRetries'> & Partial<ConsumerGroupOptions>) => {
+      const join = (
+        options: Omit<ConsumerGroupOptions, 'maxInFlight' | 'messageTimeoutMs' | 'maxRetries'> & Partial<ConsumerGroupOptions>,
+      ) => {
         const member = store.joinConsumerGroup({ maxInFlight: 4, messageTimeoutMs: 30_000, maxRetries: 2, ...options });
         members.push(member);
         return member;
@@ -459,7 +459,12 @@ export function describeEventStoreContract(name: string, makeStore: MakeEventSto
         await sleep(300);
 
         expect(handled.map((event) => event.id).sort()).toEqual([...early, late].map((event) => event.id).sort());
-        expect(handled.find((event) => event.id === late.id)).toMatchObject({ streamName: `${prefix}b`, type: 'Late', data: { n: 1 }, revision: 0 });
+        expect(handled.find((event) => event.id === late.id)).toMatchObject({
+          streamName: `${prefix}b`,
+          type: 'Late',
+          data: { n: 1 },
+          revision: 0,
+        });
       });
 
       it('does not hand out again what a member acknowledged, also to a member that joins later', async () => {
@@ -507,7 +512,11 @@ export function describeEventStoreContract(name: string, makeStore: MakeEventSto
 
       it('runs at most maxInFlight handlers of a member at once', async () => {
         const [prefix, group] = [workPrefix(), groupName()];
-        await store.appendToStream(`${prefix}a`, range(8).map(() => newEvent()), { expectedRevision: 'no_stream' });
+        await store.appendToStream(
+          `${prefix}a`,
+          range(8).map(() => newEvent()),
+          { expectedRevision: 'no_stream' },
+        );
         let running = 0;
         let mostAtOnce = 0;
         let done = 0;
@@ -599,7 +608,12 @@ export function describeEventStoreContract(name: string, makeStore: MakeEventSto
         });
         await waitFor(() => hung.length === 1, 15_000);
         const rescued: Array<{ id: string; attempt: number }> = [];
-        join({ group, streamPrefix: prefix, messageTimeoutMs: 1_000, onEvent: async (event, attempt) => void rescued.push({ id: event.id, attempt }) });
+        join({
+          group,
+          streamPrefix: prefix,
+          messageTimeoutMs: 1_000,
+          onEvent: async (event, attempt) => void rescued.push({ id: event.id, attempt }),
+        });
         await waitFor(() => rescued.length >= 1, 20_000);
 
         release.resolve();

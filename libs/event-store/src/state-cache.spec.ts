@@ -27,7 +27,12 @@ describe('StateCache', () => {
   });
 
   it('estimates a project of 3,500 keywords at about a megabyte, an account at under a kilobyte', () => {
-    const keywords = Array.from({ length: 3_500 }, (_, i) => ({ keywordId: `${i}`.padStart(24, '0'), value: `keyword number ${i}`, geoCode: 'US', langCode: 'en' }));
+    const keywords = Array.from({ length: 3_500 }, (_, i) => ({
+      keywordId: `${i}`.padStart(24, '0'),
+      value: `keyword number ${i}`,
+      geoCode: 'US',
+      langCode: 'en',
+    }));
     const project = estimatedEventBytes({ keywords, addedAt: '2026-01-01T00:00:00.000Z' });
     expect(project).toBeGreaterThan(500_000);
     expect(project).toBeLessThan(2_000_000);

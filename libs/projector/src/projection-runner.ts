@@ -82,7 +82,10 @@ export class ProjectionRunner {
       flushIntervalMs: 1_000,
       maxRetryDelayMs: this.maxRetryDelayMs,
       onRefusedRow: (refused) => this.refused(refused),
-      onFlushError: (error, failure) => this.log(`projection ${this.name}: writing ${failure.table} failed, ${failure.bufferedRows} rows kept for retry: ${describe(error)}`),
+      onFlushError: (error, failure) =>
+        this.log(
+          `projection ${this.name}: writing ${failure.table} failed, ${failure.bufferedRows} rows kept for retry: ${describe(error)}`,
+        ),
     });
   }
 
@@ -119,7 +122,9 @@ export class ProjectionRunner {
       await this.checkpoint();
       await this.writer.close();
     } catch (error) {
-      this.log(`projection ${this.name}: stopping with unwritten rows; they are projected again from position ${this.checkpointPosition} at the next start: ${describe(error)}`);
+      this.log(
+        `projection ${this.name}: stopping with unwritten rows; they are projected again from position ${this.checkpointPosition} at the next start: ${describe(error)}`,
+      );
     }
   }
 
@@ -143,7 +148,7 @@ export class ProjectionRunner {
     const first = await this.store.readAll({ afterPosition: this.checkpointPosition, maxCount: 1 });
     if (first.length === 0) return { events: 0, seconds: 0 };
     let events = 0;
-    for (let after = this.checkpointPosition; events < countLimit; ) {
+    for (let after = this.checkpointPosition; events < countLimit;) {
       const page = await this.store.readAll({ afterPosition: after, maxCount: Math.min(5_000, countLimit - events) });
       if (page.length === 0) break;
       events += page.length;
@@ -234,7 +239,8 @@ export class ProjectionRunner {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.checkpoint().catch(() => {
-        if (this.running && !this.timer) this.scheduleCheckpoint(Math.min(this.retryDelayMs * 2 ** failures, this.maxRetryDelayMs), failures + 1);
+        if (this.running && !this.timer)
+          this.scheduleCheckpoint(Math.min(this.retryDelayMs * 2 ** failures, this.maxRetryDelayMs), failures + 1);
       });
     }, delayMs);
   }
@@ -250,7 +256,8 @@ export class ProjectionRunner {
       } catch (error) {
         if (!this.running) throw error;
         const delay = Math.min(this.retryDelayMs * 2 ** failures, this.maxRetryDelayMs);
-        if (failures === 0 || delay === this.maxRetryDelayMs) this.log(`projection ${this.name}: a write failed, trying again in ${delay} ms: ${describe(error)}`);
+        if (failures === 0 || delay === this.maxRetryDelayMs)
+          this.log(`projection ${this.name}: a write failed, trying again in ${delay} ms: ${describe(error)}`);
         await this.pause(delay);
       }
     }
@@ -278,31 +285,37 @@ export class ProjectionRunner {
   private async deadLetter(event: RecordedEvent, error: unknown, table?: string): Promise<void> {
     if (this.deadLettered.has(event.id)) return;
     const reason = `${table ? `${table}: ` : ''}${describe(error)}`;
-    await this.readStore.insert('projection_dead_letters', [{
-      runner: this.name,
-      event_id: printable(event.id),
-      stream: printable(event.streamName),
-      type: printable(event.type),
-      position: event.position,
-      error: printable(reason).slice(0, 2_000),
-      dead_lettered_at: Date.now(),
-    }]);
+    await this.readStore.insert('projection_dead_letters', [
+      {
+        runner: this.name,
+        event_id: printable(event.id),
+        stream: printable(event.streamName),
+        type: printable(event.type),
+        position: event.position,
+        error: printable(reason).slice(0, 2_000),
+        dead_lettered_at: Date.now(),
+      },
+    ]);
     this.deadLettered.add(event.id);
     this.deadLetters++;
-    this.log(`projection ${this.name}: event ${event.id} (${event.type} in ${event.streamName}, position ${event.position}) set aside in projection_dead_letters: ${reason}`);
+    this.log(
+      `projection ${this.name}: event ${event.id} (${event.type} in ${event.streamName}, position ${event.position}) set aside in projection_dead_letters: ${reason}`,
+    );
   }
 
   /** Writes what is queued, then records how far that is. One at a time. */
   private checkpoint(): Promise<void> {
-    this.checkpointing = this.checkpointing.catch(() => undefined).then(async () => {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-      const upTo = this.queuedPosition;
-      if (upTo <= this.checkpointPosition) return;
-      await this.writer.flush();
-      await this.readStore.insert('projection_checkpoints', [{ name: this.name, position: upTo, updated_at: Date.now() }]);
-      this.checkpointPosition = upTo;
-    });
+    this.checkpointing = this.checkpointing
+      .catch(() => undefined)
+      .then(async () => {
+        clearTimeout(this.timer);
+        this.timer = undefined;
+        const upTo = this.queuedPosition;
+        if (upTo <= this.checkpointPosition) return;
+        await this.writer.flush();
+        await this.readStore.insert('projection_checkpoints', [{ name: this.name, position: upTo, updated_at: Date.now() }]);
+        this.checkpointPosition = upTo;
+      });
     return this.checkpointing;
   }
 
@@ -315,7 +328,8 @@ export class ProjectionRunner {
         // Counting past the threshold tells nothing more, and during a replay would read the log again.
         const lag = await this.lag(new Date(), events + 1);
         const behind = lag.events > events || lag.seconds > seconds;
-        if (behind && !this.lagWarned) this.log(`projection ${this.name} is behind the log: ${lag.events} events, ${Math.round(lag.seconds)} s`);
+        if (behind && !this.lagWarned)
+          this.log(`projection ${this.name} is behind the log: ${lag.events} events, ${Math.round(lag.seconds)} s`);
         if (!behind && this.lagWarned) this.log(`projection ${this.name} has caught up with the log`);
         this.lagWarned = behind;
       } catch {

@@ -11,7 +11,10 @@ import { ProjectionRunner } from './projection-runner';
 /** Runs the projections in this process when its ROLES include `projections` (standalone does). */
 @Injectable()
 class ProjectionsLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
-  constructor(private readonly runner: ProjectionRunner, @Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    private readonly runner: ProjectionRunner,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.runner.start();

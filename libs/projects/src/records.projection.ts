@@ -13,12 +13,24 @@ function workspaceChanges(accountId: string, e: WorkspaceEvent, version: number)
   switch (e.type) {
     case 'FolderCreated':
     case 'FolderRenamed':
-      return [{ kind: 'insert', table: 'folders', row: { folder_id: e.data.folderId, account_id: accountId, name: e.data.name, position: e.data.position, version, is_deleted: 0 } }];
+      return [
+        {
+          kind: 'insert',
+          table: 'folders',
+          row: { folder_id: e.data.folderId, account_id: accountId, name: e.data.name, position: e.data.position, version, is_deleted: 0 },
+        },
+      ];
     case 'FolderDeleted':
       return [
-        { kind: 'insert', table: 'folders', row: { folder_id: e.data.folderId, account_id: accountId, name: '', position: 0, version, is_deleted: 1 } },
+        {
+          kind: 'insert',
+          table: 'folders',
+          row: { folder_id: e.data.folderId, account_id: accountId, name: '', position: 0, version, is_deleted: 1 },
+        },
         ...e.data.unassignedProjectIds.map((projectId) => ({
-          kind: 'insert' as const, table: 'project_folders', row: { project_id: projectId, account_id: accountId, folder_id: null, version },
+          kind: 'insert' as const,
+          table: 'project_folders',
+          row: { project_id: projectId, account_id: accountId, folder_id: null, version },
         })),
       ];
     case 'ProjectCreated':
@@ -26,14 +38,31 @@ function workspaceChanges(accountId: string, e: WorkspaceEvent, version: number)
       const s = e.data.settings;
       return [
         {
-          kind: 'insert', table: 'projects', row: {
-            project_id: e.data.projectId, account_id: accountId, name: s.name, domain: s.domain, aliases: s.aliases,
-            competitors: e.type === 'ProjectUpdated' ? e.data.competitors : [], shared: s.shared ? 1 : 0,
-            update_frequency: s.updateFrequency, custom_update_days: s.customUpdateDays, update_time: s.updateTime,
-            update_timezone: s.updateTimezone, serp_top: s.serpTop, created_at: Date.parse(e.data.createdAt), version, is_deleted: 0,
+          kind: 'insert',
+          table: 'projects',
+          row: {
+            project_id: e.data.projectId,
+            account_id: accountId,
+            name: s.name,
+            domain: s.domain,
+            aliases: s.aliases,
+            competitors: e.type === 'ProjectUpdated' ? e.data.competitors : [],
+            shared: s.shared ? 1 : 0,
+            update_frequency: s.updateFrequency,
+            custom_update_days: s.customUpdateDays,
+            update_time: s.updateTime,
+            update_timezone: s.updateTimezone,
+            serp_top: s.serpTop,
+            created_at: Date.parse(e.data.createdAt),
+            version,
+            is_deleted: 0,
           },
         },
-        { kind: 'insert', table: 'project_folders', row: { project_id: e.data.projectId, account_id: accountId, folder_id: e.data.folder, version } },
+        {
+          kind: 'insert',
+          table: 'project_folders',
+          row: { project_id: e.data.projectId, account_id: accountId, folder_id: e.data.folder, version },
+        },
       ];
     }
     case 'ProjectDeleted':
@@ -49,19 +78,50 @@ function projectChanges(projectId: string, e: ProjectContentEvent, version: numb
       return [];
     case 'KeywordsAdded':
       return e.data.keywords.map((k) => ({
-        kind: 'insert' as const, table: 'keywords',
-        row: { project_id: projectId, keyword_id: k.keywordId, value: k.value, geo_code: k.geoCode, lang_code: k.langCode, added_at: Date.parse(e.data.addedAt), version, is_deleted: 0 },
+        kind: 'insert' as const,
+        table: 'keywords',
+        row: {
+          project_id: projectId,
+          keyword_id: k.keywordId,
+          value: k.value,
+          geo_code: k.geoCode,
+          lang_code: k.langCode,
+          added_at: Date.parse(e.data.addedAt),
+          version,
+          is_deleted: 0,
+        },
       }));
     case 'KeywordsRemoved':
       return e.data.keywordIds.map((keywordId) => ({
-        kind: 'insert' as const, table: 'keywords',
+        kind: 'insert' as const,
+        table: 'keywords',
         row: { project_id: projectId, keyword_id: keywordId, value: '', geo_code: '', lang_code: '', added_at: 0, version, is_deleted: 1 },
       }));
     case 'NoteSaved':
     case 'NoteUpdated':
-      return [{ kind: 'insert', table: 'notes', row: { project_id: projectId, note_id: e.data.noteId, date: e.data.date, text: e.data.text, color: e.data.color, version, is_deleted: 0 } }];
+      return [
+        {
+          kind: 'insert',
+          table: 'notes',
+          row: {
+            project_id: projectId,
+            note_id: e.data.noteId,
+            date: e.data.date,
+            text: e.data.text,
+            color: e.data.color,
+            version,
+            is_deleted: 0,
+          },
+        },
+      ];
     case 'NoteDeleted':
-      return [{ kind: 'insert', table: 'notes', row: { project_id: projectId, note_id: e.data.noteId, date: '1970-01-01', text: '', color: 'info', version, is_deleted: 1 } }];
+      return [
+        {
+          kind: 'insert',
+          table: 'notes',
+          row: { project_id: projectId, note_id: e.data.noteId, date: '1970-01-01', text: '', color: 'info', version, is_deleted: 1 },
+        },
+      ];
     default:
       return assertNever(e);
   }

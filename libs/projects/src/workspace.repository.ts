@@ -31,7 +31,10 @@ export class WorkspaceRepository {
 export class ProjectContentRepository {
   private readonly repository: AggregateRepository<ProjectContentCommand, ProjectContentEvent, ProjectContentState>;
 
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore, @Inject(STATE_CACHE) cache: StateCache) {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(STATE_CACHE) cache: StateCache,
+  ) {
     this.repository = new AggregateRepository(store, projectContentDecider, cache);
   }
 

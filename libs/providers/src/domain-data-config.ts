@@ -47,7 +47,8 @@ export function domainDataProvidersConfigFromEnv(env: Env): { config: DomainData
       }
     }
     // The key goes into a query string; the value itself is never echoed in the message.
-    if (apiKey !== undefined && !/^[\x21-\x7e]{1,512}$/.test(apiKey)) problems.push(`${keyName} must be printable characters without spaces, at most 512`);
+    if (apiKey !== undefined && !/^[\x21-\x7e]{1,512}$/.test(apiKey))
+      problems.push(`${keyName} must be printable characters without spaces, at most 512`);
     return { baseUrl, apiKey };
   };
   return {

@@ -17,7 +17,11 @@ describe('choosing the domain-data providers from the environment', () => {
   });
 
   it('uses a provider set by its base URL alone, trailing slash dropped', () => {
-    const { config } = domainDataProvidersConfigFromEnv({ PAGESPEED_BASE_URL: 'http://127.0.0.1:9/v5/', CRUX_BASE_URL: 'http://127.0.0.1:9/v1', SIMILARWEB_BASE_URL: 'http://127.0.0.1:9' });
+    const { config } = domainDataProvidersConfigFromEnv({
+      PAGESPEED_BASE_URL: 'http://127.0.0.1:9/v5/',
+      CRUX_BASE_URL: 'http://127.0.0.1:9/v1',
+      SIMILARWEB_BASE_URL: 'http://127.0.0.1:9',
+    });
     expect(config.pageSpeedInsights).toEqual({ baseUrl: 'http://127.0.0.1:9/v5', apiKey: undefined });
     expect(createPageSpeedProvider(config).source).toBe('psi');
     expect(createCruxHistoryProvider(config).configured).toBe(true);
@@ -31,7 +35,11 @@ describe('choosing the domain-data providers from the environment', () => {
   });
 
   it('names each bad variable, without echoing a key', () => {
-    const { problems } = domainDataProvidersConfigFromEnv({ PAGESPEED_BASE_URL: 'ftp://x', CRUX_BASE_URL: 'not a url', SIMILARWEB_API_KEY: 'has a secret space' });
+    const { problems } = domainDataProvidersConfigFromEnv({
+      PAGESPEED_BASE_URL: 'ftp://x',
+      CRUX_BASE_URL: 'not a url',
+      SIMILARWEB_API_KEY: 'has a secret space',
+    });
     expect(problems).toEqual([
       'PAGESPEED_BASE_URL must be an http(s) URL (got "ftp://x")',
       'CRUX_BASE_URL must be an http(s) URL (got "not a url")',

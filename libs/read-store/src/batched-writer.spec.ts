@@ -118,7 +118,8 @@ describe('BatchedWriter', () => {
     const sink = {
       insert: async (_table: string, rows: readonly Row[]) => {
         inserts++;
-        if (rows.some((r) => r.bad)) throw Object.assign(new Error('Cannot parse escape sequence'), { type: 'CANNOT_PARSE_ESCAPE_SEQUENCE' });
+        if (rows.some((r) => r.bad))
+          throw Object.assign(new Error('Cannot parse escape sequence'), { type: 'CANNOT_PARSE_ESCAPE_SEQUENCE' });
         written.push(...rows);
       },
     };
@@ -126,7 +127,10 @@ describe('BatchedWriter', () => {
     const writer = new BatchedWriter(sink, { maxBatchRows: 64, onRefusedRow: ({ row, source }) => void refused.push({ row, source }) });
     for (let i = 0; i < 64; i++) writer.add('t', { i, bad: i === 5 || i === 40 }, `event ${i}`);
     await writer.close();
-    expect(refused).toEqual([{ row: { i: 5, bad: true }, source: 'event 5' }, { row: { i: 40, bad: true }, source: 'event 40' }]);
+    expect(refused).toEqual([
+      { row: { i: 5, bad: true }, source: 'event 5' },
+      { row: { i: 40, bad: true }, source: 'event 40' },
+    ]);
     expect(written.map((r) => r.i)).toEqual(Array.from({ length: 64 }, (_, i) => i).filter((i) => i !== 5 && i !== 40));
     expect(inserts).toBeLessThanOrEqual(1 + 2 * 2 * Math.log2(64)); // about 2·log2(n) per refused row
   });
@@ -141,7 +145,12 @@ describe('BatchedWriter', () => {
       },
     };
     const refused: unknown[] = [];
-    const writer = new BatchedWriter(sink, { flushIntervalMs: 20, maxRetryDelayMs: 1_000, onRefusedRow: (r) => void refused.push(r), onFlushError: () => undefined });
+    const writer = new BatchedWriter(sink, {
+      flushIntervalMs: 20,
+      maxRetryDelayMs: 1_000,
+      onRefusedRow: (r) => void refused.push(r),
+      onFlushError: () => undefined,
+    });
     writer.add('t', { a: 1 });
     while (attempts.length < 4) await new Promise((r) => setTimeout(r, 10));
     await writer.close();

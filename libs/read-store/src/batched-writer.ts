@@ -108,9 +108,7 @@ export class BatchedWriter {
 
   /** Writes every row buffered so far; rejects (keeping the rows) if any table fails. */
   async flush(): Promise<void> {
-    const results = await Promise.allSettled(
-      [...this.#tables].map(([table, buffer]) => this.#drain(table, buffer, 'everything')),
-    );
+    const results = await Promise.allSettled([...this.#tables].map(([table, buffer]) => this.#drain(table, buffer, 'everything')));
     const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
     if (failure !== undefined) throw failure.reason;
   }
@@ -144,10 +142,13 @@ export class BatchedWriter {
   #scheduleTimer(): void {
     if (this.#timer !== undefined || this.#closed || this.bufferedRows === 0) return;
     const backoff = Math.max(0, ...[...this.#tables.values()].map((b) => b.backingOffUntil - Date.now()));
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      void this.#flushOnTimer();
-    }, Math.max(this.#flushIntervalMs, backoff));
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = undefined;
+        void this.#flushOnTimer();
+      },
+      Math.max(this.#flushIntervalMs, backoff),
+    );
   }
 
   async #flushOnTimer(): Promise<void> {
@@ -188,7 +189,10 @@ export class BatchedWriter {
    */
   async #insert(table: string, batch: Entry[]): Promise<void> {
     try {
-      await this.#sink.insert(table, batch.map((entry) => entry.row));
+      await this.#sink.insert(
+        table,
+        batch.map((entry) => entry.row),
+      );
     } catch (error) {
       if (this.#onRefusedRow === undefined || !isPermanentWriteError(error)) throw new UnwrittenRows(batch, error);
       if (batch.length === 1) {
@@ -217,7 +221,10 @@ export class BatchedWriter {
 
 /** The rows of a batch not yet written when an insert failed, and why. */
 class UnwrittenRows extends Error {
-  constructor(readonly rows: Entry[], override readonly cause: unknown) {
+  constructor(
+    readonly rows: Entry[],
+    override readonly cause: unknown,
+  ) {
     super('rows not written');
   }
 }

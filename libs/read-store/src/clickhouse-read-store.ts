@@ -65,7 +65,10 @@ export class ClickHouseReadStore implements ReadStore {
     // their keys repeated are a third smaller, and one JSON.parse beats one per row (JSONEachRow).
     const result = await this.#client.query({ query: sql, query_params: toPortableParams(params), format: 'JSONCompact' });
     const { meta, data } = await result.json<unknown[]>();
-    return rowsOf<Row>((meta ?? []).map((column) => column.name), data);
+    return rowsOf<Row>(
+      (meta ?? []).map((column) => column.name),
+      data,
+    );
   }
 
   async insert(table: string, rows: readonly Record<string, unknown>[]): Promise<void> {
@@ -80,7 +83,9 @@ export class ClickHouseReadStore implements ReadStore {
     // The rows inline after the statement, which both a server (over HTTP) and chDB parse the same
     // way; the client's insert() would only take these formats as objects to encode itself.
     try {
-      await this.#client.command({ query: `INSERT INTO ${table} (${compact.columns.join(', ')}) FORMAT JSONCompactEachRow\n${compact.body}` });
+      await this.#client.command({
+        query: `INSERT INTO ${table} (${compact.columns.join(', ')}) FORMAT JSONCompactEachRow\n${compact.body}`,
+      });
     } catch (error) {
       // A key the table has no column for: JSONEachRow skips such keys (input_format_skip_unknown_fields),
       // a column list refuses them. Rows of an older event shape must be written as they always were.

@@ -1,7 +1,7 @@
 import { toCompactInsert } from './clickhouse-values';
 
 describe('toCompactInsert', () => {
-  it('writes each row as an array in the first row\'s column order, whatever the key order of the others', () => {
+  it("writes each row as an array in the first row's column order, whatever the key order of the others", () => {
     const at = new Date(Date.UTC(2025, 0, 2, 3, 4, 5, 60));
     const compact = toCompactInsert([
       { id: 'a', at, n: 1n, tags: ['x'] },
@@ -14,7 +14,12 @@ describe('toCompactInsert', () => {
   });
 
   it('gives up (so the rows go as objects) when a row has a column the first has not, or lacks one', () => {
-    expect(toCompactInsert([{ a: 1, b: 2 }, { a: 1, c: 2 }])).toBeUndefined();
+    expect(
+      toCompactInsert([
+        { a: 1, b: 2 },
+        { a: 1, c: 2 },
+      ]),
+    ).toBeUndefined();
     expect(toCompactInsert([{ a: 1, b: 2 }, { a: 1 }])).toBeUndefined();
     expect(toCompactInsert([{ a: 1 }, { a: 1, b: 2 }])).toBeUndefined();
   });

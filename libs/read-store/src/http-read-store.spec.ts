@@ -100,11 +100,23 @@ describe('chDB HTTP server', () => {
     const guarded = await startChdbHttpServer({ chdbPath: testChdbPath(), user: 'tracker', password: 's3cret' });
     try {
       const database = uniqueTestDatabase('http_auth');
-      const denied = createReadStore({ clickhouseUrl: guarded.url, clickhouseUser: 'tracker', clickhousePassword: 'wrong', database, chdbPath: testChdbPath() });
+      const denied = createReadStore({
+        clickhouseUrl: guarded.url,
+        clickhouseUser: 'tracker',
+        clickhousePassword: 'wrong',
+        database,
+        chdbPath: testChdbPath(),
+      });
       await expect(denied).rejects.toMatchObject({ code: '516', type: 'AUTHENTICATION_FAILED' });
 
       const store = withDatabaseDroppedOnClose(
-        await createReadStore({ clickhouseUrl: guarded.url, clickhouseUser: 'tracker', clickhousePassword: 's3cret', database, chdbPath: testChdbPath() }),
+        await createReadStore({
+          clickhouseUrl: guarded.url,
+          clickhouseUser: 'tracker',
+          clickhousePassword: 's3cret',
+          database,
+          chdbPath: testChdbPath(),
+        }),
       );
       try {
         expect(await store.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);

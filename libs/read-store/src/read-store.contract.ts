@@ -205,9 +205,15 @@ export function describeReadStoreContract(name: string, makeStore: () => Promise
       await store.command('CREATE TABLE loose_rows (id String, n UInt8) ENGINE = MergeTree ORDER BY id');
 
       // An event stored by an older version may carry a field that no column takes any more.
-      await store.insert('loose_rows', [{ id: 'a', n: 1, retired_field: 'x' }, { id: 'b', n: 2, retired_field: 'y' }]);
+      await store.insert('loose_rows', [
+        { id: 'a', n: 1, retired_field: 'x' },
+        { id: 'b', n: 2, retired_field: 'y' },
+      ]);
 
-      expect(await store.query('SELECT id, n FROM loose_rows ORDER BY id')).toEqual([{ id: 'a', n: 1 }, { id: 'b', n: 2 }]);
+      expect(await store.query('SELECT id, n FROM loose_rows ORDER BY id')).toEqual([
+        { id: 'a', n: 1 },
+        { id: 'b', n: 2 },
+      ]);
     });
 
     it('gives the latest version of a row with FINAL, however often it was re-inserted', async () => {

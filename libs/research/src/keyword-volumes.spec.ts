@@ -8,24 +8,42 @@ import type { StoredVolume, VolumesReader } from './volumes.reader';
 const NOW = new Date('2026-03-15T12:00:00.000Z');
 const market = { geoCode: 'US', langCode: 'en' };
 const stored = (keyword: string, avg: number | null): StoredVolume => ({
-  ...market, keyword, source: 'dataforseo', avgMonthlySearches: avg, competition: null, competitionIndex: null, cpcLow: null, cpcHigh: 1.5,
-  currency: 'USD', history: [], fetchedAt: '2026-03-01T00:00:00.000Z',
+  ...market,
+  keyword,
+  source: 'dataforseo',
+  avgMonthlySearches: avg,
+  competition: null,
+  competitionIndex: null,
+  cpcLow: null,
+  cpcHigh: 1.5,
+  currency: 'USD',
+  history: [],
+  fetchedAt: '2026-03-01T00:00:00.000Z',
 });
 const readerOf = (rows: StoredVolume[]) => ({ latest: async () => rows, history: async () => [] }) as unknown as VolumesReader;
 
-function provider(answer: () => Promise<Awaited<ReturnType<KeywordDataProvider['searchVolumes']>>>): KeywordDataProvider & { asked: string[][] } {
+function provider(
+  answer: () => Promise<Awaited<ReturnType<KeywordDataProvider['searchVolumes']>>>,
+): KeywordDataProvider & { asked: string[][] } {
   const asked: string[][] = [];
   return {
-    source: 'dataforseo', asked,
-    searchVolumes: async (_m, keywords) => { asked.push([...keywords]); return answer(); },
-    ideasForKeywords: async () => [], ideasForSite: async () => [],
+    source: 'dataforseo',
+    asked,
+    searchVolumes: async (_m, keywords) => {
+      asked.push([...keywords]);
+      return answer();
+    },
+    ideasForKeywords: async () => [],
+    ideasForSite: async () => [],
   };
 }
 
 describe('KeywordVolumes.lookup', () => {
   let store: SqliteEventStore;
   const clock = { now: () => NOW };
-  beforeEach(() => { store = new SqliteEventStore(':memory:'); });
+  beforeEach(() => {
+    store = new SqliteEventStore(':memory:');
+  });
   afterEach(() => store.close());
 
   it('answers stored figures without asking the provider', async () => {
@@ -41,18 +59,33 @@ describe('KeywordVolumes.lookup', () => {
   });
 
   it('asks the provider live on a miss and records what it fetched', async () => {
-    const p = provider(async () => [{ keyword: 'SHOES', avgMonthlySearches: 700, competition: 'LOW', competitionIndex: 5, cpcLow: 0.1, cpcHigh: 0.4, history: [] }]);
+    const p = provider(async () => [
+      { keyword: 'SHOES', avgMonthlySearches: 700, competition: 'LOW', competitionIndex: 5, cpcLow: 0.1, cpcHigh: 0.4, history: [] },
+    ]);
     const volumes = new KeywordVolumes(readerOf([]), new VolumeRecorder(store), clock, p);
-    expect(await volumes.lookup(' shoes ', market)).toMatchObject({ kind: 'found', volume: { keyword: 'shoes', avgMonthlySearches: 700, fetchedAt: NOW.toISOString() } });
+    expect(await volumes.lookup(' shoes ', market)).toMatchObject({
+      kind: 'found',
+      volume: { keyword: 'shoes', avgMonthlySearches: 700, fetchedAt: NOW.toISOString() },
+    });
     expect(p.asked).toEqual([['shoes']]);
     const [event] = await store.readStream('volumes-US-en');
-    expect(event).toMatchObject({ type: 'KeywordVolumesFetched', data: { keywords: [expect.objectContaining({ keyword: 'shoes', avgMonthlySearches: 700 })] } });
+    expect(event).toMatchObject({
+      type: 'KeywordVolumesFetched',
+      data: { keywords: [expect.objectContaining({ keyword: 'shoes', avgMonthlySearches: 700 })] },
+    });
   });
 
   it('answers none without a provider, and failed when the live call fails', async () => {
-    expect(await new KeywordVolumes(readerOf([]), new VolumeRecorder(store), clock, null).lookup('shoes', market)).toEqual({ kind: 'none' });
-    const failing = provider(async () => { throw new KeywordDataError('dataforseo', 'timeout', 'no answer'); });
-    expect(await new KeywordVolumes(readerOf([]), new VolumeRecorder(store), clock, failing).lookup('shoes', market)).toEqual({ kind: 'failed', reason: 'dataforseo: no answer' });
+    expect(await new KeywordVolumes(readerOf([]), new VolumeRecorder(store), clock, null).lookup('shoes', market)).toEqual({
+      kind: 'none',
+    });
+    const failing = provider(async () => {
+      throw new KeywordDataError('dataforseo', 'timeout', 'no answer');
+    });
+    expect(await new KeywordVolumes(readerOf([]), new VolumeRecorder(store), clock, failing).lookup('shoes', market)).toEqual({
+      kind: 'failed',
+      reason: 'dataforseo: no answer',
+    });
     expect(await store.readStream('volumes-US-en')).toEqual([]);
   });
 });

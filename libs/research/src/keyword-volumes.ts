@@ -40,7 +40,9 @@ export class KeywordVolumes {
    * The stored figures of a project's keywords (those that have data), by keyword id: the separate
    * lookup the keyword records merge in (avgMonthlySearches, sortBy=volume, the CSV's Volume).
    */
-  async ofKeywords(keywords: readonly { keywordId: string; value: string; geoCode: string; langCode: string }[]): Promise<Map<string, StoredVolume>> {
+  async ofKeywords(
+    keywords: readonly { keywordId: string; value: string; geoCode: string; langCode: string }[],
+  ): Promise<Map<string, StoredVolume>> {
     const stored = await this.stored(keywords.map((k) => ({ geoCode: k.geoCode, langCode: k.langCode, keyword: k.value })));
     const byKey = new Map(stored.filter(hasData).map((v) => [marketKeywordKey(v, v.keyword), v]));
     const byId = new Map<string, StoredVolume>();
@@ -66,7 +68,13 @@ export class KeywordVolumes {
       const fetchedAt = this.clock.now();
       const [metrics] = metricsOfAsked([keyword], await this.provider.searchVolumes(market, [keyword]));
       await this.recorder.fetched(market, this.provider.source, fetchedAt, [metrics!]);
-      const volume: StoredVolume = { ...market, ...metrics!, source: this.provider.source, currency: 'USD', fetchedAt: fetchedAt.toISOString() };
+      const volume: StoredVolume = {
+        ...market,
+        ...metrics!,
+        source: this.provider.source,
+        currency: 'USD',
+        fetchedAt: fetchedAt.toISOString(),
+      };
       return hasData(volume) ? { kind: 'found', volume } : { kind: 'none' };
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);

@@ -13,7 +13,11 @@ import { AUTOCOMPLETE_PROVIDER, KEYWORD_DATA_PROVIDER } from './keyword-data-pro
  */
 @Module({
   providers: [
-    { provide: KEYWORD_DATA_PROVIDER, inject: [APP_CONFIG], useFactory: (config: AppConfig) => createKeywordDataProvider(config.keywordProviders) },
+    {
+      provide: KEYWORD_DATA_PROVIDER,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => createKeywordDataProvider(config.keywordProviders),
+    },
     { provide: AUTOCOMPLETE_PROVIDER, inject: [APP_CONFIG], useFactory: (config: AppConfig) => createAutocomplete(config.scraper) },
   ],
   exports: [KEYWORD_DATA_PROVIDER, AUTOCOMPLETE_PROVIDER],

@@ -9,11 +9,19 @@ import type { MarketKeyword, StoredVolume } from './volumes.reader';
 
 const NOW = new Date('2026-03-15T12:00:00.000Z');
 const figures = (keyword: string): KeywordFigures => ({
-  keyword, avgMonthlySearches: 100, competition: 'LOW', competitionIndex: 10, cpcLow: 0.1, cpcHigh: 0.5, history: [{ year: 2026, month: 2, value: 100 }],
+  keyword,
+  avgMonthlySearches: 100,
+  competition: 'LOW',
+  competitionIndex: 10,
+  cpcLow: 0.1,
+  cpcHigh: 0.5,
+  history: [{ year: 2026, month: 2, value: 100 }],
 });
 
 /** A provider that answers from a script: each call takes the next outcome ('ok' or an error), then answers ok. */
-function scriptedProvider(script: Array<'ok' | KeywordDataError> = []): KeywordDataProvider & { calls: Array<{ market: KeywordMarket; keywords: string[] }> } {
+function scriptedProvider(
+  script: Array<'ok' | KeywordDataError> = [],
+): KeywordDataProvider & { calls: Array<{ market: KeywordMarket; keywords: string[] }> } {
   const calls: Array<{ market: KeywordMarket; keywords: string[] }> = [];
   return {
     source: 'dataforseo',
@@ -31,7 +39,8 @@ function scriptedProvider(script: Array<'ok' | KeywordDataError> = []): KeywordD
 }
 
 const keywordsAdded = (projectId: string, keywords: Array<{ value: string; geoCode: string; langCode: string }>) => ({
-  id: crypto.randomUUID(), type: 'KeywordsAdded',
+  id: crypto.randomUUID(),
+  type: 'KeywordsAdded',
   data: { addedAt: NOW.toISOString(), keywords: keywords.map((k, i) => ({ keywordId: `${projectId}-${i}`, ...k })) },
 });
 
@@ -40,9 +49,14 @@ describe('volume fetcher', () => {
   let fetcher: VolumeFetcher | undefined;
   const logs: string[] = [];
 
-  const start = async (provider: KeywordDataProvider, options: { stored?: StoredVolume[]; stale?: MarketKeyword[]; retryDelaysMs?: number[]; callsPerMinute?: number } = {}) => {
+  const start = async (
+    provider: KeywordDataProvider,
+    options: { stored?: StoredVolume[]; stale?: MarketKeyword[]; retryDelaysMs?: number[]; callsPerMinute?: number } = {},
+  ) => {
     fetcher = new VolumeFetcher({
-      store, provider, recorder: new VolumeRecorder(store),
+      store,
+      provider,
+      recorder: new VolumeRecorder(store),
       stored: async () => options.stored ?? [],
       staleTracked: async () => options.stale ?? [],
       now: () => NOW,
@@ -53,7 +67,8 @@ describe('volume fetcher', () => {
     await fetcher.start();
     return fetcher;
   };
-  const volumeEvents = async (stream: string) => (await store.readStream(stream)).map((e) => ({ type: e.type, data: e.data })) as unknown as VolumeEvent[];
+  const volumeEvents = async (stream: string) =>
+    (await store.readStream(stream)).map((e) => ({ type: e.type, data: e.data })) as unknown as VolumeEvent[];
 
   beforeEach(() => {
     store = new SqliteEventStore(':memory:', { pollIntervalMs: 5 });
@@ -68,9 +83,17 @@ describe('volume fetcher', () => {
   it('fetches added keywords per market and records every text asked, with no data for those the provider did not know', async () => {
     const provider = scriptedProvider();
     await start(provider);
-    await store.appendToStream('project-p1', [keywordsAdded('p1', [
-      { value: 'running shoes', geoCode: 'US', langCode: 'en' }, { value: 'laufschuhe', geoCode: 'DE', langCode: 'de' }, { value: 'trail shoes', geoCode: 'US', langCode: 'en' },
-    ])], { expectedRevision: 'any' });
+    await store.appendToStream(
+      'project-p1',
+      [
+        keywordsAdded('p1', [
+          { value: 'running shoes', geoCode: 'US', langCode: 'en' },
+          { value: 'laufschuhe', geoCode: 'DE', langCode: 'de' },
+          { value: 'trail shoes', geoCode: 'US', langCode: 'en' },
+        ]),
+      ],
+      { expectedRevision: 'any' },
+    );
     await waitForCalls(provider, 2);
     await fetcher!.idle();
 
@@ -80,19 +103,43 @@ describe('volume fetcher', () => {
     ]);
     const us = await volumeEvents('volumes-US-en');
     expect(us).toHaveLength(1);
-    expect(us[0]).toMatchObject({ type: 'KeywordVolumesFetched', data: { geoCode: 'US', langCode: 'en', source: 'dataforseo', currency: 'USD', fetchedAt: NOW.toISOString() } });
+    expect(us[0]).toMatchObject({
+      type: 'KeywordVolumesFetched',
+      data: { geoCode: 'US', langCode: 'en', source: 'dataforseo', currency: 'USD', fetchedAt: NOW.toISOString() },
+    });
     const fetched = us[0]!.type === 'KeywordVolumesFetched' ? us[0]!.data.keywords : [];
-    expect(fetched.map((k) => [k.keyword, k.avgMonthlySearches])).toEqual([['running shoes', 100], ['trail shoes', null]]);
+    expect(fetched.map((k) => [k.keyword, k.avgMonthlySearches])).toEqual([
+      ['running shoes', 100],
+      ['trail shoes', null],
+    ]);
   });
 
   it('does not fetch again what it has just fetched, nor what is stored and fresh', async () => {
     const provider = scriptedProvider();
-    const fresh: StoredVolume = { ...figures('stored one'), geoCode: 'US', langCode: 'en', source: 'dataforseo', currency: 'USD', fetchedAt: '2026-03-10T00:00:00.000Z' };
+    const fresh: StoredVolume = {
+      ...figures('stored one'),
+      geoCode: 'US',
+      langCode: 'en',
+      source: 'dataforseo',
+      currency: 'USD',
+      fetchedAt: '2026-03-10T00:00:00.000Z',
+    };
     await start(provider, { stored: [fresh] });
-    await store.appendToStream('project-p1', [keywordsAdded('p1', [{ value: 'a', geoCode: 'US', langCode: 'en' }, { value: 'stored one', geoCode: 'US', langCode: 'en' }])], { expectedRevision: 'any' });
+    await store.appendToStream(
+      'project-p1',
+      [
+        keywordsAdded('p1', [
+          { value: 'a', geoCode: 'US', langCode: 'en' },
+          { value: 'stored one', geoCode: 'US', langCode: 'en' },
+        ]),
+      ],
+      { expectedRevision: 'any' },
+    );
     await waitForCalls(provider, 1);
     await fetcher!.idle();
-    await store.appendToStream('project-p2', [keywordsAdded('p2', [{ value: 'A', geoCode: 'US', langCode: 'en' }])], { expectedRevision: 'any' });
+    await store.appendToStream('project-p2', [keywordsAdded('p2', [{ value: 'A', geoCode: 'US', langCode: 'en' }])], {
+      expectedRevision: 'any',
+    });
     await new Promise((resolve) => setTimeout(resolve, 100));
     await fetcher!.idle();
     expect(provider.calls).toEqual([{ market: { geoCode: 'US', langCode: 'en' }, keywords: ['a'] }]);
@@ -102,21 +149,42 @@ describe('volume fetcher', () => {
     const failure = () => new KeywordDataError('dataforseo', 'http', 'HTTP 503', 503);
     const provider = scriptedProvider([failure(), failure(), failure()]);
     await start(provider, { retryDelaysMs: [10, 20] });
-    await store.appendToStream('project-p1', [keywordsAdded('p1', [{ value: 'boots', geoCode: 'GB', langCode: 'en' }])], { expectedRevision: 'any' });
+    await store.appendToStream('project-p1', [keywordsAdded('p1', [{ value: 'boots', geoCode: 'GB', langCode: 'en' }])], {
+      expectedRevision: 'any',
+    });
     await waitForCalls(provider, 3);
     await fetcher!.idle();
     expect(provider.calls).toHaveLength(3);
-    expect(await volumeEvents('volumes-GB-en')).toEqual([{
-      type: 'KeywordVolumesFetchFailed',
-      data: { geoCode: 'GB', langCode: 'en', source: 'dataforseo', keywords: ['boots'], reason: 'dataforseo: HTTP 503', attempts: 3, failedAt: NOW.toISOString() },
-    }]);
+    expect(await volumeEvents('volumes-GB-en')).toEqual([
+      {
+        type: 'KeywordVolumesFetchFailed',
+        data: {
+          geoCode: 'GB',
+          langCode: 'en',
+          source: 'dataforseo',
+          keywords: ['boots'],
+          reason: 'dataforseo: HTTP 503',
+          attempts: 3,
+          failedAt: NOW.toISOString(),
+        },
+      },
+    ]);
     expect(logs.filter((l) => l.includes('retrying in'))).toHaveLength(2);
   });
 
   it('recovers when a retry succeeds', async () => {
     const provider = scriptedProvider([new KeywordDataError('dataforseo', 'timeout', 'no answer')]);
     await start(provider);
-    await store.appendToStream('project-p1', [keywordsAdded('p1', [{ value: 'boots', geoCode: 'GB', langCode: 'en' }, { value: 'shoes', geoCode: 'GB', langCode: 'en' }])], { expectedRevision: 'any' });
+    await store.appendToStream(
+      'project-p1',
+      [
+        keywordsAdded('p1', [
+          { value: 'boots', geoCode: 'GB', langCode: 'en' },
+          { value: 'shoes', geoCode: 'GB', langCode: 'en' },
+        ]),
+      ],
+      { expectedRevision: 'any' },
+    );
     await waitForCalls(provider, 2);
     await fetcher!.idle();
     expect((await volumeEvents('volumes-GB-en')).map((e) => e.type)).toEqual(['KeywordVolumesFetched']);
@@ -124,7 +192,12 @@ describe('volume fetcher', () => {
 
   it('refreshes what the sweep finds stale at start', async () => {
     const provider = scriptedProvider();
-    await start(provider, { stale: [{ geoCode: 'FR', langCode: 'fr', keyword: 'chaussures' }, { geoCode: 'FR', langCode: 'fr', keyword: 'bottes' }] });
+    await start(provider, {
+      stale: [
+        { geoCode: 'FR', langCode: 'fr', keyword: 'chaussures' },
+        { geoCode: 'FR', langCode: 'fr', keyword: 'bottes' },
+      ],
+    });
     await waitForCalls(provider, 1);
     await fetcher!.idle();
     expect(provider.calls).toEqual([{ market: { geoCode: 'FR', langCode: 'fr' }, keywords: ['chaussures', 'bottes'] }]);
@@ -133,7 +206,9 @@ describe('volume fetcher', () => {
   it('saves its checkpoint once nothing is pending, so a restart does not read the log again', async () => {
     const provider = scriptedProvider();
     await start(provider);
-    await store.appendToStream('project-p1', [keywordsAdded('p1', [{ value: 'a', geoCode: 'US', langCode: 'en' }])], { expectedRevision: 'any' });
+    await store.appendToStream('project-p1', [keywordsAdded('p1', [{ value: 'a', geoCode: 'US', langCode: 'en' }])], {
+      expectedRevision: 'any',
+    });
     await waitForCalls(provider, 1);
     await fetcher!.idle();
     await fetcher!.stop();

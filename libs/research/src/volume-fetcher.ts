@@ -7,7 +7,15 @@ import { marketKeywordKey, VOLUME_EVENT_TYPES, VolumeEvent } from './domain/volu
 import type { KeywordDataProvider } from './keyword-data-providers';
 import { metricsOfAsked, VolumeRecorder } from './volume-recorder';
 import {
-  isFresh, keywordsWanted, retryAfterFailure, VOLUME_CALLS_PER_MINUTE, VOLUME_RETRY_DELAYS_MS, VOLUMES_FRESH_FOR_MS, VolumeFetch, volumeFetchesFor, waitBeforeCall,
+  isFresh,
+  keywordsWanted,
+  retryAfterFailure,
+  VOLUME_CALLS_PER_MINUTE,
+  VOLUME_RETRY_DELAYS_MS,
+  VOLUMES_FRESH_FOR_MS,
+  VolumeFetch,
+  volumeFetchesFor,
+  waitBeforeCall,
 } from './volumes.process';
 import type { MarketKeyword, StoredVolume } from './volumes.reader';
 
@@ -74,7 +82,8 @@ export class VolumeFetcher {
         if (content) this.want(keywordsWanted(content));
         const volumes = parseEvent<VolumeEvent>(event, VOLUME_EVENT_TYPES);
         if (volumes?.type === 'KeywordVolumesFetched') {
-          for (const k of volumes.data.keywords) this.recentlyFetched.set(marketKeywordKey(volumes.data, k.keyword), volumes.data.fetchedAt);
+          for (const k of volumes.data.keywords)
+            this.recentlyFetched.set(marketKeywordKey(volumes.data, k.keyword), volumes.data.fetchedAt);
         }
         if (event.streamName === VOLUME_FETCHER_CHECKPOINT_STREAM) return;
         this.lastHandled = event.position;
@@ -123,7 +132,10 @@ export class VolumeFetcher {
   private saveSoon(): void {
     this.saveTimer ??= setTimeout(() => {
       this.saveTimer = undefined;
-      if (this.isIdle()) void this.saveCheckpoint(this.lastHandled).catch((e: unknown) => this.deps.log(`could not save the volume fetcher checkpoint: ${String(e)}`));
+      if (this.isIdle())
+        void this.saveCheckpoint(this.lastHandled).catch((e: unknown) =>
+          this.deps.log(`could not save the volume fetcher checkpoint: ${String(e)}`),
+        );
     }, 1_000);
   }
 
@@ -168,9 +180,11 @@ export class VolumeFetcher {
       this.wanted = [];
       const stored = await this.deps.stored(wanted);
       const fetchedAt = new Map(this.recentlyFetched);
-      for (const v of stored) if (!fetchedAt.has(marketKeywordKey(v, v.keyword))) fetchedAt.set(marketKeywordKey(v, v.keyword), v.fetchedAt);
+      for (const v of stored)
+        if (!fetchedAt.has(marketKeywordKey(v, v.keyword))) fetchedAt.set(marketKeywordKey(v, v.keyword), v.fetchedAt);
       // Anything queued already is as good as fetched.
-      for (const { fetch } of this.queue) for (const k of fetch.keywords) fetchedAt.set(marketKeywordKey(fetch, k), this.deps.now().toISOString());
+      for (const { fetch } of this.queue)
+        for (const k of fetch.keywords) fetchedAt.set(marketKeywordKey(fetch, k), this.deps.now().toISOString());
       this.queue.push(...volumeFetchesFor(wanted, { fetchedAt, now: this.deps.now() }).map((fetch) => ({ fetch, attempt: 1 })));
     }
     while (this.queue.length > 0 && !this.stopped) await this.fetch(this.queue.shift()!);
@@ -194,7 +208,9 @@ export class VolumeFetcher {
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       const delay = retryAfterFailure(attempt, this.deps.retryDelaysMs ?? VOLUME_RETRY_DELAYS_MS);
-      this.deps.log(`volumes of ${fetch.keywords.length} keywords (${market.geoCode}/${market.langCode}) failed, attempt ${attempt}: ${reason}${delay === null ? '; giving up until the next refresh' : `; retrying in ${delay} ms`}`);
+      this.deps.log(
+        `volumes of ${fetch.keywords.length} keywords (${market.geoCode}/${market.langCode}) failed, attempt ${attempt}: ${reason}${delay === null ? '; giving up until the next refresh' : `; retrying in ${delay} ms`}`,
+      );
       if (delay === null) {
         await this.deps.recorder.failed(market, provider.source, this.deps.now(), fetch.keywords, reason, attempt);
         return;
@@ -212,7 +228,8 @@ export class VolumeFetcher {
   /** Once the projection has had time to store them (a day), fetches seen in the log need not be held in memory. */
   private forgetRecorded(): void {
     const now = this.deps.now();
-    for (const [key, at] of this.recentlyFetched) if (now.getTime() - Date.parse(at) > 24 * 3600_000 || !isFresh(at, now)) this.recentlyFetched.delete(key);
+    for (const [key, at] of this.recentlyFetched)
+      if (now.getTime() - Date.parse(at) > 24 * 3600_000 || !isFresh(at, now)) this.recentlyFetched.delete(key);
   }
 
   private async saveCheckpoint(position: number): Promise<void> {

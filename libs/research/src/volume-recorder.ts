@@ -9,7 +9,13 @@ import { KeywordMetrics, Market, VolumeEvent, volumesStreamName, VolumeSource } 
 const KEYWORDS_PER_EVENT = 250;
 
 const noData = (keyword: string): KeywordMetrics => ({
-  keyword, avgMonthlySearches: null, competition: null, competitionIndex: null, cpcLow: null, cpcHigh: null, history: [],
+  keyword,
+  avgMonthlySearches: null,
+  competition: null,
+  competitionIndex: null,
+  cpcLow: null,
+  cpcHigh: null,
+  history: [],
 });
 
 /**
@@ -36,17 +42,37 @@ export class VolumeRecorder {
     for (let i = 0; i < metrics.length; i += KEYWORDS_PER_EVENT) {
       const keywords = metrics.slice(i, i + KEYWORDS_PER_EVENT);
       const event: VolumeEvent = { type: 'KeywordVolumesFetched', data: { ...market, source, currency: 'USD', fetchedAt: at, keywords } };
-      events.push({ id: uuidFromName(`${volumesStreamName(market)}:${at}:${keywords[0]!.keyword}:${keywords.length}`), type: event.type, data: { ...event.data } });
+      events.push({
+        id: uuidFromName(`${volumesStreamName(market)}:${at}:${keywords[0]!.keyword}:${keywords.length}`),
+        type: event.type,
+        data: { ...event.data },
+      });
     }
     if (events.length > 0) await this.store.appendToStream(volumesStreamName(market), events, { expectedRevision: 'any' });
   }
 
-  async failed(market: Market, source: VolumeSource, failedAt: Date, keywords: readonly string[], reason: string, attempts: number): Promise<void> {
+  async failed(
+    market: Market,
+    source: VolumeSource,
+    failedAt: Date,
+    keywords: readonly string[],
+    reason: string,
+    attempts: number,
+  ): Promise<void> {
     const at = failedAt.toISOString();
-    const event: VolumeEvent = { type: 'KeywordVolumesFetchFailed', data: { ...market, source, keywords: [...keywords], reason, attempts, failedAt: at } };
+    const event: VolumeEvent = {
+      type: 'KeywordVolumesFetchFailed',
+      data: { ...market, source, keywords: [...keywords], reason, attempts, failedAt: at },
+    };
     await this.store.appendToStream(
       volumesStreamName(market),
-      [{ id: uuidFromName(`${volumesStreamName(market)}:failed:${at}:${keywords[0] ?? ''}:${keywords.length}`), type: event.type, data: { ...event.data } }],
+      [
+        {
+          id: uuidFromName(`${volumesStreamName(market)}:failed:${at}:${keywords[0] ?? ''}:${keywords.length}`),
+          type: event.type,
+          data: { ...event.data },
+        },
+      ],
       { expectedRevision: 'any' },
     );
   }

@@ -1,7 +1,15 @@
 import { processSpec } from '@rank/domain/testing/process-spec';
 import type { ProjectContentEvent } from '@rank/projects/domain/project-content.events';
 import { marketKeywordKey } from './domain/volume.events';
-import { keywordsWanted, KnownVolumes, retryAfterFailure, VOLUME_BATCH_SIZE, volumeFetchesFor, VolumeFetch, waitBeforeCall } from './volumes.process';
+import {
+  keywordsWanted,
+  KnownVolumes,
+  retryAfterFailure,
+  VOLUME_BATCH_SIZE,
+  volumeFetchesFor,
+  VolumeFetch,
+  waitBeforeCall,
+} from './volumes.process';
 import type { MarketKeyword } from './volumes.reader';
 
 const now = new Date('2026-03-15T12:00:00.000Z');
@@ -13,14 +21,20 @@ describe('volumes process', () => {
   const fetches = processSpec<readonly MarketKeyword[], VolumeFetch[], KnownVolumes>(volumeFetchesFor);
 
   it('fetches new keywords in one batch per market', () => {
-    fetches.given(nothingKnown).when([us('running shoes'), de('laufschuhe'), us('trail shoes')]).then([
-      { geoCode: 'US', langCode: 'en', keywords: ['running shoes', 'trail shoes'] },
-      { geoCode: 'DE', langCode: 'de', keywords: ['laufschuhe'] },
-    ]);
+    fetches
+      .given(nothingKnown)
+      .when([us('running shoes'), de('laufschuhe'), us('trail shoes')])
+      .then([
+        { geoCode: 'US', langCode: 'en', keywords: ['running shoes', 'trail shoes'] },
+        { geoCode: 'DE', langCode: 'de', keywords: ['laufschuhe'] },
+      ]);
   });
 
   it('asks once for a text wanted twice in a market (volumes are shared by every project)', () => {
-    fetches.given(nothingKnown).when([us('running shoes'), us('Running  Shoes')]).then([{ geoCode: 'US', langCode: 'en', keywords: ['running shoes'] }]);
+    fetches
+      .given(nothingKnown)
+      .when([us('running shoes'), us('Running  Shoes')])
+      .then([{ geoCode: 'US', langCode: 'en', keywords: ['running shoes'] }]);
   });
 
   it('skips keywords fetched within the month and refetches older ones', () => {
@@ -31,12 +45,18 @@ describe('volumes process', () => {
         [marketKeywordKey(us('stale'), 'stale'), '2026-02-01T00:00:00.000Z'],
       ]),
     };
-    fetches.given(known).when([us('fresh'), us('stale'), us('new')]).then([{ geoCode: 'US', langCode: 'en', keywords: ['stale', 'new'] }]);
+    fetches
+      .given(known)
+      .when([us('fresh'), us('stale'), us('new')])
+      .then([{ geoCode: 'US', langCode: 'en', keywords: ['stale', 'new'] }]);
   });
 
   it('asks for nothing when every keyword is fresh', () => {
     const known: KnownVolumes = { now, fetchedAt: new Map([[marketKeywordKey(us('a'), 'a'), '2026-03-14T00:00:00.000Z']]) };
-    fetches.given(known).when([us('a')]).then([]);
+    fetches
+      .given(known)
+      .when([us('a')])
+      .then([]);
   });
 
   it('cuts a large market into provider calls of at most 1,000 keywords', () => {
@@ -50,10 +70,15 @@ describe('volumes process', () => {
     const wanted = processSpec<ProjectContentEvent, MarketKeyword[]>(keywordsWanted);
 
     it('are the added keywords with their market', () => {
-      wanted.when({
-        type: 'KeywordsAdded',
-        data: { addedAt: '2026-03-15T12:00:00.000Z', keywords: [{ keywordId: 'k1', value: 'running shoes', geoCode: 'US', langCode: 'en' }] },
-      }).then([us('running shoes')]);
+      wanted
+        .when({
+          type: 'KeywordsAdded',
+          data: {
+            addedAt: '2026-03-15T12:00:00.000Z',
+            keywords: [{ keywordId: 'k1', value: 'running shoes', geoCode: 'US', langCode: 'en' }],
+          },
+        })
+        .then([us('running shoes')]);
     });
 
     it('are none for another event of the project', () => {

@@ -28,7 +28,8 @@ export interface KnownVolumes {
   now: Date;
 }
 
-export const isFresh = (fetchedAt: string | undefined, now: Date) => fetchedAt !== undefined && now.getTime() - Date.parse(fetchedAt) < VOLUMES_FRESH_FOR_MS;
+export const isFresh = (fetchedAt: string | undefined, now: Date) =>
+  fetchedAt !== undefined && now.getTime() - Date.parse(fetchedAt) < VOLUMES_FRESH_FOR_MS;
 
 /** The keywords a KeywordsAdded event brings into view; other events bring none. */
 export function keywordsWanted(event: ProjectContentEvent): MarketKeyword[] {

@@ -22,14 +22,29 @@ export const volumesProjection: Projection = {
           const key = { geo_code: geoCode, lang_code: langCode, keyword: k.keyword };
           return [
             {
-              kind: 'insert', table: 'keyword_volumes', row: {
-                ...key, source, avg_monthly_searches: k.avgMonthlySearches, competition: k.competition, competition_index: k.competitionIndex,
-                cpc_low: k.cpcLow, cpc_high: k.cpcHigh, currency,
-                history_years: k.history.map((m) => m.year), history_months: k.history.map((m) => m.month), history_values: k.history.map((m) => m.value),
-                fetched_at: fetchedAt, version,
+              kind: 'insert',
+              table: 'keyword_volumes',
+              row: {
+                ...key,
+                source,
+                avg_monthly_searches: k.avgMonthlySearches,
+                competition: k.competition,
+                competition_index: k.competitionIndex,
+                cpc_low: k.cpcLow,
+                cpc_high: k.cpcHigh,
+                currency,
+                history_years: k.history.map((m) => m.year),
+                history_months: k.history.map((m) => m.month),
+                history_values: k.history.map((m) => m.value),
+                fetched_at: fetchedAt,
+                version,
               },
             },
-            ...k.history.map((m) => ({ kind: 'insert' as const, table: 'keyword_volume_months', row: { ...key, year: m.year, month: m.month, value: m.value, version } })),
+            ...k.history.map((m) => ({
+              kind: 'insert' as const,
+              table: 'keyword_volume_months',
+              row: { ...key, year: m.year, month: m.month, value: m.value, version },
+            })),
           ];
         });
       }

@@ -46,9 +46,16 @@ const VOLUME_COLUMNS = `geo_code AS geoCode, lang_code AS langCode, keyword, sou
 
 function toStoredVolume(row: VolumeRow): StoredVolume {
   return {
-    geoCode: row.geoCode, langCode: row.langCode, keyword: row.keyword, source: row.source,
-    avgMonthlySearches: row.avgMonthlySearches, competition: row.competition, competitionIndex: row.competitionIndex,
-    cpcLow: row.cpcLow, cpcHigh: row.cpcHigh, currency: row.currency,
+    geoCode: row.geoCode,
+    langCode: row.langCode,
+    keyword: row.keyword,
+    source: row.source,
+    avgMonthlySearches: row.avgMonthlySearches,
+    competition: row.competition,
+    competitionIndex: row.competitionIndex,
+    cpcLow: row.cpcLow,
+    cpcHigh: row.cpcHigh,
+    currency: row.currency,
     history: row.years.map((year, i) => ({ year, month: row.months[i]!, value: row.values[i]! })),
     fetchedAt: new Date(Number(row.fetchedAtMs)).toISOString(),
   };

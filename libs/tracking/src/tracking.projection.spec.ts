@@ -18,9 +18,18 @@ const checkId = '65f2c1a0a1b2c3d4e5f60718';
 const completedAt = '2026-03-02T12:03:41.250Z';
 const completedAtMs = Date.UTC(2026, 2, 2, 12, 3, 41, 250);
 
-const inChecks = (event: CheckEvent, position?: number): EventInStream => ({ streamName: checksStreamName(projectId, keywordId), ...event, position });
+const inChecks = (event: CheckEvent, position?: number): EventInStream => ({
+  streamName: checksStreamName(projectId, keywordId),
+  ...event,
+  position,
+});
 
-const shopResult = { position: 3, url: 'https://garden-shop.example/shovels', title: 'Garden shovels | Garden shop', domain: 'garden-shop.example' };
+const shopResult = {
+  position: 3,
+  url: 'https://garden-shop.example/shovels',
+  title: 'Garden shovels | Garden shop',
+  domain: 'garden-shop.example',
+};
 const results = [
   { position: 1, url: 'https://rival-garden.example/spades', title: 'Spades and shovels', domain: 'rival-garden.example' },
   { position: 2, url: 'https://en.wikipedia.org/wiki/Shovel', title: 'Shovel - Wikipedia', domain: 'en.wikipedia.org' },
@@ -38,8 +47,17 @@ const completed = (data: Partial<Extract<CheckEvent, { type: 'CheckCompleted' }>
 
 /** A result's progress row: how the check ended, the queue's columns left empty. */
 const progressOfResult = {
-  project_id: projectId, check_id: checkId, batch_id: batchId, keyword_id: keywordId, account_id: '', credits_per_check: 0,
-  requested_at: 0, day: '2026-03-02', attempt: 0, retry_at: 0, reason: '',
+  project_id: projectId,
+  check_id: checkId,
+  batch_id: batchId,
+  keyword_id: keywordId,
+  account_id: '',
+  credits_per_check: 0,
+  requested_at: 0,
+  day: '2026-03-02',
+  attempt: 0,
+  retry_at: 0,
+  reason: '',
 };
 
 /** The columns every row of one check shares: its key in each table. */
@@ -49,20 +67,86 @@ describe('tracking projection: check results (checks stream)', () => {
   it('writes a completed check: the keyword update with the source that answered, where the check lives and stands, every organic result and every AI Overview source', () => {
     spec.given([inChecks(completed({ source: 'dataforseo' }), 812)]).then([
       {
-        kind: 'insert', table: 'keyword_updates', row: {
-          ...checkKey, status: 'success', position: 3, url: 'https://garden-shop.example/shovels', title: 'Garden shovels | Garden shop', domain: 'garden-shop.example',
-          has_ai_overview: 1, failure_reason: '', source: 'dataforseo', version: 812,
+        kind: 'insert',
+        table: 'keyword_updates',
+        row: {
+          ...checkKey,
+          status: 'success',
+          position: 3,
+          url: 'https://garden-shop.example/shovels',
+          title: 'Garden shovels | Garden shop',
+          domain: 'garden-shop.example',
+          has_ai_overview: 1,
+          failure_reason: '',
+          source: 'dataforseo',
+          version: 812,
         },
       },
-      { kind: 'insert', table: 'checks_by_id', row: { check_id: checkId, project_id: projectId, keyword_id: keywordId, checked_at: completedAtMs, version: 812 } },
-      { kind: 'insert', table: 'check_progress', row: { ...progressOfResult, state: 'completed', version: 812 } },
-      { kind: 'insert', table: 'serp_results', row: { ...checkKey, position: 1, url: 'https://rival-garden.example/spades', title: 'Spades and shovels', domain: 'rival-garden.example', version: 812 } },
-      { kind: 'insert', table: 'serp_results', row: { ...checkKey, position: 2, url: 'https://en.wikipedia.org/wiki/Shovel', title: 'Shovel - Wikipedia', domain: 'en.wikipedia.org', version: 812 } },
-      { kind: 'insert', table: 'serp_results', row: { ...checkKey, position: 3, url: 'https://garden-shop.example/shovels', title: 'Garden shovels | Garden shop', domain: 'garden-shop.example', version: 812 } },
-      { kind: 'insert', table: 'ai_overview_sources', row: { ...checkKey, position: 1, url: 'https://en.wikipedia.org/wiki/Shovel', title: 'Shovel - Wikipedia', domain: 'en.wikipedia.org', version: 812 } },
       {
-        kind: 'insert', table: 'ai_overview_sources',
-        row: { ...checkKey, position: 2, url: 'https://garden-shop.example/guides/choosing-a-shovel', title: 'Choosing a shovel', domain: 'garden-shop.example', version: 812 },
+        kind: 'insert',
+        table: 'checks_by_id',
+        row: { check_id: checkId, project_id: projectId, keyword_id: keywordId, checked_at: completedAtMs, version: 812 },
+      },
+      { kind: 'insert', table: 'check_progress', row: { ...progressOfResult, state: 'completed', version: 812 } },
+      {
+        kind: 'insert',
+        table: 'serp_results',
+        row: {
+          ...checkKey,
+          position: 1,
+          url: 'https://rival-garden.example/spades',
+          title: 'Spades and shovels',
+          domain: 'rival-garden.example',
+          version: 812,
+        },
+      },
+      {
+        kind: 'insert',
+        table: 'serp_results',
+        row: {
+          ...checkKey,
+          position: 2,
+          url: 'https://en.wikipedia.org/wiki/Shovel',
+          title: 'Shovel - Wikipedia',
+          domain: 'en.wikipedia.org',
+          version: 812,
+        },
+      },
+      {
+        kind: 'insert',
+        table: 'serp_results',
+        row: {
+          ...checkKey,
+          position: 3,
+          url: 'https://garden-shop.example/shovels',
+          title: 'Garden shovels | Garden shop',
+          domain: 'garden-shop.example',
+          version: 812,
+        },
+      },
+      {
+        kind: 'insert',
+        table: 'ai_overview_sources',
+        row: {
+          ...checkKey,
+          position: 1,
+          url: 'https://en.wikipedia.org/wiki/Shovel',
+          title: 'Shovel - Wikipedia',
+          domain: 'en.wikipedia.org',
+          version: 812,
+        },
+      },
+      {
+        kind: 'insert',
+        table: 'ai_overview_sources',
+        row: {
+          ...checkKey,
+          position: 2,
+          url: 'https://garden-shop.example/guides/choosing-a-shovel',
+          title: 'Choosing a shovel',
+          domain: 'garden-shop.example',
+          version: 812,
+        },
       },
     ]);
   });
@@ -70,28 +154,89 @@ describe('tracking projection: check results (checks stream)', () => {
   it('writes a completed check stored before sources existed as loaded by the browser, one without an AI Overview, the project not within the depth, as position 0 and no sources', () => {
     const notRanked = { position: 0, url: '', title: '', domain: '' };
     spec.given([inChecks(completed({ position: notRanked, results: results.slice(0, 1), aiOverview: [] }), 813)]).then([
-      { kind: 'insert', table: 'keyword_updates', row: { ...checkKey, status: 'success', position: 0, url: '', title: '', domain: '', has_ai_overview: 0, failure_reason: '', source: 'browser', version: 813 } },
-      { kind: 'insert', table: 'checks_by_id', row: { check_id: checkId, project_id: projectId, keyword_id: keywordId, checked_at: completedAtMs, version: 813 } },
+      {
+        kind: 'insert',
+        table: 'keyword_updates',
+        row: {
+          ...checkKey,
+          status: 'success',
+          position: 0,
+          url: '',
+          title: '',
+          domain: '',
+          has_ai_overview: 0,
+          failure_reason: '',
+          source: 'browser',
+          version: 813,
+        },
+      },
+      {
+        kind: 'insert',
+        table: 'checks_by_id',
+        row: { check_id: checkId, project_id: projectId, keyword_id: keywordId, checked_at: completedAtMs, version: 813 },
+      },
       { kind: 'insert', table: 'check_progress', row: { ...progressOfResult, state: 'completed', version: 813 } },
-      { kind: 'insert', table: 'serp_results', row: { ...checkKey, position: 1, url: 'https://rival-garden.example/spades', title: 'Spades and shovels', domain: 'rival-garden.example', version: 813 } },
+      {
+        kind: 'insert',
+        table: 'serp_results',
+        row: {
+          ...checkKey,
+          position: 1,
+          url: 'https://rival-garden.example/spades',
+          title: 'Spades and shovels',
+          domain: 'rival-garden.example',
+          version: 813,
+        },
+      },
     ]);
   });
 
   it('writes a failed check as a failed keyword update with its reason, and where it lives, but no results', () => {
     const failedAt = '2026-03-02T12:09:00.000Z';
     spec
-      .given([inChecks({
-        type: 'CheckFailed',
-        data: { checkId, batchId, projectId, keywordId, failedAt, reason: 'Google answered with a captcha on every attempt', accountId, refundCredits: 2 },
-      }, 820)])
+      .given([
+        inChecks(
+          {
+            type: 'CheckFailed',
+            data: {
+              checkId,
+              batchId,
+              projectId,
+              keywordId,
+              failedAt,
+              reason: 'Google answered with a captcha on every attempt',
+              accountId,
+              refundCredits: 2,
+            },
+          },
+          820,
+        ),
+      ])
       .then([
         {
-          kind: 'insert', table: 'keyword_updates', row: {
-            project_id: projectId, keyword_id: keywordId, check_id: checkId, checked_at: Date.parse(failedAt), status: 'failed',
-            position: 0, url: '', title: '', domain: '', has_ai_overview: 0, failure_reason: 'Google answered with a captcha on every attempt', source: '', version: 820,
+          kind: 'insert',
+          table: 'keyword_updates',
+          row: {
+            project_id: projectId,
+            keyword_id: keywordId,
+            check_id: checkId,
+            checked_at: Date.parse(failedAt),
+            status: 'failed',
+            position: 0,
+            url: '',
+            title: '',
+            domain: '',
+            has_ai_overview: 0,
+            failure_reason: 'Google answered with a captcha on every attempt',
+            source: '',
+            version: 820,
           },
         },
-        { kind: 'insert', table: 'checks_by_id', row: { check_id: checkId, project_id: projectId, keyword_id: keywordId, checked_at: Date.parse(failedAt), version: 820 } },
+        {
+          kind: 'insert',
+          table: 'checks_by_id',
+          row: { check_id: checkId, project_id: projectId, keyword_id: keywordId, checked_at: Date.parse(failedAt), version: 820 },
+        },
         { kind: 'insert', table: 'check_progress', row: { ...progressOfResult, state: 'failed', version: 820 } },
       ]);
   });
@@ -104,20 +249,38 @@ describe('tracking projection: check results (checks stream)', () => {
 
 describe('tracking projection: deleting a project (workspace stream)', () => {
   it('erases the deleted project from every tracking table', () => {
-    spec.given([{ streamName: workspaceStreamName(accountId), type: 'ProjectDeleted', data: { projectId, deletedAt: '2026-03-05T12:00:00.000Z' }, position: 900 }]).then([
-      { kind: 'delete', table: 'keyword_updates', column: 'project_id', value: projectId },
-      { kind: 'delete', table: 'checks_by_id', column: 'project_id', value: projectId },
-      { kind: 'delete', table: 'serp_results', column: 'project_id', value: projectId },
-      { kind: 'delete', table: 'ai_overview_sources', column: 'project_id', value: projectId },
-      { kind: 'delete', table: 'check_progress', column: 'project_id', value: projectId },
-    ]);
+    spec
+      .given([
+        {
+          streamName: workspaceStreamName(accountId),
+          type: 'ProjectDeleted',
+          data: { projectId, deletedAt: '2026-03-05T12:00:00.000Z' },
+          position: 900,
+        },
+      ])
+      .then([
+        { kind: 'delete', table: 'keyword_updates', column: 'project_id', value: projectId },
+        { kind: 'delete', table: 'checks_by_id', column: 'project_id', value: projectId },
+        { kind: 'delete', table: 'serp_results', column: 'project_id', value: projectId },
+        { kind: 'delete', table: 'ai_overview_sources', column: 'project_id', value: projectId },
+        { kind: 'delete', table: 'check_progress', column: 'project_id', value: projectId },
+      ]);
     expect([...trackingProjection.tables]).toStrictEqual([...TRACKING_TABLES]);
   });
 
   it('writes nothing for the other workspace events, nor for a removed keyword, whose check history stays', () => {
     const workspace: WorkspaceEvent[] = [
       { type: 'FolderCreated', data: { folderId: '65f1a2b3c4d5e6f708192a50', name: 'Clients', position: 0, createdAt: completedAt } },
-      { type: 'ProjectCreated', data: { projectId, accountId, settings: { ...DEFAULT_SETTINGS, name: 'Garden shop', domain: 'garden-shop.example' }, folder: null, createdAt: completedAt } },
+      {
+        type: 'ProjectCreated',
+        data: {
+          projectId,
+          accountId,
+          settings: { ...DEFAULT_SETTINGS, name: 'Garden shop', domain: 'garden-shop.example' },
+          folder: null,
+          createdAt: completedAt,
+        },
+      },
       { type: 'FolderDeleted', data: { folderId: '65f1a2b3c4d5e6f708192a50', unassignedProjectIds: [projectId], deletedAt: completedAt } },
     ];
     const removed: ProjectContentEvent = { type: 'KeywordsRemoved', data: { keywordIds: [keywordId], removedAt: completedAt } };
@@ -131,17 +294,46 @@ describe('tracking projection: deleting a project (workspace stream)', () => {
 });
 
 describe('tracking projection: streams it does not read', () => {
-  it('ignores work orders, token draws and the account\'s charges and refunds', () => {
+  it("ignores work orders, token draws and the account's charges and refunds", () => {
     const scheduled: ScheduleStreamEvent = {
-      type: 'ScheduledCheckRequested', data: { projectId, accountId, slotKey: '2026-03-02', batchId, dueAt: '2026-03-02T12:00:00.000Z', requestedAt: '2026-03-02T12:00:03.000Z' },
+      type: 'ScheduledCheckRequested',
+      data: {
+        projectId,
+        accountId,
+        slotKey: '2026-03-02',
+        batchId,
+        dueAt: '2026-03-02T12:00:00.000Z',
+        requestedAt: '2026-03-02T12:00:03.000Z',
+      },
     };
     const drawn: MonthlyTokensEvent = {
-      type: 'MonthlyTokensDrawn', data: { accountId, month: '2026-03', projectId, slotKey: '2026-03-02', amount: 1, total: 150_000, drawnAt: '2026-03-02T12:00:02.000Z' },
+      type: 'MonthlyTokensDrawn',
+      data: {
+        accountId,
+        month: '2026-03',
+        projectId,
+        slotKey: '2026-03-02',
+        amount: 1,
+        total: 150_000,
+        drawnAt: '2026-03-02T12:00:02.000Z',
+      },
     };
     const charged: AccountEvent = {
-      type: 'ScrapeRequested', data: { batchId, projectId, keywordIds: [keywordId], serpTop: 100, creditsPerCheck: 2, credits: 2, requestedAt: '2026-03-02T12:00:03.000Z' },
+      type: 'ScrapeRequested',
+      data: {
+        batchId,
+        projectId,
+        keywordIds: [keywordId],
+        serpTop: 100,
+        creditsPerCheck: 2,
+        credits: 2,
+        requestedAt: '2026-03-02T12:00:03.000Z',
+      },
     };
-    const refunded: AccountEvent = { type: 'ScrapeCreditRefunded', data: { batchId, checkId, credits: 2, refundedAt: '2026-03-02T12:09:01.000Z' } };
+    const refunded: AccountEvent = {
+      type: 'ScrapeCreditRefunded',
+      data: { batchId, checkId, credits: 2, refundedAt: '2026-03-02T12:09:01.000Z' },
+    };
     spec
       .given([
         { streamName: scheduleStreamName(projectId), ...scheduled },
@@ -157,14 +349,25 @@ describe('tracking projection: where each check stands (work order streams)', ()
   const requestedAt = '2026-03-02T12:00:03.000Z';
   const queuedData = { checkId, batchId, projectId, accountId, keywordId, creditsPerCheck: 0, requestedAt };
   const queuedRow = {
-    project_id: projectId, check_id: checkId, batch_id: batchId, keyword_id: keywordId, account_id: accountId, credits_per_check: 0,
-    requested_at: Date.parse(requestedAt), day: '2026-03-02', retry_at: 0, reason: '',
+    project_id: projectId,
+    check_id: checkId,
+    batch_id: batchId,
+    keyword_id: keywordId,
+    account_id: accountId,
+    credits_per_check: 0,
+    requested_at: Date.parse(requestedAt),
+    day: '2026-03-02',
+    retry_at: 0,
+    reason: '',
   };
 
   it('writes a queued check, its retry waiting with when and why, and the retry queued as its next try', () => {
     const retryAt = '2026-03-02T12:30:05.000Z';
     const queued: CheckWorkEvent = { type: 'CheckQueued', data: queuedData };
-    const retry: CheckRetryEvent = { type: 'CheckRetryScheduled', data: { ...queuedData, attempt: 1, retryAt, reason: 'blocked by Google' } };
+    const retry: CheckRetryEvent = {
+      type: 'CheckRetryScheduled',
+      data: { ...queuedData, attempt: 1, retryAt, reason: 'blocked by Google' },
+    };
     const requeued: CheckWorkEvent = { type: 'CheckQueued', data: { ...queuedData, attempt: 2 } };
     spec
       .given([
@@ -174,7 +377,18 @@ describe('tracking projection: where each check stands (work order streams)', ()
       ])
       .then([
         { kind: 'insert', table: 'check_progress', row: { ...queuedRow, state: 'queued', attempt: 1, version: 700 } },
-        { kind: 'insert', table: 'check_progress', row: { ...queuedRow, state: 'retry_waiting', attempt: 2, retry_at: Date.parse(retryAt), reason: 'blocked by Google', version: 701 } },
+        {
+          kind: 'insert',
+          table: 'check_progress',
+          row: {
+            ...queuedRow,
+            state: 'retry_waiting',
+            attempt: 2,
+            retry_at: Date.parse(retryAt),
+            reason: 'blocked by Google',
+            version: 701,
+          },
+        },
         { kind: 'insert', table: 'check_progress', row: { ...queuedRow, state: 'queued', attempt: 2, version: 702 } },
       ]);
   });

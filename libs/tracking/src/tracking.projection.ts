@@ -1,4 +1,12 @@
-import { CHECK_EVENT_TYPES, CHECK_RETRY_EVENT_TYPES, CHECK_WORK_EVENT_TYPES, CheckEvent, CheckRetryEvent, CheckWorkEvent, RankedResult } from './domain/check.events';
+import {
+  CHECK_EVENT_TYPES,
+  CHECK_RETRY_EVENT_TYPES,
+  CHECK_WORK_EVENT_TYPES,
+  CheckEvent,
+  CheckRetryEvent,
+  CheckWorkEvent,
+  RankedResult,
+} from './domain/check.events';
 import { assertNever } from '@rank/domain/domain-error';
 import { parseEvent } from '@rank/domain/domain-event';
 import type { WorkspaceEvent } from '@rank/projects/domain/workspace.events';
@@ -12,12 +20,27 @@ type ProgressRow = Record<string, string | number>;
 const progressKey = (check: { projectId: string; checkId: string }) => ({ project_id: check.projectId, check_id: check.checkId });
 
 /** The row of a check waiting for a scraper, or for its retry. */
-function queuedProgress(check: CheckWorkEvent['data'], state: 'queued' | 'retry_waiting', attempt: number, version: number, retry?: { at: string; reason: string }): ProgressRow {
+function queuedProgress(
+  check: CheckWorkEvent['data'],
+  state: 'queued' | 'retry_waiting',
+  attempt: number,
+  version: number,
+  retry?: { at: string; reason: string },
+): ProgressRow {
   const requestedAt = Date.parse(check.requestedAt);
   return {
-    ...progressKey(check), batch_id: check.batchId, keyword_id: check.keywordId, account_id: check.accountId,
-    credits_per_check: check.creditsPerCheck, requested_at: requestedAt, day: new Date(requestedAt).toISOString().slice(0, 10),
-    state, attempt, retry_at: retry ? Date.parse(retry.at) : 0, reason: retry?.reason ?? '', version,
+    ...progressKey(check),
+    batch_id: check.batchId,
+    keyword_id: check.keywordId,
+    account_id: check.accountId,
+    credits_per_check: check.creditsPerCheck,
+    requested_at: requestedAt,
+    day: new Date(requestedAt).toISOString().slice(0, 10),
+    state,
+    attempt,
+    retry_at: retry ? Date.parse(retry.at) : 0,
+    reason: retry?.reason ?? '',
+    version,
   };
 }
 
@@ -33,16 +56,37 @@ function resultProgress(
   version: number,
 ): ProgressRow {
   return {
-    ...progressKey(check), batch_id: check.batchId, keyword_id: check.keywordId, account_id: '', credits_per_check: 0,
-    requested_at: 0, day: endedAt.slice(0, 10), state, attempt: 0, retry_at: 0, reason: '', version,
+    ...progressKey(check),
+    batch_id: check.batchId,
+    keyword_id: check.keywordId,
+    account_id: '',
+    credits_per_check: 0,
+    requested_at: 0,
+    day: endedAt.slice(0, 10),
+    state,
+    attempt: 0,
+    retry_at: 0,
+    reason: '',
+    version,
   };
 }
 
 /** A result list's or an AI Overview's row: the check's key and one ranked result (fields beyond those the table has were never written). */
-function resultRow(key: { project_id: string; keyword_id: string; check_id: string; checked_at: number }, r: RankedResult, version: number) {
+function resultRow(
+  key: { project_id: string; keyword_id: string; check_id: string; checked_at: number },
+  r: RankedResult,
+  version: number,
+) {
   return {
-    project_id: key.project_id, keyword_id: key.keyword_id, check_id: key.check_id, checked_at: key.checked_at,
-    position: r.position, url: r.url, title: r.title, domain: r.domain, version,
+    project_id: key.project_id,
+    keyword_id: key.keyword_id,
+    check_id: key.check_id,
+    checked_at: key.checked_at,
+    position: r.position,
+    url: r.url,
+    title: r.title,
+    domain: r.domain,
+    version,
   };
 }
 
@@ -60,11 +104,18 @@ export const trackingProjection: Projection = {
     }
     const version = event.position;
     const queued = parseEvent<CheckWorkEvent>(event, CHECK_WORK_EVENT_TYPES);
-    if (queued) return [{ kind: 'insert', table: 'check_progress', row: queuedProgress(queued.data, 'queued', queued.data.attempt ?? 1, version) }];
+    if (queued)
+      return [{ kind: 'insert', table: 'check_progress', row: queuedProgress(queued.data, 'queued', queued.data.attempt ?? 1, version) }];
     const retry = parseEvent<CheckRetryEvent>(event, CHECK_RETRY_EVENT_TYPES);
     if (retry) {
       const { attempt, retryAt, reason } = retry.data;
-      return [{ kind: 'insert', table: 'check_progress', row: queuedProgress(retry.data, 'retry_waiting', attempt + 1, version, { at: retryAt, reason }) }];
+      return [
+        {
+          kind: 'insert',
+          table: 'check_progress',
+          row: queuedProgress(retry.data, 'retry_waiting', attempt + 1, version, { at: retryAt, reason }),
+        },
+      ];
     }
     const e = parseEvent<CheckEvent>(event, CHECK_EVENT_TYPES);
     if (!e) return [];
@@ -75,13 +126,26 @@ export const trackingProjection: Projection = {
         const key = { project_id: projectId, keyword_id: keywordId, check_id: checkId, checked_at: checkedAt };
         return [
           {
-            kind: 'insert', table: 'keyword_updates', row: {
-              ...key, status: 'success', position: e.data.position.position, url: e.data.position.url, title: e.data.position.title,
-              domain: e.data.position.domain, has_ai_overview: e.data.aiOverview.length > 0 ? 1 : 0, failure_reason: '',
-              source: e.data.source ?? DEFAULT_SOURCE, version,
+            kind: 'insert',
+            table: 'keyword_updates',
+            row: {
+              ...key,
+              status: 'success',
+              position: e.data.position.position,
+              url: e.data.position.url,
+              title: e.data.position.title,
+              domain: e.data.position.domain,
+              has_ai_overview: e.data.aiOverview.length > 0 ? 1 : 0,
+              failure_reason: '',
+              source: e.data.source ?? DEFAULT_SOURCE,
+              version,
             },
           },
-          { kind: 'insert', table: 'checks_by_id', row: { check_id: checkId, project_id: projectId, keyword_id: keywordId, checked_at: checkedAt, version } },
+          {
+            kind: 'insert',
+            table: 'checks_by_id',
+            row: { check_id: checkId, project_id: projectId, keyword_id: keywordId, checked_at: checkedAt, version },
+          },
           { kind: 'insert', table: 'check_progress', row: resultProgress(e.data, 'completed', e.data.completedAt, version) },
           // Spelled out rather than spread: a replay builds some 50 of these per check, and literal rows
           // of one shape cost a fraction of spread ones to build and to serialise.
@@ -94,12 +158,29 @@ export const trackingProjection: Projection = {
         const checkedAt = Date.parse(e.data.failedAt);
         return [
           {
-            kind: 'insert', table: 'keyword_updates', row: {
-              project_id: projectId, keyword_id: keywordId, check_id: checkId, checked_at: checkedAt, status: 'failed',
-              position: 0, url: '', title: '', domain: '', has_ai_overview: 0, failure_reason: e.data.reason, source: '', version,
+            kind: 'insert',
+            table: 'keyword_updates',
+            row: {
+              project_id: projectId,
+              keyword_id: keywordId,
+              check_id: checkId,
+              checked_at: checkedAt,
+              status: 'failed',
+              position: 0,
+              url: '',
+              title: '',
+              domain: '',
+              has_ai_overview: 0,
+              failure_reason: e.data.reason,
+              source: '',
+              version,
             },
           },
-          { kind: 'insert', table: 'checks_by_id', row: { check_id: checkId, project_id: projectId, keyword_id: keywordId, checked_at: checkedAt, version } },
+          {
+            kind: 'insert',
+            table: 'checks_by_id',
+            row: { check_id: checkId, project_id: projectId, keyword_id: keywordId, checked_at: checkedAt, version },
+          },
           { kind: 'insert', table: 'check_progress', row: resultProgress(e.data, 'failed', e.data.failedAt, version) },
         ];
       }

@@ -15,24 +15,56 @@ describe('Markdown report (GET /api/projects/export-agent)', () => {
     ({ apiKey: key } = await app.createAccount());
     projectId = await createProject(app, key, { name: 'Shop', domain: 'shop.example', aliases: 'shop-alias.example', serpTop: 100 });
     const updated = await app.request('PUT', '/api/projects', {
-      key, body: { _id: projectId, name: 'Shop', domain: 'shop.example', aliases: 'shop-alias.example', serpTop: 100, competitors: ['rival.example', 'other.example'] },
+      key,
+      body: {
+        _id: projectId,
+        name: 'Shop',
+        domain: 'shop.example',
+        aliases: 'shop-alias.example',
+        serpTop: 100,
+        competitors: ['rival.example', 'other.example'],
+      },
     });
     expect(updated.status).toBe(200);
     const id = await addKeywords(app, key, projectId, ['running shoes', 'trail | shoes', 'boots', 'sandals']);
     const own = ['shop.example', 'shop-alias.example'];
     const filler = (n: number) => Array.from({ length: n }, (_, i) => `https://filler${i + 1}.example/`);
     await seedAndProject(app, [
-      { projectId, keywordId: id['running shoes']!, at: '2026-02-01T10:00:00.000Z', urls: [...filler(6), 'https://shop.example/run'], projectDomains: own },
       {
-        projectId, keywordId: id['running shoes']!, at: '2026-02-03T10:00:00.000Z', projectDomains: own,
+        projectId,
+        keywordId: id['running shoes']!,
+        at: '2026-02-01T10:00:00.000Z',
+        urls: [...filler(6), 'https://shop.example/run'],
+        projectDomains: own,
+      },
+      {
+        projectId,
+        keywordId: id['running shoes']!,
+        at: '2026-02-03T10:00:00.000Z',
+        projectDomains: own,
         urls: ['https://blog.rival.example/a', 'https://filler1.example/', 'https://shop.example/run', 'https://rival.example/b'],
       },
-      { projectId, keywordId: id['trail | shoes']!, at: '2026-02-01T10:00:00.000Z', urls: [...filler(1), 'https://shop.example/trail'], projectDomains: own },
       {
-        projectId, keywordId: id['trail | shoes']!, at: '2026-02-03T11:00:00.000Z', projectDomains: own,
+        projectId,
+        keywordId: id['trail | shoes']!,
+        at: '2026-02-01T10:00:00.000Z',
+        urls: [...filler(1), 'https://shop.example/trail'],
+        projectDomains: own,
+      },
+      {
+        projectId,
+        keywordId: id['trail | shoes']!,
+        at: '2026-02-03T11:00:00.000Z',
+        projectDomains: own,
         urls: [...filler(4), 'https://shop-alias.example/trail_1', 'https://rival.example/t'],
       },
-      { projectId, keywordId: id.boots!, at: '2026-02-02T10:00:00.000Z', urls: [...filler(3), 'https://shop.example/boots'], projectDomains: own },
+      {
+        projectId,
+        keywordId: id.boots!,
+        at: '2026-02-02T10:00:00.000Z',
+        urls: [...filler(3), 'https://shop.example/boots'],
+        projectDomains: own,
+      },
       { projectId, keywordId: id.boots!, at: '2026-02-03T12:00:00.000Z', urls: filler(2), projectDomains: own },
       { projectId, keywordId: id.sandals!, at: '2026-02-03T12:00:00.000Z', failedReason: 'Blocked by Google' },
     ]);
@@ -121,18 +153,29 @@ No page-performance data (PageSpeed, Core Web Vitals) is stored for this project
     const emptyId = await createProject(app, key, { name: 'Empty', domain: 'empty.example' });
     const empty = await reportOf(app, emptyId, key);
     expect(empty.status).toBe(200);
-    expect(empty.text).toContain('## Rankings\n\nNo keywords are tracked yet, so no ranking data exists.\n\n## Traffic\n\nNo traffic data is stored for empty.example yet');
-    expect(empty.text).toContain('## Competitors\n\nNo competitor domains are tracked for this project.\n\n## Performance\n\nNo page-performance data (PageSpeed, Core Web Vitals) is stored');
+    expect(empty.text).toContain(
+      '## Rankings\n\nNo keywords are tracked yet, so no ranking data exists.\n\n## Traffic\n\nNo traffic data is stored for empty.example yet',
+    );
+    expect(empty.text).toContain(
+      '## Competitors\n\nNo competitor domains are tracked for this project.\n\n## Performance\n\nNo page-performance data (PageSpeed, Core Web Vitals) is stored',
+    );
 
-    await app.request('PUT', '/api/projects', { key, body: { _id: emptyId, name: 'Empty', domain: 'empty.example', competitors: ['rival.example'] } });
+    await app.request('PUT', '/api/projects', {
+      key,
+      body: { _id: emptyId, name: 'Empty', domain: 'empty.example', competitors: ['rival.example'] },
+    });
     await addKeywords(app, key, emptyId, ['unchecked']);
     const unchecked = (await reportOf(app, emptyId, key)).text;
-    expect(unchecked).toContain('- Keywords tracked: 1\n\nNo ranking data exists yet: none of the keywords has had a successful check.\n\n### Keywords');
+    expect(unchecked).toContain(
+      '- Keywords tracked: 1\n\nNo ranking data exists yet: none of the keywords has had a successful check.\n\n### Keywords',
+    );
     expect(unchecked).toContain('| unchecked | US | en | – | – | – | – |\n');
-    expect(unchecked).toContain('## Competitors\n\nTracked competitors: rival.example. No ranking data exists yet for them: no keyword has had a successful check.');
+    expect(unchecked).toContain(
+      '## Competitors\n\nTracked competitors: rival.example. No ranking data exists yet for them: no keyword has had a successful check.',
+    );
   });
 
-  it('is 404 for another account\'s project, 401 without a key, public when shared, and documented as text/markdown', async () => {
+  it("is 404 for another account's project, 401 without a key, public when shared, and documented as text/markdown", async () => {
     const { apiKey: otherKey } = await app.createAccount();
     expect((await reportOf(app, projectId, otherKey)).status).toBe(404);
     expect((await reportOf(app, projectId)).status).toBe(401);

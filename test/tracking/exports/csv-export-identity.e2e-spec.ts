@@ -18,43 +18,75 @@ import { getRaw } from './export-fixtures';
  */
 const numberOrEmpty = (value: number | null | undefined) => (value === null || value === undefined ? '' : String(value));
 
-async function previousFull(history: RankingHistoryReader, projectId: string, keywords: readonly TrackedKeyword[], range: DayRange): Promise<string> {
+async function previousFull(
+  history: RankingHistoryReader,
+  projectId: string,
+  keywords: readonly TrackedKeyword[],
+  range: DayRange,
+): Promise<string> {
   const ordered = inExportOrder(keywords);
-  const days = await history.checkedDays(projectId, ordered.map((k) => k.keywordId), range);
+  const days = await history.checkedDays(
+    projectId,
+    ordered.map((k) => k.keywordId),
+    range,
+  );
   let text = CSV_BOM + csvLine([...FULL_COLUMNS, ...days]);
   for (const page of pagesOf(ordered, keywordsPerPage(days.length))) {
     const ids = page.map((k) => k.keywordId);
     const latest = await history.latestChecks(projectId, ids, range.endDate);
     const daily = await history.dailyPositions(projectId, ids, range);
-    text += page.map((keyword) => {
-      const check = latest.get(keyword.keywordId);
-      const positions = daily.get(keyword.keywordId);
-      return csvLine([
-        csvTextField(keyword.value), numberOrEmpty(check?.position), '', csvTextField(check?.url ?? ''), numberOrEmpty(changeOf(check)),
-        ...days.map((day) => numberOrEmpty(positions?.get(day))),
-      ]);
-    }).join('');
+    text += page
+      .map((keyword) => {
+        const check = latest.get(keyword.keywordId);
+        const positions = daily.get(keyword.keywordId);
+        return csvLine([
+          csvTextField(keyword.value),
+          numberOrEmpty(check?.position),
+          '',
+          csvTextField(check?.url ?? ''),
+          numberOrEmpty(changeOf(check)),
+          ...days.map((day) => numberOrEmpty(positions?.get(day))),
+        ]);
+      })
+      .join('');
   }
   return text;
 }
 
-async function previousSummary(history: RankingHistoryReader, projectId: string, keywords: readonly TrackedKeyword[], range: DayRange): Promise<string> {
+async function previousSummary(
+  history: RankingHistoryReader,
+  projectId: string,
+  keywords: readonly TrackedKeyword[],
+  range: DayRange,
+): Promise<string> {
   const ordered = inExportOrder(keywords);
-  const days = await history.checkedDays(projectId, ordered.map((k) => k.keywordId), range);
+  const days = await history.checkedDays(
+    projectId,
+    ordered.map((k) => k.keywordId),
+    range,
+  );
   let text = CSV_BOM + csvLine([...SUMMARY_COLUMNS]);
   for (const page of pagesOf(ordered, keywordsPerPage(days.length))) {
     const ids = page.map((k) => k.keywordId);
     const latest = await history.latestChecks(projectId, ids, range.endDate);
     const daily = await history.dailyPositions(projectId, ids, range);
-    text += page.map((keyword) => {
-      const check = latest.get(keyword.keywordId);
-      const summary = summarise(daily.get(keyword.keywordId)?.values() ?? []);
-      return csvLine([
-        csvTextField(keyword.value), numberOrEmpty(check?.position), numberOrEmpty(summary.best), numberOrEmpty(summary.worst),
-        summary.average === null ? '' : formatAverage(summary.average), numberOrEmpty(changeOf(check)),
-        String(summary.checkedDays), String(summary.notRankingDays), csvTextField(check?.url ?? ''),
-      ]);
-    }).join('');
+    text += page
+      .map((keyword) => {
+        const check = latest.get(keyword.keywordId);
+        const summary = summarise(daily.get(keyword.keywordId)?.values() ?? []);
+        return csvLine([
+          csvTextField(keyword.value),
+          numberOrEmpty(check?.position),
+          numberOrEmpty(summary.best),
+          numberOrEmpty(summary.worst),
+          summary.average === null ? '' : formatAverage(summary.average),
+          numberOrEmpty(changeOf(check)),
+          String(summary.checkedDays),
+          String(summary.notRankingDays),
+          csvTextField(check?.url ?? ''),
+        ]);
+      })
+      .join('');
   }
   return text;
 }
@@ -83,10 +115,25 @@ describe('CSV exports give the same files as the previous generators', () => {
         if (next(6) === 0) continue; // a day without a check
         const at = NOW.getTime() - day * DAY_MS - 8 * 3_600_000 + k * 60_000;
         const position = next(12);
-        checks.push(next(12) === 0
-          ? { projectId, keywordId: keyword.keywordId, at: new Date(at).toISOString(), failedReason: 'Blocked by Google (captcha)' }
-          : { projectId, keywordId: keyword.keywordId, at: new Date(at).toISOString(), projectDomains: ['ours.com'], urls: serp(position ? { [position]: `https://ours.com/p${next(3)}` } : {}, 10) });
-        if (next(8) === 0) checks.push({ projectId, keywordId: keyword.keywordId, at: new Date(at + 3_600_000).toISOString(), projectDomains: ['ours.com'], urls: serp({ [1 + next(9)]: 'https://ours.com/later' }, 10) });
+        checks.push(
+          next(12) === 0
+            ? { projectId, keywordId: keyword.keywordId, at: new Date(at).toISOString(), failedReason: 'Blocked by Google (captcha)' }
+            : {
+                projectId,
+                keywordId: keyword.keywordId,
+                at: new Date(at).toISOString(),
+                projectDomains: ['ours.com'],
+                urls: serp(position ? { [position]: `https://ours.com/p${next(3)}` } : {}, 10),
+              },
+        );
+        if (next(8) === 0)
+          checks.push({
+            projectId,
+            keywordId: keyword.keywordId,
+            at: new Date(at + 3_600_000).toISOString(),
+            projectDomains: ['ours.com'],
+            urls: serp({ [1 + next(9)]: 'https://ours.com/later' }, 10),
+          });
       }
     }
     const ids = await seed(app, checks);
@@ -102,7 +149,10 @@ describe('CSV exports give the same files as the previous generators', () => {
   ])('%s', async (_label, format, startDate, endDate) => {
     const history = new RankingHistoryReader(app.running.stores.readStore);
     const range = { startDate, endDate };
-    const expected = format === 'full' ? await previousFull(history, projectId, keywords, range) : await previousSummary(history, projectId, keywords, range);
+    const expected =
+      format === 'full'
+        ? await previousFull(history, projectId, keywords, range)
+        : await previousSummary(history, projectId, keywords, range);
     expect(expected.split('\r\n').length).toBe(VALUES.length + 2);
     const answer = await getRaw(app, '/api/projects/export', { projectId, format, startDate, endDate }, key);
     expect(answer.status).toBe(200);

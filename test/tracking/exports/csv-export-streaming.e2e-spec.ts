@@ -15,8 +15,20 @@ describe('CSV export of a project larger than one page', () => {
     const values = Array.from({ length: KEYWORDS }, (_, i) => `kw ${String(i).padStart(4, '0')}`);
     const ids = await addKeywords(app, key, projectId, values);
     const checks: SeededCheck[] = values.flatMap((value, i) => [
-      { projectId, keywordId: ids[value]!, at: '2026-03-01T10:00:00.000Z', urls: serpWith((i % 40) + 1, `https://big.example/${i}`), projectDomains: ['big.example'] },
-      { projectId, keywordId: ids[value]!, at: '2026-03-02T10:00:00.000Z', urls: serpWith((i % 30) + 1, `https://big.example/${i}`), projectDomains: ['big.example'] },
+      {
+        projectId,
+        keywordId: ids[value]!,
+        at: '2026-03-01T10:00:00.000Z',
+        urls: serpWith((i % 40) + 1, `https://big.example/${i}`),
+        projectDomains: ['big.example'],
+      },
+      {
+        projectId,
+        keywordId: ids[value]!,
+        at: '2026-03-02T10:00:00.000Z',
+        urls: serpWith((i % 30) + 1, `https://big.example/${i}`),
+        projectDomains: ['big.example'],
+      },
     ]);
     await seedAndProject(app, checks);
   });
@@ -35,7 +47,11 @@ describe('CSV export of a project larger than one page', () => {
     expect(response.reads).toBeGreaterThan(1);
 
     const pageQueries = query.mock.calls.filter(([sql]) => sql.includes('GROUP BY keyword_id, day'));
-    expect(pageQueries.map(([, params]) => (params!.keywordIds as string[]).length)).toEqual([MAX_KEYWORDS_PER_PAGE, MAX_KEYWORDS_PER_PAGE, 50]);
+    expect(pageQueries.map(([, params]) => (params!.keywordIds as string[]).length)).toEqual([
+      MAX_KEYWORDS_PER_PAGE,
+      MAX_KEYWORDS_PER_PAGE,
+      50,
+    ]);
     query.mockRestore();
 
     const rows = response.bytes.toString('utf8').split('\r\n');
@@ -54,13 +70,21 @@ describe('CSV export of a project larger than one page', () => {
     const { 'long history': keywordId } = await addKeywords(app, key, historyId, ['long history']);
     const first = Date.parse('2025-06-01T09:00:00.000Z');
     const positionOn = (d: number) => (d % 20) + 1;
-    await seedAndProject(app, Array.from({ length: 300 }, (_, d) => ({
-      projectId: historyId, keywordId: keywordId!, at: new Date(first + d * 86_400_000).toISOString(),
-      urls: serpWith(positionOn(d), `https://hist.example/${d}`), projectDomains: ['hist.example'],
-    })));
+    await seedAndProject(
+      app,
+      Array.from({ length: 300 }, (_, d) => ({
+        projectId: historyId,
+        keywordId: keywordId!,
+        at: new Date(first + d * 86_400_000).toISOString(),
+        urls: serpWith(positionOn(d), `https://hist.example/${d}`),
+        projectDomains: ['hist.example'],
+      })),
+    );
     const lastDay = new Date(first + 299 * 86_400_000).toISOString().slice(0, 10);
     const response = await getRaw(app, '/api/projects/export', { projectId: historyId, startDate: lastDay, endDate: lastDay }, key);
     const change = positionOn(298) - positionOn(299);
-    expect(response.bytes.toString('utf8').split('\r\n')[1]).toBe(`long history;${positionOn(299)};;https://hist.example/299;${change};${positionOn(299)}`);
+    expect(response.bytes.toString('utf8').split('\r\n')[1]).toBe(
+      `long history;${positionOn(299)};;https://hist.example/299;${change};${positionOn(299)}`,
+    );
   });
 });

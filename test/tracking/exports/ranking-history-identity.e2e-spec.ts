@@ -10,7 +10,9 @@ import { createProject, NOW, seed, serp, startReadsApp } from '../reads/reads-fi
  * same checks, for several last days, among them keywords checked daily, weekly, once, long ago, a
  * replayed check, a failure and checks after the last day.
  */
-const OLD_LATEST_CHECKS = (asOfDay: boolean) => `SELECT DISTINCT keyword_id AS keywordId, checked_at, check_id, position, url, toString(toDate(checked_at)) AS day
+const OLD_LATEST_CHECKS = (
+  asOfDay: boolean,
+) => `SELECT DISTINCT keyword_id AS keywordId, checked_at, check_id, position, url, toString(toDate(checked_at)) AS day
        FROM keyword_updates
        WHERE project_id = {projectId:String} AND keyword_id IN {keywordIds:Array(String)} AND status = 'success'
          ${asOfDay ? 'AND toDate(checked_at) <= {asOfDay:Date}' : ''}
@@ -19,7 +21,7 @@ const OLD_LATEST_CHECKS = (asOfDay: boolean) => `SELECT DISTINCT keyword_id AS k
 
 const DAY_MS = 86_400_000;
 
-describe('exports: each keyword\'s latest two checks, recent partitions first', () => {
+describe("exports: each keyword's latest two checks, recent partitions first", () => {
   let app: TestApp;
   let projectId: string;
   let keywordIds: string[];
@@ -32,8 +34,11 @@ describe('exports: each keyword\'s latest two checks, recent partitions first', 
     projectId = created.projectId;
     keywordIds = values.map((v) => created.ids[v]!);
     const on = (keyword: string, daysAgo: number, position: number, page = 'a'): SeededCheck => ({
-      projectId, keywordId: created.ids[keyword]!, at: new Date(NOW.getTime() - daysAgo * DAY_MS).toISOString(),
-      projectDomains: ['ours.com'], urls: serp(position ? { [position]: `https://ours.com/${page}` } : {}, 12),
+      projectId,
+      keywordId: created.ids[keyword]!,
+      at: new Date(NOW.getTime() - daysAgo * DAY_MS).toISOString(),
+      projectDomains: ['ours.com'],
+      urls: serp(position ? { [position]: `https://ours.com/${page}` } : {}, 12),
     });
     const checks: SeededCheck[] = [
       ...Array.from({ length: 90 }, (_, d) => on('daily', d, d % 7, d % 2 ? 'a' : 'b')),
@@ -45,18 +50,30 @@ describe('exports: each keyword\'s latest two checks, recent partitions first', 
       on('replayed', 3, 4, 'h'),
       on('replayed', 2, 6, 'h'),
       on('failed lately', 60, 4, 'i'),
-      { projectId, keywordId: created.ids['failed lately']!, at: new Date(NOW.getTime() - DAY_MS).toISOString(), failedReason: 'Blocked by Google (captcha)' },
+      {
+        projectId,
+        keywordId: created.ids['failed lately']!,
+        at: new Date(NOW.getTime() - DAY_MS).toISOString(),
+        failedReason: 'Blocked by Google (captcha)',
+      },
     ];
     const ids = await seed(app, checks);
     await seed(app, [{ ...checks[checks.length - 3]!, checkId: ids[ids.length - 3]! }]);
   }, 60_000);
   afterAll(() => app.close());
 
-  it.each([['today', 0], ['a week ago', 7], ['45 days ago', 45], ['250 days ago', 250], ['any time', null]])('as of %s', async (_label, daysAgo) => {
+  it.each([
+    ['today', 0],
+    ['a week ago', 7],
+    ['45 days ago', 45],
+    ['250 days ago', 250],
+    ['any time', null],
+  ])('as of %s', async (_label, daysAgo) => {
     const store = app.running.stores.readStore;
     const asOfDay = daysAgo === null ? undefined : new Date(NOW.getTime() - daysAgo * DAY_MS).toISOString().slice(0, 10);
     const rows = await store.query<{ keywordId: string; position: number; url: string; day: string }>(
-      OLD_LATEST_CHECKS(asOfDay !== undefined), { projectId, keywordIds, ...(asOfDay === undefined ? {} : { asOfDay }) },
+      OLD_LATEST_CHECKS(asOfDay !== undefined),
+      { projectId, keywordIds, ...(asOfDay === undefined ? {} : { asOfDay }) },
     );
     const before = new Map<string, { position: number; url: string; day: string; previousPosition: number | null }>();
     for (const row of rows) {

@@ -18,9 +18,14 @@ describe('GET /api/projects/competitor-positions', () => {
   beforeAll(async () => {
     app = await startReadsApp();
     key = (await app.createAccount()).apiKey;
-    ({ projectId, ids } = await createProject(app, key, SETTINGS, [{ keywords: ['espresso', 'latte', 'mocha'], geoCode: 'US', langCode: 'en' }]));
+    ({ projectId, ids } = await createProject(app, key, SETTINGS, [
+      { keywords: ['espresso', 'latte', 'mocha'], geoCode: 'US', langCode: 'en' },
+    ]));
     const on = (keyword: string, at: string, placed: Record<number, string> | null, extra: Record<string, unknown> = {}) => ({
-      projectId, keywordId: ids[keyword]!, at, projectDomains: ['ours.com'],
+      projectId,
+      keywordId: ids[keyword]!,
+      at,
+      projectDomains: ['ours.com'],
       ...(placed ? { urls: serp(placed) } : { failedReason: 'Blocked by Google (captcha)' }),
       ...extra,
     });
@@ -40,7 +45,7 @@ describe('GET /api/projects/competitor-positions', () => {
   });
   afterAll(() => app.close());
 
-  it('gives one update per keyword and day with the competitor\'s best top-30 result, 0 when absent', async () => {
+  it("gives one update per keyword and day with the competitor's best top-30 result, 0 when absent", async () => {
     const { status, body } = await get({ competitorDomain: 'https://www.Rival.com/x' });
     expect(status).toBe(200);
     expect(body.success).toBe(true);
@@ -50,29 +55,60 @@ describe('GET /api/projects/competitor-positions', () => {
     expect(espresso.keyword).toEqual({ _id: ids.espresso, value: 'espresso', geoCode: 'US', langCode: 'en' });
     expect(espresso.updates).toEqual([
       {
-        _id: check.evening, date: '2026-03-16T18:00:00.000Z', status: 'success',
-        position: { position: 8, url: 'https://www.rival.com/a', title: 'Title of https://www.rival.com/a', domain: 'rival.com' }, aiSerpId: null,
+        _id: check.evening,
+        date: '2026-03-16T18:00:00.000Z',
+        status: 'success',
+        position: { position: 8, url: 'https://www.rival.com/a', title: 'Title of https://www.rival.com/a', domain: 'rival.com' },
+        aiSerpId: null,
       },
-      { _id: check.deep, date: '2026-03-17T09:00:00.000Z', status: 'success', position: { position: 0, url: '', title: '', domain: '' }, aiSerpId: null },
+      {
+        _id: check.deep,
+        date: '2026-03-17T09:00:00.000Z',
+        status: 'success',
+        position: { position: 0, url: '', title: '', domain: '' },
+        aiSerpId: null,
+      },
       { _id: check.failedDay, date: '2026-03-18T09:00:00.000Z', status: 'failed', position: null, aiSerpId: null },
       // rival.com.evil.net and notrival.com are other sites.
-      { _id: check.lookalikes, date: '2026-03-19T09:00:00.000Z', status: 'success', position: { position: 0, url: '', title: '', domain: '' }, aiSerpId: null },
+      {
+        _id: check.lookalikes,
+        date: '2026-03-19T09:00:00.000Z',
+        status: 'success',
+        position: { position: 0, url: '', title: '', domain: '' },
+        aiSerpId: null,
+      },
     ]);
     expect(body.keywordHistory[ids.latte!].updates[0]).toEqual({
-      _id: check.latte, date: '2026-03-16T07:00:00.000Z', status: 'success',
-      position: { position: 1, url: 'https://rival.com/latte', title: 'Title of https://rival.com/latte', domain: 'rival.com' }, aiSerpId: check.latte,
+      _id: check.latte,
+      date: '2026-03-16T07:00:00.000Z',
+      status: 'success',
+      position: { position: 1, url: 'https://rival.com/latte', title: 'Title of https://rival.com/latte', domain: 'rival.com' },
+      aiSerpId: check.latte,
     });
     expect(body.keywordHistory[ids.mocha!].updates).toEqual([]);
   });
 
   it('counts a subdomain of the competitor as the competitor, and only the subdomain when asked for it', async () => {
     const { body } = await get({ startDate: '2026-03-17', endDate: '2026-03-17' });
-    expect(body.keywordHistory[ids.latte!].updates).toEqual([{
-      _id: check.latteShop, date: '2026-03-17T07:00:00.000Z', status: 'success',
-      position: { position: 5, url: 'https://shop.rival.com/latte', title: 'Title of https://shop.rival.com/latte', domain: 'shop.rival.com' }, aiSerpId: null,
-    }]);
+    expect(body.keywordHistory[ids.latte!].updates).toEqual([
+      {
+        _id: check.latteShop,
+        date: '2026-03-17T07:00:00.000Z',
+        status: 'success',
+        position: {
+          position: 5,
+          url: 'https://shop.rival.com/latte',
+          title: 'Title of https://shop.rival.com/latte',
+          domain: 'shop.rival.com',
+        },
+        aiSerpId: null,
+      },
+    ]);
     const shop = await get({ competitorDomain: 'shop.rival.com', startDate: '2026-03-16', endDate: '2026-03-17' });
-    expect(positionsOf(shop.body, ids.latte!)).toEqual([['2026-03-16T07:00:00.000Z', 'success', 0], ['2026-03-17T07:00:00.000Z', 'success', 5]]);
+    expect(positionsOf(shop.body, ids.latte!)).toEqual([
+      ['2026-03-16T07:00:00.000Z', 'success', 0],
+      ['2026-03-17T07:00:00.000Z', 'success', 5],
+    ]);
   });
 
   it('defaults to the last 30 days and takes a startDate/endDate window', async () => {
@@ -80,7 +116,12 @@ describe('GET /api/projects/competitor-positions', () => {
     expect(positionsOf(feb.body, ids.espresso!)).toEqual([['2026-02-01T09:00:00.000Z', 'success', 2]]);
     expect(feb.body.keywordHistory[ids.latte!].updates).toEqual([]);
     const defaults = await get({});
-    expect(positionsOf(defaults.body, ids.espresso!).map((u: string[]) => u[0].slice(0, 10))).toEqual(['2026-03-16', '2026-03-17', '2026-03-18', '2026-03-19']);
+    expect(positionsOf(defaults.body, ids.espresso!).map((u: string[]) => u[0].slice(0, 10))).toEqual([
+      '2026-03-16',
+      '2026-03-17',
+      '2026-03-18',
+      '2026-03-19',
+    ]);
   });
 
   it('uses the best of several competitor results in a check', async () => {

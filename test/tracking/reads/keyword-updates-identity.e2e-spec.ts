@@ -70,7 +70,10 @@ describe('GET /api/projects/keyword-updates gives the same answer as the previou
       { keywords: KEYWORDS.slice(6), geoCode: 'DE', langCode: 'de' },
     ]);
     projectId = created.projectId;
-    keywords = KEYWORDS.map((value, i) => ({ keywordId: created.ids[value]!, value, geoCode: i < 6 ? 'US' : 'DE', langCode: i < 6 ? 'en' : 'de' }) as TrackedKeyword);
+    keywords = KEYWORDS.map(
+      (value, i) =>
+        ({ keywordId: created.ids[value]!, value, geoCode: i < 6 ? 'US' : 'DE', langCode: i < 6 ? 'en' : 'de' }) as TrackedKeyword,
+    );
 
     // 100 days of checks with a deterministic mix: pages that change, not ranking, failures, second
     // checks on a day (before and after a failure), AI Overviews, and a keyword never checked.
@@ -85,28 +88,46 @@ describe('GET /api/projects/keyword-updates gives the same answer as the previou
         for (const at of times) {
           if (at > NOW.getTime()) continue;
           const position = next(6);
-          const check: SeededCheck = next(10) === 0
-            ? { projectId, keywordId: keyword.keywordId, at: new Date(at).toISOString(), failedReason: 'Blocked by Google (captcha)' }
-            : {
-              projectId, keywordId: keyword.keywordId, at: new Date(at).toISOString(), projectDomains: ['ours.com'],
-              urls: Array.from({ length: 6 }, (_, i) => (i + 1 === position ? PAGES[(k + Math.floor(day / 30) + next(2)) % PAGES.length]! : `https://rival${i}.example/x`)),
-              ...(next(3) === 0 ? { aiOverviewUrls: ['https://cited.example/a'] } : {}),
-            };
+          const check: SeededCheck =
+            next(10) === 0
+              ? { projectId, keywordId: keyword.keywordId, at: new Date(at).toISOString(), failedReason: 'Blocked by Google (captcha)' }
+              : {
+                  projectId,
+                  keywordId: keyword.keywordId,
+                  at: new Date(at).toISOString(),
+                  projectDomains: ['ours.com'],
+                  urls: Array.from({ length: 6 }, (_, i) =>
+                    i + 1 === position ? PAGES[(k + Math.floor(day / 30) + next(2)) % PAGES.length]! : `https://rival${i}.example/x`,
+                  ),
+                  ...(next(3) === 0 ? { aiOverviewUrls: ['https://cited.example/a'] } : {}),
+                };
           checks.push(check);
         }
       }
     }
     const ids = await seed(app, checks);
     // A delivered-twice check (a replay) must not count twice, in either reader.
-    await seed(app, [{ ...checks[5]!, checkId: ids[5]! }, { ...checks[40]!, checkId: ids[40]! }]);
+    await seed(app, [
+      { ...checks[5]!, checkId: ids[5]! },
+      { ...checks[40]!, checkId: ids[40]! },
+    ]);
   }, 120_000);
   afterAll(() => app.close());
 
-  async function reference(query: { startDate?: string; aggregation?: 'daily' | 'weekly' | 'monthly'; search?: string; sortBy?: SortField; sortOrder?: SortOrder }) {
+  async function reference(query: {
+    startDate?: string;
+    aggregation?: 'daily' | 'weekly' | 'monthly';
+    search?: string;
+    sortBy?: SortField;
+    sortOrder?: SortOrder;
+  }) {
     const window = resolveDayWindow(query, NOW);
     const chosen = query.search ? keywords.filter((k) => k.value.includes(query.search!)) : keywords;
     const rows = await app.running.stores.readStore.query<OldRow>(OLD_QUERY(query.aggregation ?? 'daily', query.search !== undefined), {
-      projectId, from: window.from, to: window.to, ...(query.search ? { keywordIds: chosen.map((k) => k.keywordId) } : {}),
+      projectId,
+      from: window.from,
+      to: window.to,
+      ...(query.search ? { keywordIds: chosen.map((k) => k.keywordId) } : {}),
     });
     const updates = new Map<string, ReturnType<typeof oldView>[]>();
     for (const row of rows) updates.set(row.keywordId, [...(updates.get(row.keywordId) ?? []), oldView(row)]);

@@ -27,13 +27,28 @@ describe('GET /api/projects/keyword-updates', () => {
     ]));
     const running = ids['running shoes']!;
     const at = (keywordId: string, when: string, position: number | null, extra: Record<string, unknown> = {}) => ({
-      projectId, keywordId, at: when, projectDomains: ['ours.com', 'ours-alias.net'],
+      projectId,
+      keywordId,
+      at: when,
+      projectDomains: ['ours.com', 'ours-alias.net'],
       ...(position === null ? { failedReason: 'Blocked by Google (captcha)' } : { urls: serp(position ? { [position]: OURS } : {}) }),
       ...extra,
     });
     const names = [
-      'feb10', 'feb27', 'mar10', 'mar11', 'mar16early', 'mar16late', 'mar16failed', 'mar17failed', 'mar18', 'mar19failed',
-      'trail', 'hiking', 'gb', 'trailRunningFailed',
+      'feb10',
+      'feb27',
+      'mar10',
+      'mar11',
+      'mar16early',
+      'mar16late',
+      'mar16failed',
+      'mar17failed',
+      'mar18',
+      'mar19failed',
+      'trail',
+      'hiking',
+      'gb',
+      'trailRunningFailed',
     ];
     const seeded = await seed(app, [
       at(running, '2026-02-10T09:00:00.000Z', 20), // before the default window
@@ -47,13 +62,21 @@ describe('GET /api/projects/keyword-updates', () => {
       at(running, '2026-03-18T09:00:00.000Z', 2, { aiOverviewUrls: ['https://cited.example/a'] }),
       at(running, '2026-03-19T09:00:00.000Z', null),
       at(ids['trail shoes']!, '2026-03-18T09:00:00.000Z', 0),
-      { projectId, keywordId: ids['hiking boots']!, at: '2026-03-18T09:00:00.000Z', projectDomains: ['ours.com', 'ours-alias.net'], urls: serp({ 12: 'https://blog.ours-alias.net/boots' }) },
+      {
+        projectId,
+        keywordId: ids['hiking boots']!,
+        at: '2026-03-18T09:00:00.000Z',
+        projectDomains: ['ours.com', 'ours-alias.net'],
+        urls: serp({ 12: 'https://blog.ours-alias.net/boots' }),
+      },
       at(ids['running shoes|GB']!, '2026-03-18T11:00:00.000Z', 1),
       at(ids['trail running']!, '2026-03-18T09:00:00.000Z', null),
     ]);
     names.forEach((name, i) => (check[name] = seeded[i]!));
     // The scraper delivering a check twice (or a replay) must not show it twice.
-    await seed(app, [{ ...at(running, '2026-03-18T09:00:00.000Z', 2, { aiOverviewUrls: ['https://cited.example/a'] }), checkId: check.mar18 }]);
+    await seed(app, [
+      { ...at(running, '2026-03-18T09:00:00.000Z', 2, { aiOverviewUrls: ['https://cited.example/a'] }), checkId: check.mar18 },
+    ]);
   });
   afterAll(() => app.close());
 
@@ -63,28 +86,67 @@ describe('GET /api/projects/keyword-updates', () => {
     expect(body.success).toBe(true);
     // No sortBy: the order the keywords were added; keywords without checks are still listed.
     expect(Object.keys(body.data)).toEqual([
-      ids['running shoes'], ids['trail shoes'], ids['hiking boots'], ids['trail running'], ids['running shoes|GB'], ids.laufschuhe,
+      ids['running shoes'],
+      ids['trail shoes'],
+      ids['hiking boots'],
+      ids['trail running'],
+      ids['running shoes|GB'],
+      ids.laufschuhe,
     ]);
     const running = body.data[ids['running shoes']!];
-    expect(running.keyword).toEqual({ _id: ids['running shoes'], value: 'running shoes', geoCode: 'US', langCode: 'en', avgMonthlySearches: null });
+    expect(running.keyword).toEqual({
+      _id: ids['running shoes'],
+      value: 'running shoes',
+      geoCode: 'US',
+      langCode: 'en',
+      avgMonthlySearches: null,
+    });
     expect(running.updates).toEqual([
-      { _id: check.feb27, date: '2026-02-27T09:00:00.000Z', status: 'success', position: { position: 9, url: OURS, title: `Title of ${OURS}`, domain: 'ours.com' }, aiSerpId: null },
+      {
+        _id: check.feb27,
+        date: '2026-02-27T09:00:00.000Z',
+        status: 'success',
+        position: { position: 9, url: OURS, title: `Title of ${OURS}`, domain: 'ours.com' },
+        aiSerpId: null,
+      },
       expect.objectContaining({ _id: check.mar10, status: 'success' }),
       expect.objectContaining({ _id: check.mar11, status: 'success' }),
       // The day's latest successful check wins over an earlier success and a later failure.
-      expect.objectContaining({ _id: check.mar16late, date: '2026-03-16T10:00:00.000Z', position: expect.objectContaining({ position: 3 }) }),
+      expect.objectContaining({
+        _id: check.mar16late,
+        date: '2026-03-16T10:00:00.000Z',
+        position: expect.objectContaining({ position: 3 }),
+      }),
       // A day with only a failed check shows it as failed, never as "not ranking".
       { _id: check.mar17failed, date: '2026-03-17T09:00:00.000Z', status: 'failed', position: null, aiSerpId: null },
-      { _id: check.mar18, date: '2026-03-18T09:00:00.000Z', status: 'success', position: expect.objectContaining({ position: 2 }), aiSerpId: check.mar18 },
+      {
+        _id: check.mar18,
+        date: '2026-03-18T09:00:00.000Z',
+        status: 'success',
+        position: expect.objectContaining({ position: 2 }),
+        aiSerpId: check.mar18,
+      },
       expect.objectContaining({ _id: check.mar19failed, status: 'failed', position: null }),
     ]);
     expect(body.data[ids['trail shoes']!].updates).toEqual([
-      { _id: check.trail, date: '2026-03-18T09:00:00.000Z', status: 'success', position: { position: 0, url: '', title: '', domain: '' }, aiSerpId: null },
+      {
+        _id: check.trail,
+        date: '2026-03-18T09:00:00.000Z',
+        status: 'success',
+        position: { position: 0, url: '', title: '', domain: '' },
+        aiSerpId: null,
+      },
     ]);
     expect(body.data[ids['hiking boots']!].updates[0].position).toEqual({
-      position: 12, url: 'https://blog.ours-alias.net/boots', title: 'Title of https://blog.ours-alias.net/boots', domain: 'blog.ours-alias.net',
+      position: 12,
+      url: 'https://blog.ours-alias.net/boots',
+      title: 'Title of https://blog.ours-alias.net/boots',
+      domain: 'blog.ours-alias.net',
     });
-    expect(body.data[ids.laufschuhe!]).toEqual({ keyword: { _id: ids.laufschuhe, value: 'laufschuhe', geoCode: 'DE', langCode: 'de', avgMonthlySearches: null }, updates: [] });
+    expect(body.data[ids.laufschuhe!]).toEqual({
+      keyword: { _id: ids.laufschuhe, value: 'laufschuhe', geoCode: 'DE', langCode: 'de', avgMonthlySearches: null },
+      updates: [],
+    });
   });
 
   it('weekly and monthly give the latest successful check of each ISO week and calendar month', async () => {
@@ -96,12 +158,18 @@ describe('GET /api/projects/keyword-updates', () => {
     ]);
     expect(weekly.body.data[ids['trail running']!].updates).toEqual([]); // only a failure this week
     const monthly = await get({ aggregation: 'monthly' });
-    expect(positionsOf(monthly.body, ids['running shoes']!)).toEqual([['2026-02-27', 'success', 9], ['2026-03-18', 'success', 2]]);
+    expect(positionsOf(monthly.body, ids['running shoes']!)).toEqual([
+      ['2026-02-27', 'success', 9],
+      ['2026-03-18', 'success', 2],
+    ]);
   });
 
   it('takes startDate and endDate as whole UTC days; startDate alone or endDate alone move the window', async () => {
     const feb = await get({ startDate: '2026-02-01', endDate: '2026-02-27' });
-    expect(positionsOf(feb.body, ids['running shoes']!)).toEqual([['2026-02-10', 'success', 20], ['2026-02-27', 'success', 9]]);
+    expect(positionsOf(feb.body, ids['running shoes']!)).toEqual([
+      ['2026-02-10', 'success', 20],
+      ['2026-02-27', 'success', 9],
+    ]);
     const oneDay = await get({ startDate: '2026-03-16', endDate: '2026-03-16' });
     expect(positionsOf(oneDay.body, ids['running shoes']!)).toEqual([['2026-03-16', 'success', 3]]);
     // endDate alone: the 30 days before it.
@@ -113,7 +181,11 @@ describe('GET /api/projects/keyword-updates', () => {
   });
 
   it('filters by search (case-insensitive substring), geoCode and langCode, in any case', async () => {
-    expect(Object.keys((await get({ search: 'SHOES' })).body.data)).toEqual([ids['running shoes'], ids['trail shoes'], ids['running shoes|GB']]);
+    expect(Object.keys((await get({ search: 'SHOES' })).body.data)).toEqual([
+      ids['running shoes'],
+      ids['trail shoes'],
+      ids['running shoes|GB'],
+    ]);
     expect(Object.keys((await get({ geoCode: 'gb' })).body.data)).toEqual([ids['running shoes|GB']]);
     expect(Object.keys((await get({ langCode: 'DE' })).body.data)).toEqual([ids.laufschuhe]);
     const both = await get({ search: 'shoes', geoCode: 'us' });
@@ -171,14 +243,25 @@ describe('GET /api/projects/keyword-updates', () => {
 
   it('documents the four ranking reads in the OpenAPI document, with their query parameters and responses', async () => {
     const { body: doc } = await app.request('GET', '/api/openapi.json', { key: null });
-    const paramsOf = (path: string) => doc.paths[path].get.parameters.map((p: { name: string; in: string; required?: boolean }) => [p.name, p.in, p.required ?? false]);
+    const paramsOf = (path: string) =>
+      doc.paths[path].get.parameters.map((p: { name: string; in: string; required?: boolean }) => [p.name, p.in, p.required ?? false]);
     expect(paramsOf('/api/projects/keyword-updates')).toEqual([
-      ['projectId', 'query', true], ['startDate', 'query', false], ['endDate', 'query', false], ['aggregation', 'query', false], ['search', 'query', false],
-      ['geoCode', 'query', false], ['langCode', 'query', false], ['sortBy', 'query', false], ['sortOrder', 'query', false],
+      ['projectId', 'query', true],
+      ['startDate', 'query', false],
+      ['endDate', 'query', false],
+      ['aggregation', 'query', false],
+      ['search', 'query', false],
+      ['geoCode', 'query', false],
+      ['langCode', 'query', false],
+      ['sortBy', 'query', false],
+      ['sortOrder', 'query', false],
     ]);
     expect(paramsOf('/api/projects/position-history')).toEqual([['keywordUpdateId', 'query', true]]);
     expect(paramsOf('/api/projects/competitor-positions')).toEqual([
-      ['projectId', 'query', true], ['competitorDomain', 'query', true], ['startDate', 'query', false], ['endDate', 'query', false],
+      ['projectId', 'query', true],
+      ['competitorDomain', 'query', true],
+      ['startDate', 'query', false],
+      ['endDate', 'query', false],
     ]);
     expect(paramsOf('/api/projects/pages')).toEqual([['projectId', 'query', true]]);
     const schemaOf = (path: string) => {
@@ -188,13 +271,32 @@ describe('GET /api/projects/keyword-updates', () => {
     expect(Object.keys(schemaOf('/api/projects/keyword-updates').properties)).toEqual(['success', 'data']);
     expect(schemaOf('/api/projects/keyword-updates').properties.data.additionalProperties.$ref).toMatch(/KeywordUpdatesEntry$/);
     expect(Object.keys(doc.components.schemas.KeywordUpdateView.properties)).toEqual(['_id', 'date', 'status', 'position', 'aiSerpId']);
-    expect(Object.keys(doc.components.schemas.PositionHistoryView.properties)).toEqual(expect.arrayContaining([
-      'keywordId', 'keywordValue', 'date', 'resultList', 'droppedDomains', 'hasPreviousData', 'aiOverviewResults', 'aiContainsOurDomain',
-    ]));
-    expect(Object.keys(schemaOf('/api/projects/competitor-positions').properties)).toEqual(expect.arrayContaining(['success', 'keywordHistory']));
+    expect(Object.keys(doc.components.schemas.PositionHistoryView.properties)).toEqual(
+      expect.arrayContaining([
+        'keywordId',
+        'keywordValue',
+        'date',
+        'resultList',
+        'droppedDomains',
+        'hasPreviousData',
+        'aiOverviewResults',
+        'aiContainsOurDomain',
+      ]),
+    );
+    expect(Object.keys(schemaOf('/api/projects/competitor-positions').properties)).toEqual(
+      expect.arrayContaining(['success', 'keywordHistory']),
+    );
     expect(Object.keys(schemaOf('/api/projects/pages').properties)).toEqual(['success', 'data', 'lastPagesUpdate']);
     expect(Object.keys(doc.components.schemas.RankingPageView.properties)).toEqual([
-      'url', 'path', 'keywordCount', 'avgPosition', 'bestPosition', 'keywords', 'avgPositionTrend', 'avgPositionTrendGranularity', 'weeklyAvgPositions',
+      'url',
+      'path',
+      'keywordCount',
+      'avgPosition',
+      'bestPosition',
+      'keywords',
+      'avgPositionTrend',
+      'avgPositionTrendGranularity',
+      'weeklyAvgPositions',
     ]);
   });
 });

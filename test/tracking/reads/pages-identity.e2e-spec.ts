@@ -21,7 +21,7 @@ const OLD_LATEST_POSITIONS = `SELECT keyword_id AS keywordId, pick.1 AS position
 const DAY_MS = 86_400_000;
 const byKeyword = (rows: LatestPositionRow[]) => [...rows].sort((a, b) => (a.keywordId < b.keywordId ? -1 : 1));
 
-describe('pages: each keyword\'s latest position, recent partitions first', () => {
+describe("pages: each keyword's latest position, recent partitions first", () => {
   let app: TestApp;
   let projectId: string;
   let keywordIds: string[];
@@ -34,8 +34,11 @@ describe('pages: each keyword\'s latest position, recent partitions first', () =
     projectId = created.projectId;
     keywordIds = values.map((v) => created.ids[v]!);
     const on = (keyword: string, daysAgo: number, position: number, page = 'a'): SeededCheck => ({
-      projectId, keywordId: created.ids[keyword]!, at: new Date(NOW.getTime() - daysAgo * DAY_MS).toISOString(),
-      projectDomains: ['ours.com'], urls: serp(position ? { [position]: `https://ours.com/${page}` } : {}, 12),
+      projectId,
+      keywordId: created.ids[keyword]!,
+      at: new Date(NOW.getTime() - daysAgo * DAY_MS).toISOString(),
+      projectDomains: ['ours.com'],
+      urls: serp(position ? { [position]: `https://ours.com/${page}` } : {}, 12),
     });
     const checks: SeededCheck[] = [
       ...Array.from({ length: 60 }, (_, d) => on('daily', d, 1 + (d % 9), d % 2 ? 'a' : 'b')),
@@ -44,7 +47,12 @@ describe('pages: each keyword\'s latest position, recent partitions first', () =
       on('stopped 200 days ago', 200, 0),
       on('failed lately', 50, 4, 'e'),
       on('failed lately', 3, 6, 'f'),
-      { projectId, keywordId: created.ids['failed lately']!, at: new Date(NOW.getTime() - DAY_MS).toISOString(), failedReason: 'Blocked by Google (captcha)' },
+      {
+        projectId,
+        keywordId: created.ids['failed lately']!,
+        at: new Date(NOW.getTime() - DAY_MS).toISOString(),
+        failedReason: 'Blocked by Google (captcha)',
+      },
       on('replayed', 2, 2, 'g'),
     ];
     const ids = await seed(app, checks);

@@ -7,8 +7,22 @@ const BOOTS = 'https://www.ours.com/boots';
 const POST = 'https://blog.ours-alias.net/post';
 
 /** The 14 Mondays ending with the week of "now" (Friday 2026-03-20), and the 14 days ending today. */
-const WEEKS = ['2025-12-15', '2025-12-22', '2025-12-29', '2026-01-05', '2026-01-12', '2026-01-19', '2026-01-26',
-  '2026-02-02', '2026-02-09', '2026-02-16', '2026-02-23', '2026-03-02', '2026-03-09', '2026-03-16'];
+const WEEKS = [
+  '2025-12-15',
+  '2025-12-22',
+  '2025-12-29',
+  '2026-01-05',
+  '2026-01-12',
+  '2026-01-19',
+  '2026-01-26',
+  '2026-02-02',
+  '2026-02-09',
+  '2026-02-16',
+  '2026-02-23',
+  '2026-03-02',
+  '2026-03-09',
+  '2026-03-16',
+];
 const DAYS = Array.from({ length: 14 }, (_, i) => `2026-03-${String(7 + i).padStart(2, '0')}`);
 
 /** A full series with the given points filled in and every other period empty. */
@@ -31,7 +45,11 @@ describe('GET /api/projects/pages', () => {
       { keywords: ['shoes a', 'shoes b', 'shoes c', 'boots a', 'boots b', 'blog post', 'never checked'], geoCode: 'US', langCode: 'en' },
     ]));
     const on = (keyword: string, at: string, position: number, url = '') => ({
-      projectId, keywordId: ids[keyword]!, at, projectDomains: ['ours.com', 'ours-alias.net'], urls: serp(position ? { [position]: url } : {}),
+      projectId,
+      keywordId: ids[keyword]!,
+      at,
+      projectDomains: ['ours.com', 'ours-alias.net'],
+      urls: serp(position ? { [position]: url } : {}),
     });
     const k2Latest = on('shoes b', '2026-03-19T09:00:00.000Z', 9, SHOES);
     const [k2LatestId] = await seed(app, [k2Latest]);
@@ -62,14 +80,24 @@ describe('GET /api/projects/pages', () => {
     expect(body.data.map((p: { url: string }) => p.url)).toEqual([BOOTS, SHOES, POST]);
     const [boots, shoes, post] = body.data;
     expect(shoes).toMatchObject({
-      url: SHOES, path: '/shoes', keywordCount: 3, avgPosition: 7.33, bestPosition: 3,
+      url: SHOES,
+      path: '/shoes',
+      keywordCount: 3,
+      avgPosition: 7.33,
+      bestPosition: 3,
       keywords: [
         { keywordId: ids['shoes a'], value: 'shoes a', position: 3 },
         { keywordId: ids['shoes b'], value: 'shoes b', position: 9 },
         { keywordId: ids['shoes c'], value: 'shoes c', position: 10 },
       ],
     });
-    expect(boots).toMatchObject({ path: '/boots', keywordCount: 1, avgPosition: 20, bestPosition: 20, keywords: [{ keywordId: ids['boots a'], value: 'boots a', position: 20 }] });
+    expect(boots).toMatchObject({
+      path: '/boots',
+      keywordCount: 1,
+      avgPosition: 20,
+      bestPosition: 20,
+      keywords: [{ keywordId: ids['boots a'], value: 'boots a', position: 20 }],
+    });
     // The alias's subdomain is ours; a failed check after the success does not take the page away.
     expect(post).toMatchObject({ path: '/post', keywordCount: 1, avgPosition: 1, bestPosition: 1 });
   });
@@ -82,7 +110,7 @@ describe('GET /api/projects/pages', () => {
     expect(shoes.weeklyAvgPositions).toEqual(weekly.map(({ date, ...rest }) => ({ weekStart: date, ...rest })));
   });
 
-  it('switches to 14 daily points when all of a page\'s history lies within the last 14 days', async () => {
+  it("switches to 14 daily points when all of a page's history lies within the last 14 days", async () => {
     const [boots, , post] = (await get({})).body.data;
     expect(boots.avgPositionTrendGranularity).toBe('day');
     expect(boots.avgPositionTrend).toEqual(series(DAYS, { '2026-03-12': [4, 1], '2026-03-19': [20, 1] }));

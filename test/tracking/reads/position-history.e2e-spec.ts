@@ -26,24 +26,51 @@ describe('GET /api/projects/position-history', () => {
     [, first, failed, second, third] = await seed(app, [
       { ...base, at: '2026-03-09T09:00:00.000Z', failedReason: 'Timed out after 3 retries' }, // before any success
       {
-        ...base, at: '2026-03-10T09:00:00.000Z',
-        urls: serp({ 1: 'https://a.com/1', 2: 'https://www.b.com/1', 3: 'https://c.com/1', 4: 'https://dropped.com/', 5: 'https://b.com/2', 40: OURS }),
+        ...base,
+        at: '2026-03-10T09:00:00.000Z',
+        urls: serp({
+          1: 'https://a.com/1',
+          2: 'https://www.b.com/1',
+          3: 'https://c.com/1',
+          4: 'https://dropped.com/',
+          5: 'https://b.com/2',
+          40: OURS,
+        }),
         aiOverviewUrls: ['https://x.com/cited', 'https://y.com/cited'],
       },
       { ...base, at: '2026-03-10T23:00:00.000Z', failedReason: 'Blocked by Google (captcha)' },
       {
-        ...base, at: '2026-03-11T09:00:00.000Z',
-        urls: serp({ 1: 'https://b.com/1', 2: 'https://a.com/1', 3: 'https://c.com/1', 4: 'https://new.com/', 5: 'https://b.com/2', 35: OURS }),
+        ...base,
+        at: '2026-03-11T09:00:00.000Z',
+        urls: serp({
+          1: 'https://b.com/1',
+          2: 'https://a.com/1',
+          3: 'https://c.com/1',
+          4: 'https://new.com/',
+          5: 'https://b.com/2',
+          35: OURS,
+        }),
         aiOverviewUrls: ['https://blog.ours.com/cited', 'https://z.com/cited'],
       },
       { ...base, at: '2026-03-12T09:00:00.000Z', urls: serp({ 1: 'https://b.com/1', 7: OURS }) },
     ]);
     // The same check delivered twice: its results must not appear twice.
-    await seed(app, [{
-      ...base, at: '2026-03-11T09:00:00.000Z', checkId: second,
-      urls: serp({ 1: 'https://b.com/1', 2: 'https://a.com/1', 3: 'https://c.com/1', 4: 'https://new.com/', 5: 'https://b.com/2', 35: OURS }),
-      aiOverviewUrls: ['https://blog.ours.com/cited', 'https://z.com/cited'],
-    }]);
+    await seed(app, [
+      {
+        ...base,
+        at: '2026-03-11T09:00:00.000Z',
+        checkId: second,
+        urls: serp({
+          1: 'https://b.com/1',
+          2: 'https://a.com/1',
+          3: 'https://c.com/1',
+          4: 'https://new.com/',
+          5: 'https://b.com/2',
+          35: OURS,
+        }),
+        aiOverviewUrls: ['https://blog.ours.com/cited', 'https://z.com/cited'],
+      },
+    ]);
   });
   afterAll(() => app.close());
 
@@ -52,25 +79,78 @@ describe('GET /api/projects/position-history', () => {
     expect(status).toBe(200);
     const data = body.data;
     // Seeded without a source, as checks stored before SERP sources were: loaded by the browser.
-    expect(data).toMatchObject({ keywordValue: 'coffee', date: '2026-03-11T09:00:00.000Z', status: 'success', failureReason: null, source: 'browser', hasPreviousData: true });
+    expect(data).toMatchObject({
+      keywordValue: 'coffee',
+      date: '2026-03-11T09:00:00.000Z',
+      status: 'success',
+      failureReason: null,
+      source: 'browser',
+      hasPreviousData: true,
+    });
     expect(data.keywordId).toHaveLength(24);
     // Top 30 plus our own result at 35.
     expect(data.resultList).toHaveLength(31);
     expect(data.resultList.slice(0, 5)).toEqual([
-      { position: 1, title: 'Title of https://b.com/1', domain: 'b.com', url: 'https://b.com/1', previousPosition: 2, movement: { type: 'up', value: 1 } },
-      { position: 2, title: 'Title of https://a.com/1', domain: 'a.com', url: 'https://a.com/1', previousPosition: 1, movement: { type: 'down', value: 1 } },
-      { position: 3, title: 'Title of https://c.com/1', domain: 'c.com', url: 'https://c.com/1', previousPosition: 3, movement: { type: 'same', value: 0 } },
-      { position: 4, title: 'Title of https://new.com/', domain: 'new.com', url: 'https://new.com/', previousPosition: null, movement: { type: 'new', value: null } },
+      {
+        position: 1,
+        title: 'Title of https://b.com/1',
+        domain: 'b.com',
+        url: 'https://b.com/1',
+        previousPosition: 2,
+        movement: { type: 'up', value: 1 },
+      },
+      {
+        position: 2,
+        title: 'Title of https://a.com/1',
+        domain: 'a.com',
+        url: 'https://a.com/1',
+        previousPosition: 1,
+        movement: { type: 'down', value: 1 },
+      },
+      {
+        position: 3,
+        title: 'Title of https://c.com/1',
+        domain: 'c.com',
+        url: 'https://c.com/1',
+        previousPosition: 3,
+        movement: { type: 'same', value: 0 },
+      },
+      {
+        position: 4,
+        title: 'Title of https://new.com/',
+        domain: 'new.com',
+        url: 'https://new.com/',
+        previousPosition: null,
+        movement: { type: 'new', value: null },
+      },
       // b.com's second result, against its second result of the day before.
-      { position: 5, title: 'Title of https://b.com/2', domain: 'b.com', url: 'https://b.com/2', previousPosition: 5, movement: { type: 'same', value: 0 } },
+      {
+        position: 5,
+        title: 'Title of https://b.com/2',
+        domain: 'b.com',
+        url: 'https://b.com/2',
+        previousPosition: 5,
+        movement: { type: 'same', value: 0 },
+      },
     ]);
     expect(data.resultList[30]).toEqual({
-      position: 35, title: `Title of ${OURS}`, domain: 'ours.com', url: OURS, previousPosition: 40, movement: { type: 'up', value: 5 },
+      position: 35,
+      title: `Title of ${OURS}`,
+      domain: 'ours.com',
+      url: OURS,
+      previousPosition: 40,
+      movement: { type: 'up', value: 5 },
     });
     expect(data.resultList.map((r: { position: number }) => r.position)).toEqual([...Array.from({ length: 30 }, (_, i) => i + 1), 35]);
     expect(data.droppedDomains).toEqual([{ domain: 'dropped.com', previousPosition: 4, movement: { type: 'gone', value: null } }]);
     expect(data.aiOverviewResults).toEqual([
-      { position: 1, title: 'Title of https://blog.ours.com/cited', domain: 'blog.ours.com', url: 'https://blog.ours.com/cited', isOurDomain: true },
+      {
+        position: 1,
+        title: 'Title of https://blog.ours.com/cited',
+        domain: 'blog.ours.com',
+        url: 'https://blog.ours.com/cited',
+        isOurDomain: true,
+      },
       { position: 2, title: 'Title of https://z.com/cited', domain: 'z.com', url: 'https://z.com/cited', isOurDomain: false },
     ]);
     expect(data.aiContainsOurDomain).toBe(true);
@@ -89,12 +169,24 @@ describe('GET /api/projects/position-history', () => {
   it('shows exactly the top 30 when we rank inside it, and a check without AI Overview has none', async () => {
     const { body } = await get(third);
     expect(body.data.resultList).toHaveLength(30);
-    expect(body.data.resultList[6]).toMatchObject({ position: 7, domain: 'ours.com', previousPosition: 35, movement: { type: 'up', value: 28 } });
-    expect(body.data.resultList[1]).toMatchObject({ domain: 'filler2.example', previousPosition: null, movement: { type: 'new', value: null } });
+    expect(body.data.resultList[6]).toMatchObject({
+      position: 7,
+      domain: 'ours.com',
+      previousPosition: 35,
+      movement: { type: 'up', value: 28 },
+    });
+    expect(body.data.resultList[1]).toMatchObject({
+      domain: 'filler2.example',
+      previousPosition: null,
+      movement: { type: 'new', value: null },
+    });
     expect(body.data.resultList[7]).toMatchObject({ domain: 'filler8.example', previousPosition: 8, movement: { type: 'same', value: 0 } });
     // a.com, c.com, new.com and the filler our page displaced are gone; b.com lost its second result but is still here.
     expect(body.data.droppedDomains.map((d: { domain: string; previousPosition: number }) => [d.domain, d.previousPosition])).toEqual([
-      ['a.com', 2], ['c.com', 3], ['new.com', 4], ['filler7.example', 7],
+      ['a.com', 2],
+      ['c.com', 3],
+      ['new.com', 4],
+      ['filler7.example', 7],
     ]);
     expect(body.data.aiOverviewResults).toEqual([]);
     expect(body.data.aiContainsOurDomain).toBe(false);
@@ -104,8 +196,17 @@ describe('GET /api/projects/position-history', () => {
     const { status, body } = await get(failed);
     expect(status).toBe(200);
     expect(body.data).toEqual({
-      keywordId: expect.any(String), keywordValue: 'coffee', date: '2026-03-10T23:00:00.000Z', status: 'failed', failureReason: 'Blocked by Google (captcha)', source: null,
-      resultList: [], droppedDomains: [], hasPreviousData: false, aiOverviewResults: [], aiContainsOurDomain: false,
+      keywordId: expect.any(String),
+      keywordValue: 'coffee',
+      date: '2026-03-10T23:00:00.000Z',
+      status: 'failed',
+      failureReason: 'Blocked by Google (captcha)',
+      source: null,
+      resultList: [],
+      droppedDomains: [],
+      hasPreviousData: false,
+      aiOverviewResults: [],
+      aiContainsOurDomain: false,
     });
   });
 
@@ -120,11 +221,19 @@ describe('GET /api/projects/position-history', () => {
   });
 
   it('404 once the keyword has been removed from the project', async () => {
-    const added = await app.request('POST', '/api/projects/keywords', { key, body: { projectId, keywords: ['tea'], geoCode: 'US', langCode: 'en' } });
+    const added = await app.request('POST', '/api/projects/keywords', {
+      key,
+      body: { projectId, keywords: ['tea'], geoCode: 'US', langCode: 'en' },
+    });
     expect(added.status).toBe(200);
-    const keywords = (await app.request('GET', `/api/projects/${projectId}`, { key })).body.project.keywords as { _id: string; keyword: string }[];
+    const keywords = (await app.request('GET', `/api/projects/${projectId}`, { key })).body.project.keywords as {
+      _id: string;
+      keyword: string;
+    }[];
     const tea = keywords.find((k) => k.keyword === 'tea')!._id;
-    const [teaCheck] = await seed(app, [{ projectId, keywordId: tea, at: '2026-03-12T09:00:00.000Z', urls: serp({ 1: OURS }), projectDomains: ['ours.com'] }]);
+    const [teaCheck] = await seed(app, [
+      { projectId, keywordId: tea, at: '2026-03-12T09:00:00.000Z', urls: serp({ 1: OURS }), projectDomains: ['ours.com'] },
+    ]);
     expect((await get(teaCheck)).status).toBe(200);
     await app.request('DELETE', '/api/projects/keywords', { key, body: { projectId, keywordIds: [tea] } });
     expect((await get(teaCheck)).status).toBe(404);

@@ -15,13 +15,19 @@ const isDomainName = (value: unknown) => {
 
 /** A required domain (query or body), normalised by the handler: `https://www.Example.com/x` is `example.com`. */
 export const RequiredDomainField = (description: string) =>
-  applyDecorators(ApiProperty({ example: 'example.com', description }), RequiredQuery(isDomainName, 'a public domain name such as example.com'));
+  applyDecorators(
+    ApiProperty({ example: 'example.com', description }),
+    RequiredQuery(isDomainName, 'a public domain name such as example.com'),
+  );
 
 /** A comma list or a repeated parameter, as one list of trimmed, non-empty entries. */
 export function listOfEntries(value: unknown): string[] | undefined {
   const parts = (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
   if (parts.length === 0) return undefined;
-  return parts.flatMap((part) => part.split(',')).map((entry) => entry.trim()).filter((entry) => entry !== '');
+  return parts
+    .flatMap((part) => part.split(','))
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
 }
 
 /**
@@ -30,16 +36,23 @@ export function listOfEntries(value: unknown): string[] | undefined {
  */
 export const CompetitorsQuery = () =>
   applyDecorators(
-    ApiProperty({ type: [String], example: 'rival.com,other.org', description: `Comma-separated or repeated; at most ${LIMITS.competitorsPerRequest}` }),
+    ApiProperty({
+      type: [String],
+      example: 'rival.com,other.org',
+      description: `Comma-separated or repeated; at most ${LIMITS.competitorsPerRequest}`,
+    }),
     Transform(({ value }) => listOfEntries(value)),
     ValidateBy({
       name: 'competitorList',
       validator: {
-        validate: (value: unknown) => Array.isArray(value) && value.length > 0 && value.length <= LIMITS.competitorsPerRequest && value.every(isDomainName),
+        validate: (value: unknown) =>
+          Array.isArray(value) && value.length > 0 && value.length <= LIMITS.competitorsPerRequest && value.every(isDomainName),
         defaultMessage: (args) => {
           const value = args?.value as string[] | undefined;
-          if (!Array.isArray(value) || value.length === 0) return 'competitors is required: a comma-separated list or repeated competitors parameters';
-          if (value.length > LIMITS.competitorsPerRequest) return `competitors holds ${value.length} domains; at most ${LIMITS.competitorsPerRequest} are accepted`;
+          if (!Array.isArray(value) || value.length === 0)
+            return 'competitors is required: a comma-separated list or repeated competitors parameters';
+          if (value.length > LIMITS.competitorsPerRequest)
+            return `competitors holds ${value.length} domains; at most ${LIMITS.competitorsPerRequest} are accepted`;
           return `competitors must hold public domain names such as example.com (got "${value.find((v) => !isDomainName(v))}")`;
         },
       },

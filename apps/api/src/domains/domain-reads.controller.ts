@@ -19,26 +19,40 @@ class CompetitorsParams extends DomainParams {
 class WebTrafficResponse {
   @ApiProperty() success!: boolean;
   @ApiProperty({ description: 'false (with data null) when the domain has never been fetched' }) exists!: boolean;
-  @ApiProperty({ nullable: true, description: '{stats: {domain, totalVisits, fetchedAt}, monthlyVisits: [{domain, month, visits}]} (at most 12 months, oldest first); null without traffic' })
+  @ApiProperty({
+    nullable: true,
+    description:
+      '{stats: {domain, totalVisits, fetchedAt}, monthlyVisits: [{domain, month, visits}]} (at most 12 months, oldest first); null without traffic',
+  })
   data!: object | null;
 }
 
 class PageSpeedResponse {
   @ApiProperty() success!: boolean;
-  @ApiProperty({ nullable: true, description: 'domain, performanceScore, accessibilityScore, bestPracticesScore, seoScore, cruxScore, largestContentfulPaint, firstContentfulPaint, cumulativeLayoutShift, totalBlockingTime, cruxFieldData {LCP, CLS, INP: {p75}}, source, fetchedAt; null when not cached' })
+  @ApiProperty({
+    nullable: true,
+    description:
+      'domain, performanceScore, accessibilityScore, bestPracticesScore, seoScore, cruxScore, largestContentfulPaint, firstContentfulPaint, cumulativeLayoutShift, totalBlockingTime, cruxFieldData {LCP, CLS, INP: {p75}}, source, fetchedAt; null when not cached',
+  })
   data!: object | null;
 }
 
 class CruxHistoryResponse {
   @ApiProperty() success!: boolean;
-  @ApiProperty({ type: [Object], description: 'The origin\'s series, oldest first: [{domain, date, lcp: {p75}, cls: {p75}}]' }) data!: object[];
+  @ApiProperty({ type: [Object], description: "The origin's series, oldest first: [{domain, date, lcp: {p75}, cls: {p75}}]" })
+  data!: object[];
   @ApiProperty({ type: [Object], description: 'Pages with history: [{url, path, data: [{date, lcp: {p75}}]}]' }) pages!: object[];
 }
 
 class CompetitorsFilteredResponse {
   @ApiProperty() success!: boolean;
-  @ApiProperty({ description: 'Keyed by competitor domain: {stats: {domain, totalVisits, fetchedAt}, monthlyVisits: [{month, visits}], pageSpeed: {cruxScore}}' }) data!: object;
-  @ApiProperty({ type: [String], description: 'The competitors kept: at most 6, 3 above and 3 below the main domain\'s traffic' }) filtered!: string[];
+  @ApiProperty({
+    description:
+      'Keyed by competitor domain: {stats: {domain, totalVisits, fetchedAt}, monthlyVisits: [{month, visits}], pageSpeed: {cruxScore}}',
+  })
+  data!: object;
+  @ApiProperty({ type: [String], description: "The competitors kept: at most 6, 3 above and 3 below the main domain's traffic" })
+  filtered!: string[];
   @ApiProperty({ type: Number, nullable: true }) mainDomainVisits!: number | null;
   @ApiProperty({ description: 'How many competitors were asked for' }) totalCompetitors!: number;
 }
@@ -48,7 +62,10 @@ class CompetitorsFilteredResponse {
 @ApiBearerAuth()
 @Controller('api/projects')
 export class DomainReadsController {
-  constructor(private readonly reads: DomainReads, private readonly limits: RateLimits) {}
+  constructor(
+    private readonly reads: DomainReads,
+    private readonly limits: RateLimits,
+  ) {}
 
   @Get('webtraffic')
   @ApiOkResponse({ type: WebTrafficResponse })
@@ -73,7 +90,10 @@ export class DomainReadsController {
 
   @Get('competitors-filtered')
   @ApiOkResponse({ type: CompetitorsFilteredResponse })
-  async competitorsFiltered(@CurrentAccount() caller: AccountCaller, @Query() params: CompetitorsParams): Promise<CompetitorsFilteredResponse> {
+  async competitorsFiltered(
+    @CurrentAccount() caller: AccountCaller,
+    @Query() params: CompetitorsParams,
+  ): Promise<CompetitorsFilteredResponse> {
     await this.limits.take('domainReads', caller.accountId);
     const competitors = params.competitors.map((c) => normaliseDomain(c)!);
     return { success: true, ...(await this.reads.competitorsFiltered(caller.accountId, normaliseDomain(params.domain)!, competitors)) };

@@ -16,8 +16,12 @@ class PagesPageSpeedParams {
 
 class PagesPageSpeedResponse {
   @ApiProperty() success!: boolean;
-  @ApiProperty({ nullable: true, description: 'The home page\'s record, else the domain\'s snapshot (source: domain), else null' }) baseline!: object | null;
-  @ApiProperty({ description: 'Keyed by URL: {url, path, performanceScore, accessibilityScore, bestPracticesScore, seoScore, largestContentfulPaint, firstContentfulPaint, cumulativeLayoutShift, totalBlockingTime, source (psi|lighthouse), measuredAt}' })
+  @ApiProperty({ nullable: true, description: "The home page's record, else the domain's snapshot (source: domain), else null" })
+  baseline!: object | null;
+  @ApiProperty({
+    description:
+      'Keyed by URL: {url, path, performanceScore, accessibilityScore, bestPracticesScore, seoScore, largestContentfulPaint, firstContentfulPaint, cumulativeLayoutShift, totalBlockingTime, source (psi|lighthouse), measuredAt}',
+  })
   pages!: object;
 }
 

@@ -14,18 +14,29 @@ class TrafficCheckBody {
 class TrafficCheckResponse {
   @ApiProperty() success!: boolean;
   @ApiProperty({ example: 'example.com' }) domain!: string;
-  @ApiProperty({ nullable: true, description: '{stats: {domain, totalVisits, engagementMetrics: {bounceRate, avgVisitDuration}, fetchedAt}, monthlyVisits: [{domain, month, visits}]}; null when the traffic provider has no information' })
+  @ApiProperty({
+    nullable: true,
+    description:
+      '{stats: {domain, totalVisits, engagementMetrics: {bounceRate, avgVisitDuration}, fetchedAt}, monthlyVisits: [{domain, month, visits}]}; null when the traffic provider has no information',
+  })
   data!: object | null;
-  @ApiProperty({ nullable: true, description: '{domain, performanceScore, cruxScore, largestContentfulPaint, cumulativeLayoutShift, fetchedAt}; null when page speed could not be measured' })
+  @ApiProperty({
+    nullable: true,
+    description:
+      '{domain, performanceScore, cruxScore, largestContentfulPaint, cumulativeLayoutShift, fetchedAt}; null when page speed could not be measured',
+  })
   pagespeed!: object | null;
-  @ApiProperty({ description: 'What is left of the account\'s 20-per-60-s window after this call' }) remaining!: number;
+  @ApiProperty({ description: "What is left of the account's 20-per-60-s window after this call" }) remaining!: number;
 }
 
 @ApiTags('Keyword research and live checks')
 @ApiBearerAuth()
 @Controller('api/tools/traffic-check')
 export class TrafficCheckController {
-  constructor(private readonly trafficCheck: TrafficCheck, private readonly limits: RateLimits) {}
+  constructor(
+    private readonly trafficCheck: TrafficCheck,
+    private readonly limits: RateLimits,
+  ) {}
 
   /** A domain's traffic and page speed: cached (30 days) at once, else fetched live. Providers that fail give null, never an error. */
   @Post()

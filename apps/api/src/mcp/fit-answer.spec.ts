@@ -4,7 +4,10 @@ describe('fitting an answer to an agent', () => {
   const yearOfUpdates = {
     success: true,
     data: Object.fromEntries(
-      Array.from({ length: 200 }, (_, k) => [`kw${k}`, { keyword: { value: `keyword ${k}` }, updates: Array.from({ length: 365 }, (_, d) => ({ day: d, position: 1 + ((k + d) % 90) })) }]),
+      Array.from({ length: 200 }, (_, k) => [
+        `kw${k}`,
+        { keyword: { value: `keyword ${k}` }, updates: Array.from({ length: 365 }, (_, d) => ({ day: d, position: 1 + ((k + d) % 90) })) },
+      ]),
     ),
   };
 

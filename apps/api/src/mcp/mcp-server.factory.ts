@@ -63,7 +63,11 @@ export class McpServerFactory {
         title: tool.title,
         description: tool.description,
         inputSchema: tool.inputSchema,
-        annotations: { readOnlyHint: tool.method === 'GET', destructiveHint: tool.method === 'DELETE' || tool.method === 'PUT', openWorldHint: false },
+        annotations: {
+          readOnlyHint: tool.method === 'GET',
+          destructiveHint: tool.method === 'DELETE' || tool.method === 'PUT',
+          openWorldHint: false,
+        },
       })),
     }));
 
@@ -76,18 +80,40 @@ export class McpServerFactory {
 
     server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
       resourceTemplates: [
-        { uriTemplate: 'project://{id}', name: 'project', title: 'Project', description: 'A project with its keywords, competitors and settings (as getProject)', mimeType: 'application/json' },
-        { uriTemplate: 'project://{id}/report', name: 'project-report', title: 'Project report', description: 'The Markdown report of a project (as exportAgentReport)', mimeType: 'text/markdown' },
+        {
+          uriTemplate: 'project://{id}',
+          name: 'project',
+          title: 'Project',
+          description: 'A project with its keywords, competitors and settings (as getProject)',
+          mimeType: 'application/json',
+        },
+        {
+          uriTemplate: 'project://{id}/report',
+          name: 'project-report',
+          title: 'Project report',
+          description: 'The Markdown report of a project (as exportAgentReport)',
+          mimeType: 'text/markdown',
+        },
       ],
     }));
 
     server.setRequestHandler(ListResourcesRequestSchema, async () => {
       const answer = await this.callByName('listProjects', {}, authorization);
-      const projects = ((answer.json as { projects?: { _id: string; name: string; domain: string }[] }).projects ?? []);
+      const projects = (answer.json as { projects?: { _id: string; name: string; domain: string }[] }).projects ?? [];
       return {
         resources: projects.flatMap((project) => [
-          { uri: `project://${project._id}`, name: project.name, description: `Project ${project.name} (${project.domain})`, mimeType: 'application/json' },
-          { uri: `project://${project._id}/report`, name: `${project.name} report`, description: `Markdown report of ${project.domain}`, mimeType: 'text/markdown' },
+          {
+            uri: `project://${project._id}`,
+            name: project.name,
+            description: `Project ${project.name} (${project.domain})`,
+            mimeType: 'application/json',
+          },
+          {
+            uri: `project://${project._id}/report`,
+            name: `${project.name} report`,
+            description: `Markdown report of ${project.domain}`,
+            mimeType: 'text/markdown',
+          },
         ]),
       };
     });
@@ -96,7 +122,8 @@ export class McpServerFactory {
       const { uri } = request.params;
       const report = REPORT_URI.exec(uri);
       const project = PROJECT_URI.exec(uri);
-      if (!report && !project) throw new McpError(ErrorCode.InvalidParams, `Unknown resource ${uri}: use project://{id} or project://{id}/report`);
+      if (!report && !project)
+        throw new McpError(ErrorCode.InvalidParams, `Unknown resource ${uri}: use project://{id} or project://{id}/report`);
       const answer = report
         ? await this.callByName('exportAgentReport', { projectId: decodeURIComponent(report[1]!) }, authorization)
         : await this.callByName('getProject', { id: decodeURIComponent(project![1]!) }, authorization);
@@ -108,14 +135,16 @@ export class McpServerFactory {
         {
           name: 'weekly-ranking-report',
           title: 'Weekly ranking report',
-          description: 'A report of the last 7 days of a project\'s rankings: winners, losers, keywords entering or leaving the top 10, with the notes of the week',
+          description:
+            "A report of the last 7 days of a project's rankings: winners, losers, keywords entering or leaving the top 10, with the notes of the week",
           arguments: [{ name: 'projectId', description: 'The project id (see listProjects)', required: true }],
         },
       ],
     }));
 
     server.setRequestHandler(GetPromptRequestSchema, (request) => {
-      if (request.params.name !== 'weekly-ranking-report') throw new McpError(ErrorCode.InvalidParams, `Unknown prompt ${request.params.name}`);
+      if (request.params.name !== 'weekly-ranking-report')
+        throw new McpError(ErrorCode.InvalidParams, `Unknown prompt ${request.params.name}`);
       const projectId = request.params.arguments?.projectId;
       if (!projectId) throw new McpError(ErrorCode.InvalidParams, 'projectId is required');
       const now = this.clock.now();

@@ -56,7 +56,8 @@ function toolOf(method: string, path: string, operation: Json, resolve: (schema:
     parameterLocations.set(parameter.name, where);
     if (parameter.required === true || where === 'path') required.add(parameter.name);
   }
-  const bodySchema = ((operation.requestBody as Json | undefined)?.content as Record<string, Json> | undefined)?.['application/json']?.schema;
+  const bodySchema = ((operation.requestBody as Json | undefined)?.content as Record<string, Json> | undefined)?.['application/json']
+    ?.schema;
   if (bodySchema !== undefined) {
     const body = flattenAllOf(resolve(bodySchema));
     for (const [field, schema] of Object.entries((body.properties ?? {}) as Record<string, Json>)) {
@@ -70,7 +71,10 @@ function toolOf(method: string, path: string, operation: Json, resolve: (schema:
   return {
     name: operation.operationId as string,
     title: (operation.summary as string | undefined) ?? (operation.operationId as string),
-    description: [...new Set(description)].join('. ') + `\n\nREST: ${method.toUpperCase()} ${path}.` + (narrowing.length > 0 ? ` Narrow long answers with ${narrowing.join(', ')}.` : ''),
+    description:
+      [...new Set(description)].join('. ') +
+      `\n\nREST: ${method.toUpperCase()} ${path}.` +
+      (narrowing.length > 0 ? ` Narrow long answers with ${narrowing.join(', ')}.` : ''),
     inputSchema: { type: 'object', properties, ...(required.size > 0 ? { required: [...required] } : {}) },
     method: method.toUpperCase(),
     path,

@@ -15,7 +15,9 @@ export function setupOpenApi(app: INestApplication): void {
   const config = new DocumentBuilder()
     .setOpenAPIVersion('3.1.0')
     .setTitle('Rank-Tracking API')
-    .setDescription('Tracks where a website ranks on Google for its keywords, day after day. Every call takes Authorization: Bearer <API_KEY>.')
+    .setDescription(
+      'Tracks where a website ranks on Google for its keywords, day after day. Every call takes Authorization: Bearer <API_KEY>.',
+    )
     .setVersion('1.0.0')
     .setLicense('MIT', 'https://opensource.org/licenses/MIT')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key of the account' }, 'bearer')

@@ -1,7 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import { DEFAULT_SETTINGS, ProjectSettings, SERP_DEPTHS, SerpDepth, UPDATE_FREQUENCIES, UpdateFrequency } from '@rank/projects/domain/project-settings';
+import {
+  DEFAULT_SETTINGS,
+  ProjectSettings,
+  SERP_DEPTHS,
+  SerpDepth,
+  UPDATE_FREQUENCIES,
+  UpdateFrequency,
+} from '@rank/projects/domain/project-settings';
 import { invalid } from '@rank/domain/domain-error';
 import { normaliseDomain } from '@rank/domain/domain-name';
 import { isObjectId } from '@rank/domain/object-id';
@@ -24,13 +31,21 @@ export class ProjectSettingsBody {
   @RequiredText(253, { example: 'example.com', description: 'Lowercased and normalised server-side' })
   domain!: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Folder id; on update an empty string takes the project out of its folder' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'Folder id; on update an empty string takes the project out of its folder',
+  })
   @IsOptional()
   @Transform(trim)
   @IsString()
   folder?: string | null;
 
-  @ApiPropertyOptional({ maxLength: 2048, description: 'An http(s) URL, or an icon identifier (letters, digits, `.`, `_`, `-`)', example: 'https://example.com/favicon.ico' })
+  @ApiPropertyOptional({
+    maxLength: 2048,
+    description: 'An http(s) URL, or an icon identifier (letters, digits, `.`, `_`, `-`)',
+    example: 'https://example.com/favicon.ico',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(2048)
@@ -103,8 +118,12 @@ function domainOrThrow(field: string, raw: string): string {
 export function parseDomainList(field: string, input: string | string[] | undefined, exclude: string): string[] | undefined {
   if (input === undefined) return undefined;
   const parts = Array.isArray(input) ? input : typeof input === 'string' ? input.split(/[,\n\r]+/) : null;
-  if (parts === null || parts.some((p) => typeof p !== 'string')) throw invalid(`${field} must be a string of comma- or newline-separated domains`);
-  const domains = parts.map((p) => p.trim()).filter((p) => p !== '').map((p) => domainOrThrow(field, p));
+  if (parts === null || parts.some((p) => typeof p !== 'string'))
+    throw invalid(`${field} must be a string of comma- or newline-separated domains`);
+  const domains = parts
+    .map((p) => p.trim())
+    .filter((p) => p !== '')
+    .map((p) => domainOrThrow(field, p));
   return [...new Set(domains)].filter((d) => d !== exclude);
 }
 
@@ -112,16 +131,21 @@ export function parseDomainList(field: string, input: string | string[] | undefi
  * Settings from a create or update body, on top of `base` (the defaults, or the project's current
  * settings): fields that are absent keep their base value.
  */
-export function resolveSettings(body: ProjectSettingsBody, base: Omit<ProjectSettings, 'name' | 'domain'> = DEFAULT_SETTINGS): ProjectSettings {
+export function resolveSettings(
+  body: ProjectSettingsBody,
+  base: Omit<ProjectSettings, 'name' | 'domain'> = DEFAULT_SETTINGS,
+): ProjectSettings {
   const domain = domainOrThrow('domain', body.domain);
   const updateFrequency = body.updateFrequency ?? base.updateFrequency;
-  let customUpdateDays = body.customUpdateDays !== undefined ? [...new Set(body.customUpdateDays)].sort((a, b) => a - b) : base.customUpdateDays;
+  let customUpdateDays =
+    body.customUpdateDays !== undefined ? [...new Set(body.customUpdateDays)].sort((a, b) => a - b) : base.customUpdateDays;
   if (updateFrequency === 'custom' && customUpdateDays.length === 0) {
     throw invalid('customUpdateDays is required when updateFrequency is custom: weekday numbers 0-6 (0 = Sunday)');
   }
   if (updateFrequency !== 'custom') customUpdateDays = [];
   const updateTimezone = body.updateTimezone ?? base.updateTimezone;
-  if (!isIanaTimeZone(updateTimezone)) throw invalid(`updateTimezone must be an IANA time zone name such as Europe/Berlin (got "${updateTimezone}")`);
+  if (!isIanaTimeZone(updateTimezone))
+    throw invalid(`updateTimezone must be an IANA time zone name such as Europe/Berlin (got "${updateTimezone}")`);
   return {
     name: body.name,
     domain,

@@ -25,21 +25,27 @@ export class ProjectKeywordView {
   @ApiProperty() keyword!: string;
   @ApiProperty({ example: 'US' }) geoCode!: string;
   @ApiProperty({ example: 'en' }) langCode!: string;
-  @ApiProperty({ type: Number, nullable: true, description: 'Average monthly searches from the stored keyword volumes; null while unknown' })
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Average monthly searches from the stored keyword volumes; null while unknown',
+  })
   avgMonthlySearches!: number | null;
 }
 
 /** How the checks asked for on the project's last check day stand, so that a client can see a bad day. */
 export class CheckDayView {
-  @ApiProperty({ example: '2026-05-04', description: 'The UTC day of the project\'s latest check request (scheduled or on demand)' }) date!: string;
+  @ApiProperty({ example: '2026-05-04', description: "The UTC day of the project's latest check request (scheduled or on demand)" })
+  date!: string;
   @ApiProperty({ description: 'Checks of that day with a stored result' }) checked!: number;
-  @ApiProperty({ description: 'Checks of that day that failed for good (every source, and for a scheduled check every try of its day)' }) failed!: number;
+  @ApiProperty({ description: 'Checks of that day that failed for good (every source, and for a scheduled check every try of its day)' })
+  failed!: number;
   @ApiProperty({ description: 'Checks of that day still waiting for a scraper, or for a retry later that day' }) pending!: number;
 }
 
 export class ProjectDetailView extends ProjectView {
   @ApiProperty({ type: [ProjectKeywordView] }) keywords!: ProjectKeywordView[];
-  @ApiProperty({ type: CheckDayView, nullable: true, description: 'The project\'s last check day, counted; null before its first check' })
+  @ApiProperty({ type: CheckDayView, nullable: true, description: "The project's last check day, counted; null before its first check" })
   lastCheckDay!: CheckDayView | null;
 }
 
@@ -80,7 +86,11 @@ export function toProjectDetail(
     ...toProjectView(project),
     lastCheckDay,
     keywords: content.keywords.map((k) => ({
-      _id: k.keywordId, keyword: k.value, geoCode: k.geoCode, langCode: k.langCode, avgMonthlySearches: volumes.get(k.keywordId) ?? null,
+      _id: k.keywordId,
+      keyword: k.value,
+      geoCode: k.geoCode,
+      langCode: k.langCode,
+      avgMonthlySearches: volumes.get(k.keywordId) ?? null,
     })),
   };
 }

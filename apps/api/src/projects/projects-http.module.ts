@@ -21,8 +21,15 @@ import { CheckProgressReader } from '@rank/tracking/reads/check-progress/check-p
 @Module({
   imports: [ProjectsModule, ResearchModule, RateLimitsModule],
   controllers: [
-    FoldersController, KeywordsController, NotesController, CapacityController,
-    ListProjectsController, CreateProjectController, UpdateProjectController, DeleteProjectController, GetProjectController,
+    FoldersController,
+    KeywordsController,
+    NotesController,
+    CapacityController,
+    ListProjectsController,
+    CreateProjectController,
+    UpdateProjectController,
+    DeleteProjectController,
+    GetProjectController,
   ],
   providers: [NewDomainAllowances, CheckProgressReader],
 })

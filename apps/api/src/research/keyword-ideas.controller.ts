@@ -13,7 +13,13 @@ import { AccountCaller, CurrentAccount } from '../platform/auth/caller';
 import { ObjectIdField } from '../platform/http/validators';
 
 const isCode = (test: (code: string) => boolean, what: string) =>
-  ValidateBy({ name: 'isCode', validator: { validate: (v: unknown) => typeof v === 'string' && v.length === 2 && test(v), defaultMessage: () => `$property must be ${what}` } });
+  ValidateBy({
+    name: 'isCode',
+    validator: {
+      validate: (v: unknown) => typeof v === 'string' && v.length === 2 && test(v),
+      defaultMessage: () => `$property must be ${what}`,
+    },
+  });
 
 class KeywordIdeasBody {
   @ObjectIdField()
@@ -42,10 +48,12 @@ class KeywordIdeaView {
 
 class KeywordIdeasResponse {
   @ApiProperty() success!: boolean;
-  @ApiProperty({ type: [KeywordIdeaView], description: 'Highest volume first; tracked keywords are left out; empty means no data now' }) ideas!: KeywordIdeaView[];
+  @ApiProperty({ type: [KeywordIdeaView], description: 'Highest volume first; tracked keywords are left out; empty means no data now' })
+  ideas!: KeywordIdeaView[];
   @ApiPropertyOptional({
     enum: ['upstream_error', 'service_unavailable'],
-    description: 'upstream_error: the provider answered with an error or a malformed body; service_unavailable: no provider and autocomplete failed, or the provider was unreachable or slower than 30 s',
+    description:
+      'upstream_error: the provider answered with an error or a malformed body; service_unavailable: no provider and autocomplete failed, or the provider was unreachable or slower than 30 s',
   })
   error?: IdeasError;
 }
@@ -73,7 +81,12 @@ export class KeywordIdeasController {
     const { project } = await this.access.owned(caller, body.projectId);
     await this.limits.take('keywordResearch', caller.accountId);
     const { keywords } = await this.contents.load(project.projectId);
-    const answer = await this.ideas.forProject({ geoCode: body.geo ?? 'US', langCode: body.lang ?? 'en', domain: project.settings.domain, tracked: keywords });
+    const answer = await this.ideas.forProject({
+      geoCode: body.geo ?? 'US',
+      langCode: body.lang ?? 'en',
+      domain: project.settings.domain,
+      tracked: keywords,
+    });
     return { success: true, ...answer };
   }
 }

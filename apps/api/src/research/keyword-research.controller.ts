@@ -3,7 +3,13 @@ import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiProperty, ApiPropertyO
 import { Allow, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { RateLimits } from '@rank/platform/rate-limits/rate-limits';
 import { COMPETITION_LEVELS, Competition } from '@rank/research/domain/volume.events';
-import { KeywordResearch, RESEARCH_LIMIT_DEFAULT, RESEARCH_LIMIT_MAX, ResearchAnswer, SEED_MAX_LENGTH } from '@rank/research/ideas/keyword-research';
+import {
+  KeywordResearch,
+  RESEARCH_LIMIT_DEFAULT,
+  RESEARCH_LIMIT_MAX,
+  ResearchAnswer,
+  SEED_MAX_LENGTH,
+} from '@rank/research/ideas/keyword-research';
 import { RefusedWhenSuspended } from '../platform/auth/access.decorators';
 import { AccountCaller, CurrentAccount } from '../platform/auth/caller';
 
@@ -21,7 +27,12 @@ class KeywordResearchBody {
   @Allow()
   lang?: unknown;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: RESEARCH_LIMIT_MAX, default: RESEARCH_LIMIT_DEFAULT, description: 'Keywords in the answer at most' })
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: RESEARCH_LIMIT_MAX,
+    default: RESEARCH_LIMIT_DEFAULT,
+    description: 'Keywords in the answer at most',
+  })
   @IsOptional()
   @IsInt({ message: 'limit must be a whole number from 1 to 100' })
   @Min(1, { message: 'limit must be a whole number from 1 to 100' })
@@ -36,7 +47,8 @@ class ResearchedKeywordView {
   @ApiProperty({ type: Number, nullable: true, description: '0–100' }) competitionIndex!: number | null;
   @ApiProperty({ type: Number, nullable: true, description: 'Low top-of-page bid, USD' }) cpcLow!: number | null;
   @ApiProperty({ type: Number, nullable: true, description: 'High top-of-page bid, USD' }) cpcHigh!: number | null;
-  @ApiProperty({ type: [Number], description: 'The last 12 months\' volumes, oldest first (0 for a month the provider did not report)' }) trend!: number[];
+  @ApiProperty({ type: [Number], description: "The last 12 months' volumes, oldest first (0 for a month the provider did not report)" })
+  trend!: number[];
 }
 
 class ResearchSuccessView {
@@ -50,7 +62,8 @@ class ResearchSuccessView {
 
 class ResearchFailureView {
   @ApiProperty({ enum: [false] }) success!: false;
-  @ApiProperty({ description: 'Why: a bad seed, an unsupported country or language, no provider, an upstream error or timeout' }) message!: string;
+  @ApiProperty({ description: 'Why: a bad seed, an unsupported country or language, no provider, an upstream error or timeout' })
+  message!: string;
 }
 
 @ApiTags('Keyword research')
@@ -58,7 +71,10 @@ class ResearchFailureView {
 @Controller('api/tools/keyword-research')
 @ApiExtraModels(ResearchSuccessView, ResearchFailureView)
 export class KeywordResearchController {
-  constructor(private readonly research: KeywordResearch, private readonly limits: RateLimits) {}
+  constructor(
+    private readonly research: KeywordResearch,
+    private readonly limits: RateLimits,
+  ) {}
 
   /**
    * Related keywords of a seed with their figures. Needs an active subscription; shares a rate limit

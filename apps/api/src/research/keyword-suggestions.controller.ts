@@ -24,14 +24,14 @@ class YearVolumeView {
 
 class SuggestedPhraseView {
   @ApiProperty({ example: 'trail running shoes' }) phrase!: string;
-  @ApiProperty({ type: Number, nullable: true, description: 'The latest month\'s searches; null when unknown' }) lastVolume!: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: "The latest month's searches; null when unknown" }) lastVolume!: number | null;
   @ApiProperty({ type: [YearVolumeView], description: 'The monthly history grouped by year, oldest first' }) volume!: YearVolumeView[];
 }
 
 class SuggestionsLocaleView {
   @ApiProperty({ example: 'en-US' }) key!: string;
   @ApiProperty({ example: 'en' }) lang!: string;
-  @ApiProperty({ example: 'United States', description: 'The country\'s English name' }) region!: string;
+  @ApiProperty({ example: 'United States', description: "The country's English name" }) region!: string;
   @ApiProperty({ example: 'US' }) geo!: string;
   @ApiProperty({ format: 'date-time' }) lastUpdatedAt!: string;
   @ApiProperty({ type: [SuggestedPhraseView], description: 'Up to 30, highest lastVolume first' }) keywords!: SuggestedPhraseView[];
@@ -56,7 +56,8 @@ class KeywordSuggestionsResponse {
   @ApiPropertyOptional({ type: SuggestionsMetaView }) meta?: SuggestionsMetaView;
   @ApiPropertyOptional() runCount?: number;
   @ApiPropertyOptional({ format: 'date-time' }) lastRunAt?: string;
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Why the latest run failed or fell back to autocomplete' }) lastError?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Why the latest run failed or fell back to autocomplete' }) lastError?:
+    string | null;
 }
 
 @ApiTags('Keyword research')

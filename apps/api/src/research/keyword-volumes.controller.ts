@@ -16,9 +16,15 @@ class KeywordVolumesParams {
   @RequiredObjectIdQuery()
   projectId!: string;
 
-  @ApiPropertyOptional({ example: '6740a1b2c3d4e5f601234568', description: 'A keyword of the project: single mode, its whole volume history' })
+  @ApiPropertyOptional({
+    example: '6740a1b2c3d4e5f601234568',
+    description: 'A keyword of the project: single mode, its whole volume history',
+  })
   @IsOptional()
-  @ValidateBy({ name: 'isObjectId', validator: { validate: (v: unknown) => isObjectId(v), defaultMessage: () => 'keywordId must be a 24-character hex id' } })
+  @ValidateBy({
+    name: 'isObjectId',
+    validator: { validate: (v: unknown) => isObjectId(v), defaultMessage: () => 'keywordId must be a 24-character hex id' },
+  })
   keywordId?: string;
 }
 
@@ -27,8 +33,8 @@ class CompactVolumeView implements CompactVolume {
   @ApiProperty({ description: 'Country (ISO 3166-1 alpha-2)' }) g!: string;
   @ApiProperty({ description: 'Language (ISO 639-1)' }) l!: string;
   @ApiProperty({ enum: ['dataforseo', 'google-ads'], description: 'The provider' }) s!: string;
-  @ApiProperty({ type: Number, nullable: true, description: 'The latest month\'s volume' }) lv!: number | null;
-  @ApiProperty({ type: [Number], description: 'The last 12 months\' volumes, oldest first' }) tr!: number[];
+  @ApiProperty({ type: Number, nullable: true, description: "The latest month's volume" }) lv!: number | null;
+  @ApiProperty({ type: [Number], description: "The last 12 months' volumes, oldest first" }) tr!: number[];
   @ApiProperty({ type: Number, nullable: true, description: 'The average of tr' }) am!: number | null;
   @ApiProperty({ type: Number, nullable: true, description: 'Competition index 0–100' }) ci!: number | null;
   @ApiProperty({ type: Number, nullable: true, description: 'Low top-of-page bid (USD)' }) cl!: number | null;
@@ -62,7 +68,11 @@ class KeywordVolumesResponse {
   @ApiProperty() success!: boolean;
   @ApiProperty({
     oneOf: [
-      { type: 'object', additionalProperties: { $ref: getSchemaPath(CompactVolumeView) }, description: 'Bulk mode: keyed by keyword id, only keywords with data' },
+      {
+        type: 'object',
+        additionalProperties: { $ref: getSchemaPath(CompactVolumeView) },
+        description: 'Bulk mode: keyed by keyword id, only keywords with data',
+      },
       { $ref: getSchemaPath(KeywordVolumeView), description: 'Single mode' },
       { type: 'null', description: 'Single mode, a keyword without data' },
     ],
@@ -104,9 +114,19 @@ export class KeywordVolumesController {
     return {
       success: true,
       data: {
-        keywordId: keyword.keywordId, keyword: keyword.value, geoCode: keyword.geoCode, langCode: keyword.langCode, source: volume.source,
-        avgMonthlySearches: averageMonthlySearches(volume), competition: volume.competition, competitionIndex: volume.competitionIndex,
-        cpcLow: volume.cpcLow, cpcHigh: volume.cpcHigh, currency: volume.currency, history, fetchedAt: volume.fetchedAt,
+        keywordId: keyword.keywordId,
+        keyword: keyword.value,
+        geoCode: keyword.geoCode,
+        langCode: keyword.langCode,
+        source: volume.source,
+        avgMonthlySearches: averageMonthlySearches(volume),
+        competition: volume.competition,
+        competitionIndex: volume.competitionIndex,
+        cpcLow: volume.cpcLow,
+        cpcHigh: volume.cpcHigh,
+        currency: volume.currency,
+        history,
+        fetchedAt: volume.fetchedAt,
       },
     };
   }

@@ -23,7 +23,11 @@ export class IssueApiKey {
     const name = keyName(rawName);
     const issued = issueApiKey(accountId);
     const keyId = newObjectId(now);
-    const { events } = await this.accounts.handle(accountId, { type: 'CreateApiKey', keyId, name, keyHash: issued.keyHash, keyPrefix: issued.keyPrefix }, now);
+    const { events } = await this.accounts.handle(
+      accountId,
+      { type: 'CreateApiKey', keyId, name, keyHash: issued.keyHash, keyPrefix: issued.keyPrefix },
+      now,
+    );
     const created = events.find((e) => e.type === 'ApiKeyCreated');
     if (!created || created.type !== 'ApiKeyCreated') throw new Error('creating a key must record ApiKeyCreated');
     return { key: issued.key, apiKey: { _id: keyId, name, keyPrefix: issued.keyPrefix, createdAt: created.data.createdAt } };

@@ -14,10 +14,16 @@ export class KeyUsageStore implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(KeyUsageStore.name);
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(@Inject(READ_STORE) private readonly readStore: ReadStore, private readonly tracker: KeyUsageTracker) {}
+  constructor(
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly tracker: KeyUsageTracker,
+  ) {}
 
   onModuleInit(): void {
-    this.timer = setInterval(() => void this.flush().catch((e: unknown) => this.logger.warn(`could not save key usage: ${String(e)}`)), FLUSH_EVERY_MS);
+    this.timer = setInterval(
+      () => void this.flush().catch((e: unknown) => this.logger.warn(`could not save key usage: ${String(e)}`)),
+      FLUSH_EVERY_MS,
+    );
     this.timer.unref();
   }
 
@@ -30,7 +36,10 @@ export class KeyUsageStore implements OnModuleInit, OnApplicationShutdown {
     const uses = this.tracker.drain();
     if (uses.length === 0) return;
     try {
-      await this.readStore.insert('api_key_usage', uses.map((u) => ({ account_id: u.accountId, key_id: u.keyId, used_at: u.usedAt.getTime() })));
+      await this.readStore.insert(
+        'api_key_usage',
+        uses.map((u) => ({ account_id: u.accountId, key_id: u.keyId, used_at: u.usedAt.getTime() })),
+      );
     } catch (error) {
       for (const u of uses) this.tracker.touch(u.accountId, u.keyId, u.usedAt);
       throw error;

@@ -11,12 +11,17 @@ export class ChangeAccountCommand {
   readonly status?: AccountStatus;
   readonly balance?: number;
 
-  constructor(readonly accountId: string, input: { plan?: unknown; trial?: unknown; status?: unknown; balance?: unknown }) {
+  constructor(
+    readonly accountId: string,
+    input: { plan?: unknown; trial?: unknown; status?: unknown; balance?: unknown },
+  ) {
     if (!isObjectId(accountId)) throw invalid('id must be a 24-character hex id');
     if (input.plan !== undefined && typeof input.plan !== 'string') throw invalid('plan must be a string');
     if (input.trial !== undefined && typeof input.trial !== 'boolean') throw invalid('trial must be true or false');
-    if (input.status !== undefined && !STATUSES.includes(input.status as AccountStatus)) throw invalid(`status must be one of ${STATUSES.join(', ')}`);
-    if (input.balance !== undefined && !(Number.isInteger(input.balance) && (input.balance as number) >= 0)) throw invalid('balance must be a whole number >= 0');
+    if (input.status !== undefined && !STATUSES.includes(input.status as AccountStatus))
+      throw invalid(`status must be one of ${STATUSES.join(', ')}`);
+    if (input.balance !== undefined && !(Number.isInteger(input.balance) && (input.balance as number) >= 0))
+      throw invalid('balance must be a whole number >= 0');
     if ([input.plan, input.trial, input.status, input.balance].every((v) => v === undefined)) {
       throw invalid('Send at least one of plan, trial, status, balance');
     }

@@ -17,9 +17,17 @@ export class ChangeAccount {
 
   async change(command: ChangeAccountCommand): Promise<AccountView> {
     if (command.plan !== undefined && !this.plans.find(command.plan)) throw invalid(`plan must be one of ${this.plans.ids().join(', ')}`);
-    const { state } = await this.accounts.handle(command.accountId, {
-      type: 'ChangeAccount', plan: command.plan, isTrial: command.trial, status: command.status, virtualBalance: command.balance,
-    }, this.clock.now());
+    const { state } = await this.accounts.handle(
+      command.accountId,
+      {
+        type: 'ChangeAccount',
+        plan: command.plan,
+        isTrial: command.trial,
+        status: command.status,
+        virtualBalance: command.balance,
+      },
+      this.clock.now(),
+    );
     if (state.kind !== 'open') throw new Error('a changed account must be open');
     return toAccountView(state);
   }

@@ -35,7 +35,12 @@ export type OpenAccountState = Extract<AccountState, { kind: 'open' }>;
 
 export type AccountCommand =
   | {
-      type: 'OpenAccount'; accountId: string; name: string; plan: string; isTrial: boolean; virtualBalance: number;
+      type: 'OpenAccount';
+      accountId: string;
+      name: string;
+      plan: string;
+      isTrial: boolean;
+      virtualBalance: number;
       /** Opened together with the account, so an account never exists without a way in. */
       firstApiKey?: { keyId: string; name: string; keyHash: string; keyPrefix: string };
     }
@@ -104,7 +109,12 @@ export function decideAccount(command: AccountCommand, state: AccountState, now:
     }
     case 'RefundCheck': {
       requireOpen(state);
-      return [{ type: 'ScrapeCreditRefunded', data: { batchId: command.batchId, checkId: command.checkId, credits: command.credits, refundedAt: at } }];
+      return [
+        {
+          type: 'ScrapeCreditRefunded',
+          data: { batchId: command.batchId, checkId: command.checkId, credits: command.credits, refundedAt: at },
+        },
+      ];
     }
     default:
       return assertNever(command);
@@ -115,8 +125,15 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
   if (event.type === 'AccountOpened') {
     const d = event.data;
     return {
-      kind: 'open', accountId: d.accountId, name: d.name, plan: d.plan, isTrial: d.isTrial,
-      status: 'active', virtualBalance: d.virtualBalance, openedAt: d.openedAt, apiKeys: [],
+      kind: 'open',
+      accountId: d.accountId,
+      name: d.name,
+      plan: d.plan,
+      isTrial: d.isTrial,
+      status: 'active',
+      virtualBalance: d.virtualBalance,
+      openedAt: d.openedAt,
+      apiKeys: [],
     };
   }
   if (state.kind !== 'open') return state;

@@ -1,6 +1,13 @@
 import { foldEvents } from '@rank/domain/decider';
 import { deciderSpec } from '@rank/domain/testing/decider-spec';
-import { allowanceUsage, countDomain, emptyAllowance, NEW_DOMAINS_WINDOW_MS, NewDomainAllowanceExhausted, newDomainAllowanceDecider } from './new-domain-allowance';
+import {
+  allowanceUsage,
+  countDomain,
+  emptyAllowance,
+  NEW_DOMAINS_WINDOW_MS,
+  NewDomainAllowanceExhausted,
+  newDomainAllowanceDecider,
+} from './new-domain-allowance';
 
 describe('New-domain allowance', () => {
   const t0 = Date.parse('2026-01-01T00:00:00Z');
@@ -29,15 +36,24 @@ describe('New-domain allowance decider', () => {
   const spec = deciderSpec(newDomainAllowanceDecider, now);
 
   it('counts only the domains not yet counted in the window, each once', () => {
-    spec.given([counted(['a.com'], '2026-01-01T11:00:00.000Z')]).when({ type: 'CountNewDomains', domains: ['a.com', 'b.com', 'b.com'], limit: 3 })
+    spec
+      .given([counted(['a.com'], '2026-01-01T11:00:00.000Z')])
+      .when({ type: 'CountNewDomains', domains: ['a.com', 'b.com', 'b.com'], limit: 3 })
       .then([counted(['b.com'], now.toISOString())]);
-    spec.given([counted(['a.com'], '2026-01-01T11:00:00.000Z')]).when({ type: 'CountNewDomains', domains: ['a.com'], limit: 1 }).then([]);
+    spec
+      .given([counted(['a.com'], '2026-01-01T11:00:00.000Z')])
+      .when({ type: 'CountNewDomains', domains: ['a.com'], limit: 1 })
+      .then([]);
   });
 
   it('refuses a request whose new domains do not all fit, counting none, with the time until the window clears', () => {
     let caught: unknown;
     try {
-      newDomainAllowanceDecider.decide({ type: 'CountNewDomains', domains: ['c.com', 'd.com'], limit: 3 }, foldEvents(newDomainAllowanceDecider, [counted(['a.com', 'b.com'], '2026-01-01T11:00:00.000Z')]), now);
+      newDomainAllowanceDecider.decide(
+        { type: 'CountNewDomains', domains: ['c.com', 'd.com'], limit: 3 },
+        foldEvents(newDomainAllowanceDecider, [counted(['a.com', 'b.com'], '2026-01-01T11:00:00.000Z')]),
+        now,
+      );
     } catch (error) {
       caught = error;
     }
@@ -46,7 +62,9 @@ describe('New-domain allowance decider', () => {
   });
 
   it('starts afresh once 24 h pass after the newest counted domain', () => {
-    spec.given([counted(['a.com', 'b.com'], '2025-12-31T11:59:59.000Z')]).when({ type: 'CountNewDomains', domains: ['c.com', 'a.com'], limit: 2 })
+    spec
+      .given([counted(['a.com', 'b.com'], '2025-12-31T11:59:59.000Z')])
+      .when({ type: 'CountNewDomains', domains: ['c.com', 'a.com'], limit: 2 })
       .then([counted(['c.com', 'a.com'], now.toISOString())]);
   });
 });

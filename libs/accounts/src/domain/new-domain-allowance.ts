@@ -55,7 +55,9 @@ export class NewDomainAllowanceExhausted extends Error {
     /** Seconds until the newest counted domain is 24 h old and the allowance clears. */
     readonly retryAfterSeconds: number,
   ) {
-    super(`The allowance of ${limit} new domains per 24 hours is used up; cached domains can still be read, new ones again in ${retryAfterSeconds} seconds`);
+    super(
+      `The allowance of ${limit} new domains per 24 hours is used up; cached domains can still be read, new ones again in ${retryAfterSeconds} seconds`,
+    );
     this.name = 'NewDomainAllowanceExhausted';
   }
 }

@@ -50,7 +50,12 @@ export function parsePlanCatalogue(json: string): PlanCatalogue {
     if (!Number.isInteger(p.monthlySerpTokens) || (p.monthlySerpTokens as number) < 0) {
       throw new Error(`plan ${p.id}: "monthlySerpTokens" must be a whole number >= 0`);
     }
-    return { id: p.id, name: typeof p.name === 'string' ? p.name : p.id, apiAccess: p.apiAccess, monthlySerpTokens: p.monthlySerpTokens as number };
+    return {
+      id: p.id,
+      name: typeof p.name === 'string' ? p.name : p.id,
+      apiAccess: p.apiAccess,
+      monthlySerpTokens: p.monthlySerpTokens as number,
+    };
   });
   return new PlanCatalogue(plans);
 }

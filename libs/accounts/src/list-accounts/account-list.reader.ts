@@ -11,7 +11,10 @@ import type { AccountList, AccountListQuery } from './account-list-query';
  */
 @Injectable()
 export class AccountListReader {
-  constructor(@Inject(READ_STORE) private readonly readStore: ReadStore, private readonly views: AccountViewLoader) {}
+  constructor(
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly views: AccountViewLoader,
+  ) {}
 
   async list(query: AccountListQuery): Promise<AccountList> {
     const filter = { status: query.status ?? '', plan: query.plan ?? '' };
@@ -24,9 +27,14 @@ export class AccountListReader {
       GROUP BY account_id
       HAVING ({status:String} = '' OR status = {status:String}) AND ({plan:String} = '' OR plan = {plan:String})`;
     const [ids, [count]] = await Promise.all([
-      this.readStore.query<{ account_id: string }>(`SELECT account_id FROM (${directory}) ORDER BY opened_at, account_id LIMIT {limit:UInt32} OFFSET {offset:UInt64}`, {
-        ...filter, limit: query.limit, offset: (query.page - 1) * query.limit,
-      }),
+      this.readStore.query<{ account_id: string }>(
+        `SELECT account_id FROM (${directory}) ORDER BY opened_at, account_id LIMIT {limit:UInt32} OFFSET {offset:UInt64}`,
+        {
+          ...filter,
+          limit: query.limit,
+          offset: (query.page - 1) * query.limit,
+        },
+      ),
       this.readStore.query<{ total: string | number }>(`SELECT count() AS total FROM (${directory})`, filter),
     ]);
     const accounts = await Promise.all(ids.map((row) => this.views.load(row.account_id)));

@@ -8,10 +8,12 @@ export class OpenAccountCommand {
   readonly balance: number;
 
   constructor(input: { name?: unknown; plan?: unknown; trial?: unknown; balance?: unknown }, defaultPlan: string) {
-    if (input.name !== undefined && (typeof input.name !== 'string' || input.name.trim().length > 200)) throw invalid('name must be a string of at most 200 characters');
+    if (input.name !== undefined && (typeof input.name !== 'string' || input.name.trim().length > 200))
+      throw invalid('name must be a string of at most 200 characters');
     if (input.plan !== undefined && typeof input.plan !== 'string') throw invalid('plan must be a string');
     if (input.trial !== undefined && typeof input.trial !== 'boolean') throw invalid('trial must be true or false');
-    if (input.balance !== undefined && !(Number.isInteger(input.balance) && (input.balance as number) >= 0)) throw invalid('balance must be a whole number >= 0');
+    if (input.balance !== undefined && !(Number.isInteger(input.balance) && (input.balance as number) >= 0))
+      throw invalid('balance must be a whole number >= 0');
     this.name = (input.name as string | undefined)?.trim() || 'Account';
     this.plan = (input.plan as string | undefined) ?? defaultPlan;
     this.trial = (input.trial as boolean | undefined) ?? false;

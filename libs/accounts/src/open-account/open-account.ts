@@ -31,10 +31,19 @@ export class OpenAccount {
     const now = this.clock.now();
     const accountId = newObjectId(now);
     const issued = issueApiKey(accountId);
-    const { state } = await this.accounts.handle(accountId, {
-      type: 'OpenAccount', accountId, name: command.name, plan: command.plan, isTrial: command.trial, virtualBalance: command.balance,
-      firstApiKey: { keyId: newObjectId(now), name: 'default', keyHash: issued.keyHash, keyPrefix: issued.keyPrefix },
-    }, now);
+    const { state } = await this.accounts.handle(
+      accountId,
+      {
+        type: 'OpenAccount',
+        accountId,
+        name: command.name,
+        plan: command.plan,
+        isTrial: command.trial,
+        virtualBalance: command.balance,
+        firstApiKey: { keyId: newObjectId(now), name: 'default', keyHash: issued.keyHash, keyPrefix: issued.keyPrefix },
+      },
+      now,
+    );
     if (state.kind !== 'open') throw new Error('an opened account must be open');
     return { account: toAccountView(state), apiKey: issued.key };
   }

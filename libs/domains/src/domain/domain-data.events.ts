@@ -52,17 +52,38 @@ export type FetchOrigin = 'request' | 'background';
 export type DomainDataEvent =
   /** `months` is empty when the provider has no data for the domain (a real answer, cached like data). */
   | { type: 'DomainTrafficFetched'; data: { domain: string; fetchedAt: string; months: TrafficMonth[] } }
-  | { type: 'DomainPageSpeedMeasured'; data: { domain: string; url: string; level: PageSpeedLevel; measuredAt: string; figures: PageSpeedFigures } }
+  | {
+      type: 'DomainPageSpeedMeasured';
+      data: { domain: string; url: string; level: PageSpeedLevel; measuredAt: string; figures: PageSpeedFigures };
+    }
   /** `target` `origin` (url is the origin, `https://example.com`) or `url`; `points` empty when CrUX has no data (its 404). */
-  | { type: 'DomainCruxHistoryFetched'; data: { domain: string; target: 'origin' | 'url'; url: string; fetchedAt: string; points: CruxPoint[] } }
+  | {
+      type: 'DomainCruxHistoryFetched';
+      data: { domain: string; target: 'origin' | 'url'; url: string; fetchedAt: string; points: CruxPoint[] };
+    }
   /**
    * A fetch that gave nothing: `target` is the domain (traffic) or the URL asked for; `attempt` counts
    * the failures of that fetch since its last success, so the retries back off.
    */
-  | { type: 'DomainDataFetchFailed'; data: { domain: string; kind: DomainDataKind; target: string; level?: PageSpeedLevel; reason: string; failedAt: string; attempt: number; origin: FetchOrigin } };
+  | {
+      type: 'DomainDataFetchFailed';
+      data: {
+        domain: string;
+        kind: DomainDataKind;
+        target: string;
+        level?: PageSpeedLevel;
+        reason: string;
+        failedAt: string;
+        attempt: number;
+        origin: FetchOrigin;
+      };
+    };
 
 export const DOMAIN_DATA_EVENT_TYPES = eventTypes<DomainDataEvent>()([
-  'DomainTrafficFetched', 'DomainPageSpeedMeasured', 'DomainCruxHistoryFetched', 'DomainDataFetchFailed',
+  'DomainTrafficFetched',
+  'DomainPageSpeedMeasured',
+  'DomainCruxHistoryFetched',
+  'DomainDataFetchFailed',
 ]);
 
 export const domainStreamName = STREAM_CATEGORIES.domain;

@@ -1,7 +1,14 @@
 import type { Decider } from '@rank/domain/decider';
 import { assertNever } from '@rank/domain/domain-error';
 import {
-  CruxPoint, DOMAIN_DATA_EVENT_TYPES, DomainDataEvent, DomainDataKind, FetchOrigin, PageSpeedFigures, PageSpeedLevel, TrafficMonth,
+  CruxPoint,
+  DOMAIN_DATA_EVENT_TYPES,
+  DomainDataEvent,
+  DomainDataKind,
+  FetchOrigin,
+  PageSpeedFigures,
+  PageSpeedLevel,
+  TrafficMonth,
 } from './domain-data.events';
 
 /**
@@ -14,7 +21,15 @@ export type DomainDataCommand =
   | { type: 'RecordTraffic'; domain: string; months: TrafficMonth[] }
   | { type: 'RecordPageSpeed'; domain: string; url: string; level: PageSpeedLevel; figures: PageSpeedFigures }
   | { type: 'RecordCruxHistory'; domain: string; target: 'origin' | 'url'; url: string; points: CruxPoint[] }
-  | { type: 'RecordFetchFailure'; domain: string; kind: DomainDataKind; target: string; level?: PageSpeedLevel; reason: string; origin: FetchOrigin };
+  | {
+      type: 'RecordFetchFailure';
+      domain: string;
+      kind: DomainDataKind;
+      target: string;
+      level?: PageSpeedLevel;
+      reason: string;
+      origin: FetchOrigin;
+    };
 
 export interface FetchRecord {
   /** Epoch ms of the last success; null when it never succeeded. */
@@ -50,18 +65,36 @@ export const domainDataDecider: Decider<DomainDataCommand, DomainDataEvent, Doma
       case 'RecordTraffic':
         return [{ type: 'DomainTrafficFetched', data: { domain: command.domain, fetchedAt: at, months: command.months } }];
       case 'RecordPageSpeed':
-        return [{ type: 'DomainPageSpeedMeasured', data: { domain: command.domain, url: command.url, level: command.level, measuredAt: at, figures: command.figures } }];
+        return [
+          {
+            type: 'DomainPageSpeedMeasured',
+            data: { domain: command.domain, url: command.url, level: command.level, measuredAt: at, figures: command.figures },
+          },
+        ];
       case 'RecordCruxHistory':
-        return [{ type: 'DomainCruxHistoryFetched', data: { domain: command.domain, target: command.target, url: command.url, fetchedAt: at, points: command.points } }];
+        return [
+          {
+            type: 'DomainCruxHistoryFetched',
+            data: { domain: command.domain, target: command.target, url: command.url, fetchedAt: at, points: command.points },
+          },
+        ];
       case 'RecordFetchFailure': {
         const attempt = fetchRecordOf(state, command.kind, command.target).failures + 1;
-        return [{
-          type: 'DomainDataFetchFailed',
-          data: {
-            domain: command.domain, kind: command.kind, target: command.target, ...(command.level ? { level: command.level } : {}),
-            reason: command.reason.slice(0, MAX_REASON), failedAt: at, attempt, origin: command.origin,
+        return [
+          {
+            type: 'DomainDataFetchFailed',
+            data: {
+              domain: command.domain,
+              kind: command.kind,
+              target: command.target,
+              ...(command.level ? { level: command.level } : {}),
+              reason: command.reason.slice(0, MAX_REASON),
+              failedAt: at,
+              attempt,
+              origin: command.origin,
+            },
           },
-        }];
+        ];
       }
       default:
         return assertNever(command);

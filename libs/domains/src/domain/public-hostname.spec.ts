@@ -6,7 +6,16 @@ describe('isPublicHostname', () => {
   });
 
   it('refuses IP addresses, single labels and private-network names', () => {
-    for (const domain of ['localhost', '127.0.0.1', '10.0.0.5', 'router', 'printer.local', 'intranet.corp', 'db.internal', '1.0.0.127.in-addr.arpa']) {
+    for (const domain of [
+      'localhost',
+      '127.0.0.1',
+      '10.0.0.5',
+      'router',
+      'printer.local',
+      'intranet.corp',
+      'db.internal',
+      '1.0.0.127.in-addr.arpa',
+    ]) {
       expect(isPublicHostname(domain)).toBe(false);
     }
   });

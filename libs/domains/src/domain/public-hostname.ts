@@ -10,5 +10,10 @@ const PRIVATE_TOP_LEVEL = new Set(['localhost', 'localdomain', 'local', 'interna
 export function isPublicHostname(domain: string): boolean {
   const labels = domain.split('.');
   const top = labels[labels.length - 1] ?? '';
-  return labels.length >= 2 && labels.every((l) => l.length > 0 && l.length <= 63) && /^(xn--[a-z0-9-]+|[a-z]{2,63})$/.test(top) && !PRIVATE_TOP_LEVEL.has(top);
+  return (
+    labels.length >= 2 &&
+    labels.every((l) => l.length > 0 && l.length <= 63) &&
+    /^(xn--[a-z0-9-]+|[a-z]{2,63})$/.test(top) &&
+    !PRIVATE_TOP_LEVEL.has(top)
+  );
 }

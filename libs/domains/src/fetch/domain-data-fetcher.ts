@@ -9,9 +9,17 @@ import type { CruxPoint, DomainDataKind, FetchOrigin, PageSpeedFigures, PageSpee
 export type FetchOutcome<T> = { kind: 'fetched'; value: T } | { kind: 'unconfigured' } | { kind: 'failed'; reason: string };
 
 const figuresOf = (m: PageSpeedMeasurement): PageSpeedFigures => ({
-  source: m.source, performanceScore: m.performanceScore, accessibilityScore: m.accessibilityScore, bestPracticesScore: m.bestPracticesScore,
-  seoScore: m.seoScore, largestContentfulPaint: m.largestContentfulPaint, firstContentfulPaint: m.firstContentfulPaint,
-  totalBlockingTime: m.totalBlockingTime, cumulativeLayoutShift: m.cumulativeLayoutShift, cruxFieldData: m.cruxFieldData, cruxScore: m.cruxScore,
+  source: m.source,
+  performanceScore: m.performanceScore,
+  accessibilityScore: m.accessibilityScore,
+  bestPracticesScore: m.bestPracticesScore,
+  seoScore: m.seoScore,
+  largestContentfulPaint: m.largestContentfulPaint,
+  firstContentfulPaint: m.firstContentfulPaint,
+  totalBlockingTime: m.totalBlockingTime,
+  cumulativeLayoutShift: m.cumulativeLayoutShift,
+  cruxFieldData: m.cruxFieldData,
+  cruxScore: m.cruxScore,
 });
 
 /**
@@ -42,7 +50,12 @@ export class DomainDataFetcher {
   }
 
   /** A page-speed measurement of `url`: the domain's home page (`domain`) or one ranking page (`page`). */
-  pageSpeed(domain: string, url: string, level: PageSpeedLevel, origin: FetchOrigin): Promise<FetchOutcome<PageSpeedFigures & { measuredAt: string }>> {
+  pageSpeed(
+    domain: string,
+    url: string,
+    level: PageSpeedLevel,
+    origin: FetchOrigin,
+  ): Promise<FetchOutcome<PageSpeedFigures & { measuredAt: string }>> {
     return this.attempt({ domain, kind: 'pagespeed', target: url, level, origin }, async () => {
       const figures = figuresOf(await this.providers.pageSpeed.measure(url));
       const measuredAt = this.clock.now();

@@ -11,7 +11,10 @@ export class PageSpeedMeasurerLifecycle implements OnApplicationBootstrap, OnApp
   private readonly logger = new Logger('PageSpeed');
   private measurer: PageSpeedMeasurer | undefined;
 
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore, private readonly fetcher: DomainDataFetcher) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly fetcher: DomainDataFetcher,
+  ) {}
 
   get current(): PageSpeedMeasurer | undefined {
     return this.measurer;

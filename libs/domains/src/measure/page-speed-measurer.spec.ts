@@ -6,7 +6,7 @@ import type { EventStore } from '@rank/event-store/event-store.port';
 import { pageSpeedWorkStreamName, PageSpeedWorkEvent } from '../domain/page-speed-work.events';
 import { PageSpeedMeasurer } from './page-speed-measurer';
 
-describe('page-speed measurer (a scraper\'s member of page-speed-measurers)', () => {
+describe("page-speed measurer (a scraper's member of page-speed-measurers)", () => {
   let dir: string;
   let store: EventStore;
   beforeEach(async () => {
@@ -19,12 +19,18 @@ describe('page-speed measurer (a scraper\'s member of page-speed-measurers)', ()
   });
 
   const request = (n: number): PageSpeedWorkEvent['data'] => ({
-    requestId: `00000000-0000-4000-8000-00000000000${n}`, domain: 'shop.example', url: `https://shop.example/p${n}`, level: 'page', requestedAt: '2026-03-01T00:00:00.000Z',
+    requestId: `00000000-0000-4000-8000-00000000000${n}`,
+    domain: 'shop.example',
+    url: `https://shop.example/p${n}`,
+    level: 'page',
+    requestedAt: '2026-03-01T00:00:00.000Z',
   });
   const ask = (data: PageSpeedWorkEvent['data']) =>
-    store.appendToStream(pageSpeedWorkStreamName(data.requestId), [{ id: data.requestId, type: 'PageSpeedMeasurementRequested', data }], { expectedRevision: 'any' });
+    store.appendToStream(pageSpeedWorkStreamName(data.requestId), [{ id: data.requestId, type: 'PageSpeedMeasurementRequested', data }], {
+      expectedRevision: 'any',
+    });
 
-  it('measures each request once, one at a time, and ignores other streams\' events', async () => {
+  it("measures each request once, one at a time, and ignores other streams' events", async () => {
     const measured: string[] = [];
     let running = 0;
     let most = 0;

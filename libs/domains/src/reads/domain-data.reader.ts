@@ -52,7 +52,11 @@ const PAGE_SPEED_COLUMNS = `domain, level, url, source, toUnixTimestamp64Milli(m
   total_blocking_time AS totalBlockingTime, cumulative_layout_shift AS cumulativeLayoutShift, has_field_data AS hasFieldData,
   field_lcp_p75 AS fieldLcpP75, field_cls_p75 AS fieldClsP75, field_inp_p75 AS fieldInpP75, crux_score AS cruxScore`;
 
-const toPageSpeed = (r: Raw<PageSpeedRow>): PageSpeedRow => ({ ...(r as PageSpeedRow), measuredAtMs: Number(r.measuredAtMs), hasFieldData: Number(r.hasFieldData) === 1 });
+const toPageSpeed = (r: Raw<PageSpeedRow>): PageSpeedRow => ({
+  ...(r as PageSpeedRow),
+  measuredAtMs: Number(r.measuredAtMs),
+  hasFieldData: Number(r.hasFieldData) === 1,
+});
 
 /** The cached domain data, as the domain streams' projection left it: each target's latest fetch. */
 @Injectable()
@@ -67,7 +71,12 @@ export class DomainDataReader {
        FROM domain_traffic FINAL WHERE domain IN {domains:Array(String)}`,
       { domains },
     );
-    return rows.map((r) => ({ ...(r as TrafficRow), fetchedAtMs: Number(r.fetchedAtMs), totalVisits: Number(r.totalVisits), hasData: Number(r.hasData) === 1 }));
+    return rows.map((r) => ({
+      ...(r as TrafficRow),
+      fetchedAtMs: Number(r.fetchedAtMs),
+      totalVisits: Number(r.totalVisits),
+      hasData: Number(r.hasData) === 1,
+    }));
   }
 
   /** Page-speed records of these domains at one level. */

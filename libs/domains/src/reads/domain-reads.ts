@@ -45,7 +45,11 @@ export class DomainReads {
     const asked = [...new Set(competitors)].filter((c) => c !== domain);
     const rows = await this.reader.traffic([domain, ...asked]);
     const stored = new Set(rows.map((r) => r.domain));
-    await this.allowances.count(accountId, [domain, ...asked].filter((d) => !stored.has(d)), this.clock.now());
+    await this.allowances.count(
+      accountId,
+      [domain, ...asked].filter((d) => !stored.has(d)),
+      this.clock.now(),
+    );
 
     const withData = new Map(rows.filter((r) => r.hasData).map((r) => [r.domain, r]));
     const main = withData.get(domain);

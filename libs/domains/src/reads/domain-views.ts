@@ -21,7 +21,12 @@ export interface TrafficView {
 }
 
 export interface EngagedTrafficView {
-  stats: { domain: string; totalVisits: number; engagementMetrics: { bounceRate: number | null; avgVisitDuration: number | null }; fetchedAt: string };
+  stats: {
+    domain: string;
+    totalVisits: number;
+    engagementMetrics: { bounceRate: number | null; avgVisitDuration: number | null };
+    fetchedAt: string;
+  };
   monthlyVisits: MonthlyVisitsView[];
 }
 
@@ -40,7 +45,11 @@ export function engagedTrafficView(row: TrafficRow): EngagedTrafficView | null {
   if (!traffic) return null;
   const round = (value: number | null, digits: number) => (value === null ? null : Number(value.toFixed(digits)));
   return {
-    stats: { ...traffic.stats, engagementMetrics: { bounceRate: round(row.bounceRate, 4), avgVisitDuration: round(row.avgVisitDuration, 1) }, fetchedAt: traffic.stats.fetchedAt },
+    stats: {
+      ...traffic.stats,
+      engagementMetrics: { bounceRate: round(row.bounceRate, 4), avgVisitDuration: round(row.avgVisitDuration, 1) },
+      fetchedAt: traffic.stats.fetchedAt,
+    },
     monthlyVisits: traffic.monthlyVisits,
   };
 }
@@ -74,7 +83,9 @@ export function pageSpeedView(row: PageSpeedRow): PageSpeedView {
     firstContentfulPaint: row.firstContentfulPaint,
     cumulativeLayoutShift: row.cumulativeLayoutShift,
     totalBlockingTime: row.totalBlockingTime,
-    cruxFieldData: row.hasFieldData ? { LCP: { p75: row.fieldLcpP75 }, CLS: { p75: row.fieldClsP75 }, INP: { p75: row.fieldInpP75 } } : null,
+    cruxFieldData: row.hasFieldData
+      ? { LCP: { p75: row.fieldLcpP75 }, CLS: { p75: row.fieldClsP75 }, INP: { p75: row.fieldInpP75 } }
+      : null,
     source: row.source,
     fetchedAt: iso(row.measuredAtMs),
   };
@@ -118,7 +129,12 @@ export const pagePageSpeedView = (row: PageSpeedRow, source: string = row.source
 export function cruxHistoryView(domain: string, rows: readonly CruxRow[]) {
   const origin = rows.find((r) => r.target === 'origin');
   return {
-    data: (origin?.dates ?? []).map((date, i) => ({ domain, date, lcp: { p75: origin!.lcp[i] ?? null }, cls: { p75: origin!.cls[i] ?? null } })),
+    data: (origin?.dates ?? []).map((date, i) => ({
+      domain,
+      date,
+      lcp: { p75: origin!.lcp[i] ?? null },
+      cls: { p75: origin!.cls[i] ?? null },
+    })),
     pages: rows
       .filter((r) => r.target === 'url' && r.dates.length > 0)
       .map((r) => ({ url: r.url, path: pathOf(r.url), data: r.dates.map((date, i) => ({ date, lcp: { p75: r.lcp[i] ?? null } })) })),

@@ -5,9 +5,16 @@ import { DomainDataReader, PageSpeedRow } from './domain-data.reader';
 const iso = (ms: number) => new Date(ms).toISOString();
 
 const reportPageSpeed = (row: PageSpeedRow): ReportPageSpeed => ({
-  url: row.url, source: row.source, performanceScore: row.performanceScore, accessibilityScore: row.accessibilityScore,
-  bestPracticesScore: row.bestPracticesScore, seoScore: row.seoScore, largestContentfulPaint: row.largestContentfulPaint,
-  firstContentfulPaint: row.firstContentfulPaint, totalBlockingTime: row.totalBlockingTime, cumulativeLayoutShift: row.cumulativeLayoutShift,
+  url: row.url,
+  source: row.source,
+  performanceScore: row.performanceScore,
+  accessibilityScore: row.accessibilityScore,
+  bestPracticesScore: row.bestPracticesScore,
+  seoScore: row.seoScore,
+  largestContentfulPaint: row.largestContentfulPaint,
+  firstContentfulPaint: row.firstContentfulPaint,
+  totalBlockingTime: row.totalBlockingTime,
+  cumulativeLayoutShift: row.cumulativeLayoutShift,
   cruxScore: row.cruxScore,
   cruxFieldData: row.hasFieldData ? { LCP: { p75: row.fieldLcpP75 }, CLS: { p75: row.fieldClsP75 }, INP: { p75: row.fieldInpP75 } } : null,
   measuredAt: iso(row.measuredAtMs),
@@ -28,10 +35,18 @@ export class ReportDomainDataLoader {
       this.reader.cruxHistory(domain),
     ]);
     const traffic = new Map<string, ReportTraffic>(
-      trafficRows.filter((r) => r.hasData).map((r) => [r.domain, {
-        totalVisits: r.totalVisits, months: r.months.map((month, i) => ({ month, visits: r.visits[i] ?? null })),
-        bounceRate: r.bounceRate, avgVisitDuration: r.avgVisitDuration, fetchedAt: iso(r.fetchedAtMs),
-      }]),
+      trafficRows
+        .filter((r) => r.hasData)
+        .map((r) => [
+          r.domain,
+          {
+            totalVisits: r.totalVisits,
+            months: r.months.map((month, i) => ({ month, visits: r.visits[i] ?? null })),
+            bounceRate: r.bounceRate,
+            avgVisitDuration: r.avgVisitDuration,
+            fetchedAt: iso(r.fetchedAtMs),
+          },
+        ]),
     );
     const origin = crux.find((r) => r.target === 'origin' && r.dates.length > 0);
     const last = origin ? origin.dates.length - 1 : -1;
@@ -39,7 +54,9 @@ export class ReportDomainDataLoader {
       traffic,
       homePage: home ? reportPageSpeed(home) : null,
       pages: pages.map(reportPageSpeed),
-      crux: origin ? { date: origin.dates[last]!, lcp: origin.lcp[last] ?? null, cls: origin.cls[last] ?? null, inp: origin.inp[last] ?? null } : null,
+      crux: origin
+        ? { date: origin.dates[last]!, lcp: origin.lcp[last] ?? null, cls: origin.cls[last] ?? null, inp: origin.inp[last] ?? null }
+        : null,
     };
   }
 }

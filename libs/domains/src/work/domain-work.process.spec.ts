@@ -4,16 +4,28 @@ import type { FetchRecord } from '../domain/domain-data';
 import { domainWorkOf, DomainWorkTrigger, pageSpeedRequestOf, pageSpeedRunsAt, ScheduledJob, shouldFetch } from './domain-work.process';
 
 const settings = { ...DEFAULT_SETTINGS, name: 'Shop', domain: 'Shop.example' };
-const created: DomainWorkTrigger = { type: 'ProjectCreated', data: { projectId: 'p1', accountId: 'a1', settings, folder: null, createdAt: '2026-03-01T00:00:00.000Z' } };
+const created: DomainWorkTrigger = {
+  type: 'ProjectCreated',
+  data: { projectId: 'p1', accountId: 'a1', settings, folder: null, createdAt: '2026-03-01T00:00:00.000Z' },
+};
 const failure = (attempt: number, origin: 'background' | 'request' = 'background'): DomainWorkTrigger => ({
   type: 'DomainDataFetchFailed',
-  data: { domain: 'shop.example', kind: 'pagespeed', target: 'https://shop.example/', level: 'domain', reason: 'lighthouse: timeout', failedAt: '2026-03-01T10:00:00.000Z', attempt, origin },
+  data: {
+    domain: 'shop.example',
+    kind: 'pagespeed',
+    target: 'https://shop.example/',
+    level: 'domain',
+    reason: 'lighthouse: timeout',
+    failedAt: '2026-03-01T10:00:00.000Z',
+    attempt,
+    origin,
+  },
 });
 
 describe('domain work process', () => {
   const work = processSpec(domainWorkOf);
 
-  it('when a project is created, fetches its domain\'s traffic, home-page speed and origin CrUX history at once', () => {
+  it("when a project is created, fetches its domain's traffic, home-page speed and origin CrUX history at once", () => {
     work.when(created).then([
       { job: { kind: 'traffic', domain: 'shop.example' }, notBefore: null },
       { job: { kind: 'pagespeed', domain: 'shop.example', url: 'https://shop.example/', level: 'domain' }, notBefore: null },
@@ -27,12 +39,22 @@ describe('domain work process', () => {
     }
   });
 
-  it('when competitors change, fetches each competitor\'s traffic once, normalised', () => {
+  it("when competitors change, fetches each competitor's traffic once, normalised", () => {
     const updated: DomainWorkTrigger = {
       type: 'ProjectUpdated',
-      data: { projectId: 'p1', settings, folder: null, competitors: ['https://www.Rival.com/x', 'rival.com', 'shop.example', 'other.org'], createdAt: '', updatedAt: '' },
+      data: {
+        projectId: 'p1',
+        settings,
+        folder: null,
+        competitors: ['https://www.Rival.com/x', 'rival.com', 'shop.example', 'other.org'],
+        createdAt: '',
+        updatedAt: '',
+      },
     };
-    const jobs = work.when(updated).outcome().map((s) => s.job);
+    const jobs = work
+      .when(updated)
+      .outcome()
+      .map((s) => s.job);
     expect(jobs.filter((j) => j.kind === 'traffic').map((j) => j.domain)).toEqual(['shop.example', 'rival.com', 'other.org']);
   });
 
@@ -40,8 +62,15 @@ describe('domain work process', () => {
     const completed = (url: string): DomainWorkTrigger => ({
       type: 'CheckCompleted',
       data: {
-        checkId: 'c', batchId: 'b', projectId: 'p1', keywordId: 'k', completedAt: '2026-03-01T00:00:00.000Z', serpTop: 50,
-        position: { position: url ? 3 : 0, url, title: '', domain: url ? 'shop.example' : '' }, results: [], aiOverview: [],
+        checkId: 'c',
+        batchId: 'b',
+        projectId: 'p1',
+        keywordId: 'k',
+        completedAt: '2026-03-01T00:00:00.000Z',
+        serpTop: 50,
+        position: { position: url ? 3 : 0, url, title: '', domain: url ? 'shop.example' : '' },
+        results: [],
+        aiOverview: [],
       },
     });
     work.when(completed('https://www.shop.example/shoes')).then([
@@ -51,9 +80,13 @@ describe('domain work process', () => {
     work.when(completed('')).then([]);
   });
 
-  it('when a background fetch fails, retries it with a growing delay, five times at most; a request\'s failure is not retried', () => {
+  it("when a background fetch fails, retries it with a growing delay, five times at most; a request's failure is not retried", () => {
     work.when(failure(1)).then([
-      { job: { kind: 'pagespeed', domain: 'shop.example', url: 'https://shop.example/', level: 'domain' }, notBefore: '2026-03-01T10:01:00.000Z', retryOfAttempt: 1 },
+      {
+        job: { kind: 'pagespeed', domain: 'shop.example', url: 'https://shop.example/', level: 'domain' },
+        notBefore: '2026-03-01T10:01:00.000Z',
+        retryOfAttempt: 1,
+      },
     ]);
     expect(work.when(failure(3)).outcome()[0]!.notBefore).toBe('2026-03-01T10:30:00.000Z');
     expect(work.when(failure(5)).outcome()[0]!.notBefore).toBe('2026-03-01T22:00:00.000Z');
@@ -67,7 +100,10 @@ describe('whether a due job still fetches', () => {
   const day = 24 * 3600 * 1000;
   const record = (lastSuccessAt: number | null, failures = 0): FetchRecord => ({ lastSuccessAt, failures });
   const domainJob: ScheduledJob = { job: { kind: 'traffic', domain: 'shop.example' }, notBefore: null };
-  const pageJob: ScheduledJob = { job: { kind: 'pagespeed', domain: 'shop.example', url: 'https://shop.example/a', level: 'page' }, notBefore: null };
+  const pageJob: ScheduledJob = {
+    job: { kind: 'pagespeed', domain: 'shop.example', url: 'https://shop.example/a', level: 'page' },
+    notBefore: null,
+  };
 
   it('given a fresh record (30 days for a domain, 7 for a ranking page), skips it', () => {
     expect(shouldFetch(domainJob, record(at.getTime() - 29 * day), at)).toBe(false);
@@ -85,18 +121,27 @@ describe('whether a due job still fetches', () => {
 });
 
 describe('where page speed is measured', () => {
-  it('runs PageSpeed Insights anywhere, and Lighthouse only where a scraper\'s Chromium is', () => {
+  it("runs PageSpeed Insights anywhere, and Lighthouse only where a scraper's Chromium is", () => {
     expect(pageSpeedRunsAt('psi', false)).toBe('here');
     expect(pageSpeedRunsAt('lighthouse', true)).toBe('here');
     expect(pageSpeedRunsAt('lighthouse', false)).toBe('scrapers');
   });
 
   it('asks the scrapers once per URL, day and retry', () => {
-    const job: ScheduledJob = { job: { kind: 'pagespeed', domain: 'shop.example', url: 'https://shop.example/', level: 'domain' }, notBefore: null };
+    const job: ScheduledJob = {
+      job: { kind: 'pagespeed', domain: 'shop.example', url: 'https://shop.example/', level: 'domain' },
+      notBefore: null,
+    };
     const morning = pageSpeedRequestOf(job, new Date('2026-03-01T08:00:00.000Z'))!;
     const evening = pageSpeedRequestOf(job, new Date('2026-03-01T20:00:00.000Z'))!;
     const retry = pageSpeedRequestOf({ ...job, retryOfAttempt: 1 }, new Date('2026-03-01T20:00:00.000Z'))!;
-    expect(morning).toEqual({ requestId: morning.requestId, domain: 'shop.example', url: 'https://shop.example/', level: 'domain', requestedAt: '2026-03-01T08:00:00.000Z' });
+    expect(morning).toEqual({
+      requestId: morning.requestId,
+      domain: 'shop.example',
+      url: 'https://shop.example/',
+      level: 'domain',
+      requestedAt: '2026-03-01T08:00:00.000Z',
+    });
     expect(evening.requestId).toBe(morning.requestId);
     expect(retry.requestId).not.toBe(morning.requestId);
     expect(pageSpeedRequestOf({ job: { kind: 'traffic', domain: 'shop.example' }, notBefore: null }, new Date())).toBeNull();

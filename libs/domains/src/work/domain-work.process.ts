@@ -66,7 +66,9 @@ function jobsOf(trigger: DomainWorkTrigger): ScheduledJob[] {
     case 'ProjectUpdated': {
       // The domain may have changed too; what is still fresh is skipped when the job runs.
       const domain = normaliseDomain(trigger.data.settings.domain);
-      const competitors = [...new Set(trigger.data.competitors.map(normaliseDomain).filter((d): d is string => d !== null && d !== domain))];
+      const competitors = [
+        ...new Set(trigger.data.competitors.map(normaliseDomain).filter((d): d is string => d !== null && d !== domain)),
+      ];
       return [...(domain ? ownDomainJobs(domain) : []), ...competitors.map((c) => now({ kind: 'traffic', domain: c }))];
     }
     case 'CheckCompleted': {
@@ -95,14 +97,20 @@ function jobOfFailure(failure: Extract<DomainDataEvent, { type: 'DomainDataFetch
     case 'pagespeed':
       return { kind: 'pagespeed', domain: failure.domain, url: failure.target, level: failure.level ?? 'domain' };
     case 'crux':
-      return { kind: 'crux', domain: failure.domain, target: failure.target === originOf(failure.domain) ? 'origin' : 'url', url: failure.target };
+      return {
+        kind: 'crux',
+        domain: failure.domain,
+        target: failure.target === originOf(failure.domain) ? 'origin' : 'url',
+        url: failure.target,
+      };
     default:
       return assertNever(failure.kind);
   }
 }
 
 /** A ranking page is measured at most weekly; a domain's own data is refreshed when its cache goes stale. */
-const freshFor = (job: DomainJob) => ((job.kind === 'pagespeed' && job.level === 'page') || (job.kind === 'crux' && job.target === 'url') ? PAGE_REMEASURE_MS : CACHE_FRESH_MS);
+const freshFor = (job: DomainJob) =>
+  (job.kind === 'pagespeed' && job.level === 'page') || (job.kind === 'crux' && job.target === 'url') ? PAGE_REMEASURE_MS : CACHE_FRESH_MS;
 
 /**
  * Whether a due job still has to fetch, given what the domain's stream knows of that fetch: not when

@@ -39,7 +39,8 @@ export class DomainDataWorkerLifecycle implements OnApplicationBootstrap, OnAppl
     this.worker = new DomainDataWorker({
       store: this.store,
       now: () => this.clock.now(),
-      fetchRecord: async (job) => fetchRecordOf(await this.repository.load(job.domain), job.kind, job.kind === 'traffic' ? job.domain : job.url),
+      fetchRecord: async (job) =>
+        fetchRecordOf(await this.repository.load(job.domain), job.kind, job.kind === 'traffic' ? job.domain : job.url),
       run: (scheduled) => this.run(scheduled),
       log: (message) => this.logger.warn(message),
     });
@@ -57,7 +58,10 @@ export class DomainDataWorkerLifecycle implements OnApplicationBootstrap, OnAppl
         await this.fetcher.traffic(job.domain, 'background');
         return;
       case 'pagespeed': {
-        const request = pageSpeedRunsAt(this.providers.pageSpeed.source, this.config.roles.has('scraper')) === 'scrapers' ? pageSpeedRequestOf(scheduled, this.clock.now()) : null;
+        const request =
+          pageSpeedRunsAt(this.providers.pageSpeed.source, this.config.roles.has('scraper')) === 'scrapers'
+            ? pageSpeedRequestOf(scheduled, this.clock.now())
+            : null;
         if (!request) {
           await this.fetcher.pageSpeed(job.domain, job.url, job.level, 'background');
           return;

@@ -78,11 +78,7 @@ export class EventStoreDbEventStore implements EventStore {
     return new EventStoreDbEventStore(EventStoreDBClient.connectionString(connectionString));
   }
 
-  async appendToStream(
-    streamName: string,
-    events: NewEvent[],
-    options: { expectedRevision: ExpectedRevision },
-  ): Promise<AppendResult> {
+  async appendToStream(streamName: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
     const expectedRevision = options.expectedRevision;
     const prepared = prepareAppend(streamName, events, expectedRevision);
     if (expectedRevision === 'no_stream') {

@@ -1,5 +1,12 @@
 import { ANY, NO_STREAM, STREAM_EXISTS, type RecordedEvent as DbRecordedEvent } from '@eventstore/db-client';
-import { isSystemEvent, metadataTarget, toDbExpectedRevision, toDbPosition, toRecordedEvent, fromDbCurrentRevision } from './eventstoredb-mapping';
+import {
+  isSystemEvent,
+  metadataTarget,
+  toDbExpectedRevision,
+  toDbPosition,
+  toRecordedEvent,
+  fromDbCurrentRevision,
+} from './eventstoredb-mapping';
 
 describe('EventStoreDB mapping', () => {
   it('maps every expected revision to the client’s form', () => {
@@ -53,7 +60,15 @@ describe('EventStoreDB mapping', () => {
   });
 
   it('refuses an event without a position instead of inventing one', () => {
-    const event = { streamId: 's', id: 'x', revision: 0n, type: 'T', created: new Date(), data: {}, isJson: true } as unknown as DbRecordedEvent;
+    const event = {
+      streamId: 's',
+      id: 'x',
+      revision: 0n,
+      type: 'T',
+      created: new Date(),
+      data: {},
+      isJson: true,
+    } as unknown as DbRecordedEvent;
 
     expect(() => toRecordedEvent(event)).toThrow('22.6');
   });

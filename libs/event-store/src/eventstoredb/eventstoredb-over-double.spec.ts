@@ -101,7 +101,11 @@ describe('EventStoreDB adapter over the gRPC double', () => {
         },
       });
       await waitFor(() => hung.length === 1);
-      store.joinConsumerGroup({ ...group, onEvent: async (_event, attempt) => void rescued.push(attempt), onParked: () => void parked.push(1) });
+      store.joinConsumerGroup({
+        ...group,
+        onEvent: async (_event, attempt) => void rescued.push(attempt),
+        onParked: () => void parked.push(1),
+      });
 
       await waitFor(() => rescued.length === 1, 10_000).finally(release);
 

@@ -59,7 +59,10 @@ export class SqliteConsumerGroups {
         for (const offer of due) this.sql.reoffer.run(now + leaseMs, process.pid, PROCESS_TOKEN, group, offer.position);
         const fresh = this.takeNewWork(group, count - due.length);
         for (const position of fresh) this.sql.offer.run(group, position, now + leaseMs, process.pid, PROCESS_TOKEN);
-        return [...due.map((o) => ({ position: o.position, attempts: o.attempts + 1 })), ...fresh.map((position) => ({ position, attempts: 1 }))];
+        return [
+          ...due.map((o) => ({ position: o.position, attempts: o.attempts + 1 })),
+          ...fresh.map((position) => ({ position, attempts: 1 })),
+        ];
       })
       .immediate();
     if (claimed.length === 0) return [];
@@ -106,8 +109,12 @@ export class SqliteConsumerGroups {
 
 function prepareStatements(db: Database) {
   return {
-    createGroup: db.prepare<[string, string]>('INSERT OR IGNORE INTO consumer_groups (group_name, stream_prefix, scanned_up_to) VALUES (?, ?, 0)'),
-    selectGroup: db.prepare<[string], { stream_prefix: string; scanned_up_to: number }>('SELECT stream_prefix, scanned_up_to FROM consumer_groups WHERE group_name = ?'),
+    createGroup: db.prepare<[string, string]>(
+      'INSERT OR IGNORE INTO consumer_groups (group_name, stream_prefix, scanned_up_to) VALUES (?, ?, 0)',
+    ),
+    selectGroup: db.prepare<[string], { stream_prefix: string; scanned_up_to: number }>(
+      'SELECT stream_prefix, scanned_up_to FROM consumer_groups WHERE group_name = ?',
+    ),
     moveCursor: db.prepare<[number, string]>('UPDATE consumer_groups SET scanned_up_to = ? WHERE group_name = ?'),
     selectDue: db.prepare<[string, number, number], { position: number; attempts: number }>(
       `SELECT position, attempts FROM consumer_group_offers

@@ -180,11 +180,7 @@ describe('SqliteEventStore', () => {
     })();
     await Promise.all(
       Array.from({ length: writers }, (_, writer) =>
-        runTypeScriptChild(
-          script,
-          [file, stream, `writer-${writer}`, String(batches), String(batchSize), String(writers)],
-          process.cwd(),
-        ),
+        runTypeScriptChild(script, [file, stream, `writer-${writer}`, String(batches), String(batchSize), String(writers)], process.cwd()),
       ),
     ).finally(() => (running = false));
     await watching;
@@ -237,10 +233,17 @@ describe('SqliteEventStore', () => {
       await a.appendToStream('work-x', events, { expectedRevision: 'no_stream' });
       const handled: string[][] = [[], []];
       const members = [a, b].map((store, index) =>
-        store.joinConsumerGroup({ group: 'g', streamPrefix: 'work-', maxInFlight: 2, messageTimeoutMs: 30_000, maxRetries: 1, onEvent: async (event) => {
-          await sleep(5);
-          handled[index]!.push(event.id);
-        } }),
+        store.joinConsumerGroup({
+          group: 'g',
+          streamPrefix: 'work-',
+          maxInFlight: 2,
+          messageTimeoutMs: 30_000,
+          maxRetries: 1,
+          onEvent: async (event) => {
+            await sleep(5);
+            handled[index]!.push(event.id);
+          },
+        }),
       );
       subscriptions.push(...members);
       await waitFor(() => handled[0]!.length + handled[1]!.length >= 30, 10_000);
@@ -251,17 +254,26 @@ describe('SqliteEventStore', () => {
       expect(handled[1]!.length).toBeGreaterThan(0);
     });
 
-    it('hands a killed process\'s event to another member at once, not after the message timeout', async () => {
+    it("hands a killed process's event to another member at once, not after the message timeout", async () => {
       const store = open({ pollIntervalMs: 10 });
       const work = newEvent();
       await store.appendToStream('work-y', [work], { expectedRevision: 'no_stream' });
       const child = join(__dirname, 'testing', 'hold-work-then-die.ts');
 
-      await expect(runTypeScriptChild(child, [join(dir, 'events.sqlite'), 'g', 'work-', 'holder-log'], process.cwd())).rejects.toThrow(/exited with null/);
+      await expect(runTypeScriptChild(child, [join(dir, 'events.sqlite'), 'g', 'work-', 'holder-log'], process.cwd())).rejects.toThrow(
+        /exited with null/,
+      );
       expect((await store.readStream('holder-log')).map((event) => event.data)).toEqual([{ eventId: work.id, attempt: 1 }]);
       const handed: Array<{ id: string; attempt: number }> = [];
       subscriptions.push(
-        store.joinConsumerGroup({ group: 'g', streamPrefix: 'work-', maxInFlight: 1, messageTimeoutMs: 600_000, maxRetries: 3, onEvent: async (event, attempt) => void handed.push({ id: event.id, attempt }) }),
+        store.joinConsumerGroup({
+          group: 'g',
+          streamPrefix: 'work-',
+          maxInFlight: 1,
+          messageTimeoutMs: 600_000,
+          maxRetries: 3,
+          onEvent: async (event, attempt) => void handed.push({ id: event.id, attempt }),
+        }),
       );
       await waitFor(() => handed.length === 1, 5_000);
 

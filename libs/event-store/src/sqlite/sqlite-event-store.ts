@@ -123,15 +123,15 @@ export class SqliteEventStore implements EventStore {
        ON CONFLICT (stream_name) DO UPDATE SET last_revision = excluded.last_revision`,
     );
     this.deleteStreamEvents = this.db.prepare('DELETE FROM events WHERE stream_name = ?');
-    const selectAtPositions = this.db.prepare<[string], EventRow>('SELECT * FROM events WHERE position IN (SELECT value FROM json_each(?))');
-    this.consumerGroups = new SqliteConsumerGroups(this.db, (positions) => selectAtPositions.all(JSON.stringify(positions)).map(toRecordedEvent));
+    const selectAtPositions = this.db.prepare<[string], EventRow>(
+      'SELECT * FROM events WHERE position IN (SELECT value FROM json_each(?))',
+    );
+    this.consumerGroups = new SqliteConsumerGroups(this.db, (positions) =>
+      selectAtPositions.all(JSON.stringify(positions)).map(toRecordedEvent),
+    );
   }
 
-  async appendToStream(
-    streamName: string,
-    events: NewEvent[],
-    options: { expectedRevision: ExpectedRevision },
-  ): Promise<AppendResult> {
+  async appendToStream(streamName: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
     this.assertOpen();
     const expectedRevision = options.expectedRevision;
     const prepared = prepareAppend(streamName, events, expectedRevision);
@@ -141,9 +141,7 @@ export class SqliteEventStore implements EventStore {
 
     // IMMEDIATE takes the write lock before the revision is read, so no other process can append
     // between the check and the insert.
-    const outcome = this.db
-      .transaction(() => this.appendInTransaction(streamName, serialised, expectedRevision, recordedAt))
-      .immediate();
+    const outcome = this.db.transaction(() => this.appendInTransaction(streamName, serialised, expectedRevision, recordedAt)).immediate();
     if (outcome.wroteEvents) this.wakeSubscriptions();
     return outcome.result;
   }
@@ -247,15 +245,7 @@ export class SqliteEventStore implements EventStore {
     for (const event of events) {
       if (storedIds.has(event.id)) continue;
       revision += 1;
-      const inserted = this.insertEvent.run(
-        streamName,
-        revision,
-        event.id,
-        event.type,
-        event.data,
-        event.metadata,
-        recordedAt,
-      );
+      const inserted = this.insertEvent.run(streamName, revision, event.id, event.type, event.data, event.metadata, recordedAt);
       position = Number(inserted.lastInsertRowid);
     }
     return { result: { nextExpectedRevision: revision, position }, wroteEvents: true };

@@ -12,20 +12,35 @@ describe('loadConfig', () => {
   it('names every bad variable at once', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: 'eighty', CLICKHOUSE_URL: 'ftp://x', ADMIN_TOKEN: 'short', ROLES: 'api,cook', EVENTSTORE_CONNECTION_STRING: 'http://x', GOOGLE_BASE_URL: 'not a url' });
+      loadConfig({
+        PORT: 'eighty',
+        CLICKHOUSE_URL: 'ftp://x',
+        ADMIN_TOKEN: 'short',
+        ROLES: 'api,cook',
+        EVENTSTORE_CONNECTION_STRING: 'http://x',
+        GOOGLE_BASE_URL: 'not a url',
+      });
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems.join('\n');
-    for (const name of ['PORT', 'CLICKHOUSE_URL', 'ADMIN_TOKEN', 'ROLES', 'EVENTSTORE_CONNECTION_STRING', 'GOOGLE_BASE_URL']) expect(problems).toContain(name);
+    for (const name of ['PORT', 'CLICKHOUSE_URL', 'ADMIN_TOKEN', 'ROLES', 'EVENTSTORE_CONNECTION_STRING', 'GOOGLE_BASE_URL'])
+      expect(problems).toContain(name);
   });
 
   it('reads the operations settings: LOG_FORMAT, METRICS_TOKEN, READY_MAX_LAG_*', () => {
-    expect(loadConfig({}, '/srv/app')).toMatchObject({ logFormat: 'auto', metricsToken: undefined, readyMaxLag: { events: 10_000, seconds: 300 } });
-    expect(loadConfig({ LOG_FORMAT: 'json', METRICS_TOKEN: 'm'.repeat(16), READY_MAX_LAG_EVENTS: '5', READY_MAX_LAG_SECONDS: '7' }, '/srv/app'))
-      .toMatchObject({ logFormat: 'json', metricsToken: 'm'.repeat(16), readyMaxLag: { events: 5, seconds: 7 } });
-    expect(() => loadConfig({ LOG_FORMAT: 'xml', METRICS_TOKEN: 'short', READY_MAX_LAG_EVENTS: '-1' })).toThrow(/LOG_FORMAT[\s\S]*METRICS_TOKEN[\s\S]*READY_MAX_LAG_EVENTS/);
+    expect(loadConfig({}, '/srv/app')).toMatchObject({
+      logFormat: 'auto',
+      metricsToken: undefined,
+      readyMaxLag: { events: 10_000, seconds: 300 },
+    });
+    expect(
+      loadConfig({ LOG_FORMAT: 'json', METRICS_TOKEN: 'm'.repeat(16), READY_MAX_LAG_EVENTS: '5', READY_MAX_LAG_SECONDS: '7' }, '/srv/app'),
+    ).toMatchObject({ logFormat: 'json', metricsToken: 'm'.repeat(16), readyMaxLag: { events: 5, seconds: 7 } });
+    expect(() => loadConfig({ LOG_FORMAT: 'xml', METRICS_TOKEN: 'short', READY_MAX_LAG_EVENTS: '-1' })).toThrow(
+      /LOG_FORMAT[\s\S]*METRICS_TOKEN[\s\S]*READY_MAX_LAG_EVENTS/,
+    );
   });
 
   it('reads REDIS_URL, where the rate-limit counters are shared, and names it when it is not a redis URL', () => {
@@ -48,7 +63,9 @@ describe('loadConfig', () => {
     const problems = (error as ConfigError).problems;
     expect(problems.join('\n')).toContain('GOOGLE_ADS_CLIENT_ID');
     expect(problems.join('\n')).not.toContain('secret-token');
-    expect(problems.filter((problem) => problem.startsWith('DATAFORSEO_BASE_URL'))).toEqual(['DATAFORSEO_BASE_URL must be an http(s) URL (got "ftp://x")']);
+    expect(problems.filter((problem) => problem.startsWith('DATAFORSEO_BASE_URL'))).toEqual([
+      'DATAFORSEO_BASE_URL must be an http(s) URL (got "ftp://x")',
+    ]);
   });
 
   it('treats empty values as unset', () => {
@@ -56,7 +73,9 @@ describe('loadConfig', () => {
   });
 
   it('refuses a CHROMIUM_PATH that points at nothing, but only where a scraper runs', () => {
-    expect(() => loadConfig({ CHROMIUM_PATH: '/nowhere/chromium' })).toThrow('CHROMIUM_PATH is set to "/nowhere/chromium", but no file exists there');
+    expect(() => loadConfig({ CHROMIUM_PATH: '/nowhere/chromium' })).toThrow(
+      'CHROMIUM_PATH is set to "/nowhere/chromium", but no file exists there',
+    );
     expect(loadConfig({ CHROMIUM_PATH: '/nowhere/chromium', ROLES: 'api,projections' }).port).toBe(3000);
   });
 });

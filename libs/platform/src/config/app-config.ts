@@ -104,7 +104,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   if (adminToken !== undefined && adminToken.length < 32) problems.push('ADMIN_TOKEN must be at least 32 characters long');
 
   const eventStoreConnectionString = get('EVENTSTORE_CONNECTION_STRING');
-  if (eventStoreConnectionString !== undefined && !/^(esdb|kurrentdb|kurrent|esdb\+discover|kurrentdb\+discover):\/\//.test(eventStoreConnectionString)) {
+  if (
+    eventStoreConnectionString !== undefined &&
+    !/^(esdb|kurrentdb|kurrent|esdb\+discover|kurrentdb\+discover):\/\//.test(eventStoreConnectionString)
+  ) {
     problems.push('EVENTSTORE_CONNECTION_STRING must start with esdb:// or kurrentdb:// (with +discover for a cluster)');
   }
 
@@ -115,7 +118,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const roles = new Set<Role>(ROLES);
   if (rolesRaw !== undefined) {
     roles.clear();
-    for (const r of rolesRaw.split(',').map((s) => s.trim()).filter(Boolean)) {
+    for (const r of rolesRaw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       if ((ROLES as readonly string[]).includes(r)) roles.add(r as Role);
       else problems.push(`ROLES may hold only ${ROLES.join(', ')} (got "${r}")`);
     }
@@ -123,7 +129,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
 
   // Only a scraper drives the browser; elsewhere the variable may be left over from a shared env file.
   const chromiumPath = get('CHROMIUM_PATH');
-  if (chromiumPath !== undefined && roles.has('scraper') && !existsSync(chromiumPath)) problems.push(new ChromiumPathError(chromiumPath).message);
+  if (chromiumPath !== undefined && roles.has('scraper') && !existsSync(chromiumPath))
+    problems.push(new ChromiumPathError(chromiumPath).message);
 
   const logLevelRaw = get('LOG_LEVEL') ?? 'log';
   const logLevels = ['error', 'warn', 'log', 'debug'] as const;

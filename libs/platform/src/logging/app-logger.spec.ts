@@ -20,8 +20,18 @@ function captured(run: () => void): string {
 
 describe('redact', () => {
   it('replaces secret-named fields at any depth, whatever their spelling, and copies the rest', () => {
-    const logged = { route: '/x', headers: { Authorization: 'Bearer abc', 'x-api-key': 'k' }, nested: [{ api_key: 'k2', password: 'p', keep: 1 }], adminToken: 't' };
-    expect(redact(logged)).toEqual({ route: '/x', headers: { Authorization: REDACTED, 'x-api-key': 'k' }, nested: [{ api_key: REDACTED, password: REDACTED, keep: 1 }], adminToken: REDACTED });
+    const logged = {
+      route: '/x',
+      headers: { Authorization: 'Bearer abc', 'x-api-key': 'k' },
+      nested: [{ api_key: 'k2', password: 'p', keep: 1 }],
+      adminToken: 't',
+    };
+    expect(redact(logged)).toEqual({
+      route: '/x',
+      headers: { Authorization: REDACTED, 'x-api-key': 'k' },
+      nested: [{ api_key: REDACTED, password: REDACTED, keep: 1 }],
+      adminToken: REDACTED,
+    });
     expect(logged.headers.Authorization).toBe('Bearer abc');
   });
 });
@@ -35,7 +45,7 @@ describe('createAppLogger', () => {
     expect(out).not.toContain('secret-value');
   });
 
-  it('writes Nest\'s pretty lines on a terminal or with LOG_FORMAT=pretty, with colours only on a terminal', () => {
+  it("writes Nest's pretty lines on a terminal or with LOG_FORMAT=pretty, with colours only on a terminal", () => {
     expect(writesJson('auto', true)).toBe(false);
     expect(writesJson('json', true)).toBe(true);
     const piped = captured(() => createAppLogger({ logFormat: 'pretty', logLevel: 'log' }, false).warn('careful', 'Test'));
@@ -49,6 +59,8 @@ describe('createAppLogger', () => {
   it('keeps to LOG_LEVEL, except for announcements', () => {
     const logger = createAppLogger({ logFormat: 'json', logLevel: 'error' }, false);
     expect(captured(() => logger.log('quiet', 'Test'))).toBe('');
-    expect(JSON.parse(captured(() => logger.announce('listening on http://127.0.0.1:1', 'Api')))).toMatchObject({ message: 'listening on http://127.0.0.1:1' });
+    expect(JSON.parse(captured(() => logger.announce('listening on http://127.0.0.1:1', 'Api')))).toMatchObject({
+      message: 'listening on http://127.0.0.1:1',
+    });
   });
 });

@@ -12,8 +12,20 @@ type JsonOptions = Parameters<ConsoleLogger['getJsonLogObject']>[1];
  * field logged by mistake prints `[redacted]`.
  */
 export class AppLogger extends ConsoleLogger {
-  protected override printMessages(messages: unknown[], context?: string, logLevel?: LogLevel, writeStreamType?: 'stdout' | 'stderr', errorStack?: unknown): void {
-    super.printMessages(messages.map((message) => redact(message)), context, logLevel, writeStreamType, errorStack);
+  protected override printMessages(
+    messages: unknown[],
+    context?: string,
+    logLevel?: LogLevel,
+    writeStreamType?: 'stdout' | 'stderr',
+    errorStack?: unknown,
+  ): void {
+    super.printMessages(
+      messages.map((message) => redact(message)),
+      context,
+      logLevel,
+      writeStreamType,
+      errorStack,
+    );
   }
 
   /** Prints a `log` line whatever the levels. */

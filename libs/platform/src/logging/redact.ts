@@ -2,7 +2,18 @@
  * Field names whose values never reach a log line, whatever object carries them (compared without
  * case, `-` or `_`: `apiKey`, `api_key` and `API-KEY` are one name).
  */
-export const REDACTED_FIELDS: readonly string[] = ['authorization', 'apiKey', 'key', 'password', 'token', 'adminToken', 'metricsToken', 'secret', 'cookie', 'setCookie'];
+export const REDACTED_FIELDS: readonly string[] = [
+  'authorization',
+  'apiKey',
+  'key',
+  'password',
+  'token',
+  'adminToken',
+  'metricsToken',
+  'secret',
+  'cookie',
+  'setCookie',
+];
 
 export const REDACTED = '[redacted]';
 

@@ -94,7 +94,10 @@ export class Metrics {
   constructor() {
     const lagGauge = (name: string, help: string, pick: 'events' | 'seconds') => {
       const gauge: Gauge<'projection'> = new Gauge({
-        name, help, labelNames: ['projection'] as const, registers: [this.registry],
+        name,
+        help,
+        labelNames: ['projection'] as const,
+        registers: [this.registry],
         collect: async () => {
           gauge.reset();
           for (const [projection, lag] of await this.projectionLags()) gauge.set({ projection }, lag[pick]);

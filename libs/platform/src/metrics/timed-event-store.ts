@@ -14,7 +14,10 @@ export function timeAppends(store: EventStore, metrics: Metrics): EventStore {
       metrics.eventStoreAppend.observe({ outcome: 'ok' }, secondsSince(start));
       return result;
     } catch (error) {
-      metrics.eventStoreAppend.observe({ outcome: error instanceof WrongExpectedRevisionError ? 'conflict' : 'error' }, secondsSince(start));
+      metrics.eventStoreAppend.observe(
+        { outcome: error instanceof WrongExpectedRevisionError ? 'conflict' : 'error' },
+        secondsSince(start),
+      );
       throw error;
     }
   };

@@ -34,11 +34,15 @@ export class FlexibleRateLimiter implements RateLimiter {
     const windows = this.windowsOf(bucket);
     const outcomes = await Promise.allSettled(windows.map((w) => w.counter.consume(accountId)));
     const failure = outcomes.find((o) => o.status === 'rejected' && !(o.reason instanceof RateLimiterRes));
-    const full = outcomes.flatMap((o, i) => (o.status === 'rejected' && o.reason instanceof RateLimiterRes ? [{ window: windows[i]!.window, res: o.reason }] : []));
+    const full = outcomes.flatMap((o, i) =>
+      o.status === 'rejected' && o.reason instanceof RateLimiterRes ? [{ window: windows[i]!.window, res: o.reason }] : [],
+    );
     if (failure || full.length > 0) {
       // Give back what this call took: points in open windows, and the over-count in the full ones.
       await Promise.allSettled(
-        outcomes.map((o, i) => (o.status === 'fulfilled' || o.reason instanceof RateLimiterRes ? windows[i]!.counter.reward(accountId, 1) : Promise.resolve())),
+        outcomes.map((o, i) =>
+          o.status === 'fulfilled' || o.reason instanceof RateLimiterRes ? windows[i]!.counter.reward(accountId, 1) : Promise.resolve(),
+        ),
       );
       if (failure) throw (failure as PromiseRejectedResult).reason;
       const longest = full.reduce((a, b) => (b.res.msBeforeNext > a.res.msBeforeNext ? b : a));
@@ -74,7 +78,10 @@ const keyPrefix = (bucket: RateLimitBucket, window: RateLimitWindow) => `rate-li
 
 /** Counters in this process: a standalone run, or a test. */
 export function inProcessRateLimiter(): FlexibleRateLimiter {
-  return new FlexibleRateLimiter((bucket, window) => new RateLimiterMemory({ keyPrefix: keyPrefix(bucket, window), points: window.limit, duration: window.windowSeconds }));
+  return new FlexibleRateLimiter(
+    (bucket, window) =>
+      new RateLimiterMemory({ keyPrefix: keyPrefix(bucket, window), points: window.limit, duration: window.windowSeconds }),
+  );
 }
 
 export { keyPrefix as rateLimitKeyPrefix };

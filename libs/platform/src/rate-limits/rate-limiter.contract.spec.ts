@@ -44,7 +44,8 @@ function rateLimiterContract(name: string, open: () => Promise<{ limiter: RateLi
     it('refused calls take nothing: remaining reads the same after a refusal', async () => {
       const id = account();
       for (let i = 0; i < 15; i++) expect((await limiter.consume('keywordResearch', id)).allowed).toBe(true);
-      for (let i = 0; i < 5; i++) expect(await limiter.consume('keywordResearch', id)).toMatchObject({ allowed: false, limit: 15, window: 60 });
+      for (let i = 0; i < 5; i++)
+        expect(await limiter.consume('keywordResearch', id)).toMatchObject({ allowed: false, limit: 15, window: 60 });
       expect(await limiter.remaining('keywordResearch', id)).toBe(0);
     });
 
@@ -66,8 +67,14 @@ function rateLimiterContract(name: string, open: () => Promise<{ limiter: RateLi
       expect(RATE_LIMIT_WINDOWS).toEqual({
         serpCheck: [{ limit: 10, windowSeconds: 60 }],
         trafficCheck: [{ limit: 20, windowSeconds: 60 }],
-        keywordResearch: [{ limit: 15, windowSeconds: 60 }, { limit: 150, windowSeconds: 3600 }],
-        domainReads: [{ limit: 60, windowSeconds: 60 }, { limit: 600, windowSeconds: 3600 }],
+        keywordResearch: [
+          { limit: 15, windowSeconds: 60 },
+          { limit: 150, windowSeconds: 3600 },
+        ],
+        domainReads: [
+          { limit: 60, windowSeconds: 60 },
+          { limit: 600, windowSeconds: 3600 },
+        ],
       });
     });
   });

@@ -30,8 +30,7 @@ export const RATE_LIMIT_WINDOWS: Readonly<Record<RateLimitBucket, readonly RateL
  * is full and the whole seconds until it has room again (at least 1).
  */
 export type RateLimitDecision =
-  | { allowed: true; remaining: number }
-  | { allowed: false; retryAfter: number; limit: number; window: number };
+  { allowed: true; remaining: number } | { allowed: false; retryAfter: number; limit: number; window: number };
 
 /**
  * The port. Counters are per (bucket, account), so every key of an account draws on one bucket;

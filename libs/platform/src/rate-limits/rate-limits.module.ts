@@ -13,7 +13,9 @@ export async function rateLimiterFor(config: Pick<AppConfig, 'redisUrl'>, logger
     url: config.redisUrl,
     onConnectionChange: (state, reason) =>
       state === 'lost'
-        ? logger.warn(`Redis (REDIS_URL) cannot be reached (${reason ?? 'no reason given'}); each replica counts rate limits on its own until it is back`)
+        ? logger.warn(
+            `Redis (REDIS_URL) cannot be reached (${reason ?? 'no reason given'}); each replica counts rate limits on its own until it is back`,
+          )
         : logger.log('Redis (REDIS_URL) reachable again; rate limits are shared across replicas'),
   });
 }

@@ -48,7 +48,11 @@ export async function openRedisRateLimiter(options: RedisRateLimiterOptions): Pr
         points: window.limit,
         duration: window.windowSeconds,
         rejectIfRedisNotReady: true,
-        insuranceLimiter: new RateLimiterMemory({ keyPrefix: `${rateLimitKeyPrefix(bucket, window)}:insurance`, points: window.limit, duration: window.windowSeconds }),
+        insuranceLimiter: new RateLimiterMemory({
+          keyPrefix: `${rateLimitKeyPrefix(bucket, window)}:insurance`,
+          points: window.limit,
+          duration: window.windowSeconds,
+        }),
       }),
     async () => {
       client.removeAllListeners('error');

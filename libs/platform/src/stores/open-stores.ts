@@ -35,7 +35,9 @@ export async function openEventStore(config: AppConfig, metrics?: Metrics): Prom
  * The ClickHouse migrations of the read models, applied at start, each once. Each bounded context keeps
  * the SQL of its own tables in `libs/<context>/migrations`; the numbers are one sequence across them.
  */
-export const READ_MODEL_MIGRATION_DIRS = ['accounts', 'domains', 'projector', 'projects', 'research', 'tracking'].map((lib) => repositoryPath('libs', lib, 'migrations'));
+export const READ_MODEL_MIGRATION_DIRS = ['accounts', 'domains', 'projector', 'projects', 'research', 'tracking'].map((lib) =>
+  repositoryPath('libs', lib, 'migrations'),
+);
 
 export const readModelMigrations = () => READ_MODEL_MIGRATION_DIRS.flatMap((dir) => loadMigrationsFromDir(dir));
 

@@ -37,7 +37,12 @@ export type ProjectContentEvent =
   | { type: 'NoteDeleted'; data: { noteId: string; deletedAt: string } };
 
 export const PROJECT_CONTENT_EVENT_TYPES = eventTypes<ProjectContentEvent>()([
-  'ProjectOwnerRecorded', 'KeywordsAdded', 'KeywordsRemoved', 'NoteSaved', 'NoteUpdated', 'NoteDeleted',
+  'ProjectOwnerRecorded',
+  'KeywordsAdded',
+  'KeywordsRemoved',
+  'NoteSaved',
+  'NoteUpdated',
+  'NoteDeleted',
 ]);
 
 export const projectStreamName = STREAM_CATEGORIES.project;

@@ -91,7 +91,10 @@ export function evolveProjectContent(state: ProjectContentState, event: ProjectC
       return { ...state, notes: [...state.notes, { noteId, date, text, color }] };
     }
     case 'NoteUpdated':
-      return { ...state, notes: state.notes.map((n) => (n.noteId === event.data.noteId ? { ...n, text: event.data.text, color: event.data.color } : n)) };
+      return {
+        ...state,
+        notes: state.notes.map((n) => (n.noteId === event.data.noteId ? { ...n, text: event.data.text, color: event.data.color } : n)),
+      };
     case 'NoteDeleted':
       return { ...state, notes: state.notes.filter((n) => n.noteId !== event.data.noteId) };
     default:

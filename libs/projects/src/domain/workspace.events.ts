@@ -13,12 +13,30 @@ export type WorkspaceEvent =
   | { type: 'FolderRenamed'; data: { folderId: string; name: string; position: number; renamedAt: string } }
   | { type: 'FolderDeleted'; data: { folderId: string; unassignedProjectIds: string[]; deletedAt: string } }
   /** Also the signal for the background work a new project starts (suggestions, traffic, page speed, competitors). */
-  | { type: 'ProjectCreated'; data: { projectId: string; accountId: string; settings: ProjectSettings; folder: string | null; createdAt: string } }
-  | { type: 'ProjectUpdated'; data: { projectId: string; settings: ProjectSettings; folder: string | null; competitors: string[]; createdAt: string; updatedAt: string } }
+  | {
+      type: 'ProjectCreated';
+      data: { projectId: string; accountId: string; settings: ProjectSettings; folder: string | null; createdAt: string };
+    }
+  | {
+      type: 'ProjectUpdated';
+      data: {
+        projectId: string;
+        settings: ProjectSettings;
+        folder: string | null;
+        competitors: string[];
+        createdAt: string;
+        updatedAt: string;
+      };
+    }
   | { type: 'ProjectDeleted'; data: { projectId: string; deletedAt: string } };
 
 export const WORKSPACE_EVENT_TYPES = eventTypes<WorkspaceEvent>()([
-  'FolderCreated', 'FolderRenamed', 'FolderDeleted', 'ProjectCreated', 'ProjectUpdated', 'ProjectDeleted',
+  'FolderCreated',
+  'FolderRenamed',
+  'FolderDeleted',
+  'ProjectCreated',
+  'ProjectUpdated',
+  'ProjectDeleted',
 ]);
 
 export const workspaceStreamName = STREAM_CATEGORIES.workspace;

@@ -30,7 +30,13 @@ export type WorkspaceCommand =
   | { type: 'DeleteFolder'; folderId: string }
   | { type: 'CreateProject'; projectId: string; accountId: string; settings: ProjectSettings; folder: string | null }
   /** `folder` undefined keeps the project's folder; null takes it out of its folder. */
-  | { type: 'UpdateProject'; projectId: string; settings: ProjectSettings; folder: string | null | undefined; competitors: string[] | undefined }
+  | {
+      type: 'UpdateProject';
+      projectId: string;
+      settings: ProjectSettings;
+      folder: string | null | undefined;
+      competitors: string[] | undefined;
+    }
   | { type: 'DeleteProject'; projectId: string };
 
 export const FOLDER_NAME_TAKEN = 'Folder with this name already exists';
@@ -83,7 +89,19 @@ export function decideWorkspace(command: WorkspaceCommand, state: WorkspaceState
       const folder = command.folder === undefined ? project.folder : command.folder;
       if (folder !== null && folder !== project.folder) requireFolder(state, folder);
       const competitors = command.competitors ?? project.competitors;
-      return [{ type: 'ProjectUpdated', data: { projectId: project.projectId, settings: command.settings, folder, competitors, createdAt: project.createdAt, updatedAt: at } }];
+      return [
+        {
+          type: 'ProjectUpdated',
+          data: {
+            projectId: project.projectId,
+            settings: command.settings,
+            folder,
+            competitors,
+            createdAt: project.createdAt,
+            updatedAt: at,
+          },
+        },
+      ];
     }
     case 'DeleteProject': {
       const project = requireProject(state, command.projectId);

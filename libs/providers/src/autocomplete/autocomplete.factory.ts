@@ -7,6 +7,8 @@ import { GoogleAutocomplete } from './google-autocomplete.client';
  * (GOOGLE_BASE_URL) through the same proxies (SCRAPER_PROXIES) with the same rest after a block
  * (SCRAPER_BLOCK_REST_MS). One instance per process keeps the rests and the proxy connections.
  */
-export function createAutocomplete(scraper: Pick<SerpFetcherConfig, 'baseUrl' | 'proxies' | 'blockRestMs'>): GoogleAutocomplete & AutocompleteProvider {
+export function createAutocomplete(
+  scraper: Pick<SerpFetcherConfig, 'baseUrl' | 'proxies' | 'blockRestMs'>,
+): GoogleAutocomplete & AutocompleteProvider {
   return new GoogleAutocomplete({ baseUrl: scraper.baseUrl, proxies: scraper.proxies, blockRestMs: scraper.blockRestMs });
 }

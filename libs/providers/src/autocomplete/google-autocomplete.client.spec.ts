@@ -19,7 +19,14 @@ describe('GoogleAutocomplete against a fake Google autocomplete', () => {
   let google: FakeGoogleAutocomplete;
   let clients: GoogleAutocomplete[] = [];
   const client = (options: { proxies?: ProxyConfig[]; timeoutMs?: number; attempts?: number; now?: () => number } = {}) => {
-    const made = new GoogleAutocomplete({ baseUrl: google.url, proxies: options.proxies ?? [], blockRestMs: 60_000, timeoutMs: options.timeoutMs ?? 1_000, attempts: options.attempts, now: options.now });
+    const made = new GoogleAutocomplete({
+      baseUrl: google.url,
+      proxies: options.proxies ?? [],
+      blockRestMs: 60_000,
+      timeoutMs: options.timeoutMs ?? 1_000,
+      attempts: options.attempts,
+      now: options.now,
+    });
     clients.push(made);
     return made;
   };
@@ -37,7 +44,14 @@ describe('GoogleAutocomplete against a fake Google autocomplete', () => {
   it('asks /complete/search?client=firefox with q, hl, gl and answers the second element', async () => {
     google.phrases.set('coffee', ['coffee', 'coffee near me', ' coffee near me ', 'coffee beans', '']);
     expect(await client().complete(QUERY)).toEqual(['coffee', 'coffee near me', 'coffee beans']);
-    expect(Object.fromEntries(google.requests[0].query)).toEqual({ client: 'firefox', q: 'coffee', hl: 'en', gl: 'US', ie: 'utf-8', oe: 'utf-8' });
+    expect(Object.fromEntries(google.requests[0].query)).toEqual({
+      client: 'firefox',
+      q: 'coffee',
+      hl: 'en',
+      gl: 'US',
+      ie: 'utf-8',
+      oe: 'utf-8',
+    });
   });
 
   it('decodes an answer in a legacy charset by its Content-Type', async () => {

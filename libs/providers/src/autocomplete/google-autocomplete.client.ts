@@ -48,7 +48,14 @@ export class GoogleAutocomplete implements AutocompleteProvider {
 
   async complete(query: AutocompleteQuery): Promise<string[]> {
     const url = new URL(`${this.options.baseUrl}${AUTOCOMPLETE_PATH}`);
-    url.search = new URLSearchParams({ client: 'firefox', q: query.q, hl: query.hl.toLowerCase(), gl: query.gl.toUpperCase(), ie: 'utf-8', oe: 'utf-8' }).toString();
+    url.search = new URLSearchParams({
+      client: 'firefox',
+      q: query.q,
+      hl: query.hl.toLowerCase(),
+      gl: query.gl.toUpperCase(),
+      ie: 'utf-8',
+      oe: 'utf-8',
+    }).toString();
     return withRetry({ attempts: this.attempts, baseDelayMs: 100, timeoutMs: this.timeoutMs }, async (timeoutMs) => {
       const egress = this.pool.next();
       if (!egress) throw new KeywordDataError(PROVIDER, 'unreachable', 'every way out to Google is resting after a block');
@@ -77,9 +84,14 @@ export class GoogleAutocomplete implements AutocompleteProvider {
       bytes = await response.arrayBuffer();
     } catch (error) {
       const name = (error as { name?: unknown } | null)?.name;
-      if (name === 'TimeoutError' || name === 'AbortError') throw new KeywordDataError(PROVIDER, 'timeout', `${AUTOCOMPLETE_PATH} via ${egress.label} gave no answer within ${timeoutMs} ms`);
+      if (name === 'TimeoutError' || name === 'AbortError')
+        throw new KeywordDataError(PROVIDER, 'timeout', `${AUTOCOMPLETE_PATH} via ${egress.label} gave no answer within ${timeoutMs} ms`);
       const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
-      throw new KeywordDataError(PROVIDER, 'unreachable', `${AUTOCOMPLETE_PATH} via ${egress.label} failed: ${typeof code === 'string' ? code : 'fetch failed'}`);
+      throw new KeywordDataError(
+        PROVIDER,
+        'unreachable',
+        `${AUTOCOMPLETE_PATH} via ${egress.label} failed: ${typeof code === 'string' ? code : 'fetch failed'}`,
+      );
     }
     if (status === 429 || status === 403) {
       // Google's "unusual traffic" answer: asking again from there only lengthens the block.
@@ -135,6 +147,7 @@ function phrasesOf(text: string): string[] {
     throw new KeywordDataError(PROVIDER, 'malformed', `${AUTOCOMPLETE_PATH} answered a body that is not JSON`);
   }
   const phrases = asArray(asArray(body)?.[1]);
-  if (!phrases || phrases.some((phrase) => typeof phrase !== 'string')) throw new KeywordDataError(PROVIDER, 'malformed', `${AUTOCOMPLETE_PATH} answered without a list of phrases as its second element`);
+  if (!phrases || phrases.some((phrase) => typeof phrase !== 'string'))
+    throw new KeywordDataError(PROVIDER, 'malformed', `${AUTOCOMPLETE_PATH} answered without a list of phrases as its second element`);
   return [...new Set((phrases as string[]).map((phrase) => phrase.trim()).filter((phrase) => phrase !== ''))];
 }

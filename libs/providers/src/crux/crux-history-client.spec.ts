@@ -29,7 +29,10 @@ describe('CruxHistoryClient against a fake CrUX History API', () => {
     expect(request.method).toBe('POST');
     expect(request.path).toBe('/v1/records:queryHistoryRecord');
     expect(request.query.get('key')).toBe(KEY);
-    expect(request.body).toEqual({ origin: ORIGIN, metrics: ['largest_contentful_paint', 'cumulative_layout_shift', 'interaction_to_next_paint'] });
+    expect(request.body).toEqual({
+      origin: ORIGIN,
+      metrics: ['largest_contentful_paint', 'cumulative_layout_shift', 'interaction_to_next_paint'],
+    });
   });
 
   it('maps each collection period to its last day, oldest first, with the CLS string read as a number', async () => {
@@ -50,7 +53,9 @@ describe('CruxHistoryClient against a fake CrUX History API', () => {
       { lastDate: '2025-04-19', lcpMs: null, cls: null, inpMs: null },
       { lastDate: '2025-04-26', lcpMs: 3000, cls: null, inpMs: null },
     ]);
-    expect(await client.history({ url: PAGE })).toEqual({ points: [{ date: '2025-04-26', lcp: { p75: 3000 }, cls: { p75: null }, inp: { p75: null } }] });
+    expect(await client.history({ url: PAGE })).toEqual({
+      points: [{ date: '2025-04-26', lcp: { p75: 3000 }, cls: { p75: null }, inp: { p75: null } }],
+    });
     expect(crux.api.requests[0].body).toMatchObject({ url: PAGE });
   });
 
@@ -66,10 +71,29 @@ describe('CruxHistoryClient against a fake CrUX History API', () => {
 
   it.each([
     ['a 500', FAILURES.serverError(500), 'http'],
-    ['a rejected key (400)', { kind: 'json' as const, status: 400, body: { error: { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT' } } }, 'http'],
+    [
+      'a rejected key (400)',
+      {
+        kind: 'json' as const,
+        status: 400,
+        body: { error: { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT' } },
+      },
+      'http',
+    ],
     ['a truncated body', FAILURES.malformed(), 'malformed'],
-    ['a record without collection periods', { kind: 'json' as const, body: { record: { key: { origin: ORIGIN }, metrics: {} } } }, 'malformed'],
-    ['p75s shorter than the periods', { kind: 'json' as const, body: { record: { metrics: { largest_contentful_paint: { percentilesTimeseries: { p75s: [1] } } }, collectionPeriods: [] } } }, 'malformed'],
+    [
+      'a record without collection periods',
+      { kind: 'json' as const, body: { record: { key: { origin: ORIGIN }, metrics: {} } } },
+      'malformed',
+    ],
+    [
+      'p75s shorter than the periods',
+      {
+        kind: 'json' as const,
+        body: { record: { metrics: { largest_contentful_paint: { percentilesTimeseries: { p75s: [1] } } }, collectionPeriods: [] } },
+      },
+      'malformed',
+    ],
     ['a reset connection', FAILURES.reset(), 'unreachable'],
     ['an answer later than the timeout', FAILURES.slow(3_000, { kind: 'json' as const, body: {} }), 'timeout'],
   ])('turns %s into an UpstreamError', async (_what, failure, kind) => {

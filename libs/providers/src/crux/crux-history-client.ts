@@ -31,7 +31,13 @@ export class CruxHistoryClient implements CruxHistoryProvider {
     const url = new URL(`${this.options.baseUrl}/records:queryHistoryRecord`);
     if (this.options.apiKey) url.searchParams.set('key', this.options.apiKey);
     const body = { ...target, metrics: Object.keys(METRICS) };
-    const { status, body: answer } = await fetchJson({ provider: CRUX_PROVIDER, method: 'POST', url, body, timeoutMs: this.options.timeoutMs ?? 15_000 });
+    const { status, body: answer } = await fetchJson({
+      provider: CRUX_PROVIDER,
+      method: 'POST',
+      url,
+      body,
+      timeoutMs: this.options.timeoutMs ?? 15_000,
+    });
     if (status === 404) return null;
     if (status !== 200) {
       const message = upstreamMessage(answer);
@@ -58,7 +64,8 @@ export function historyFromRecord(answer: unknown): CruxHistory {
   const record = asObject(asObject(answer)?.record);
   const periods = asArray(record?.collectionPeriods);
   const metrics = asObject(record?.metrics);
-  if (!record || !periods || !metrics) throw new UpstreamError(CRUX_PROVIDER, 'malformed', 'the answer has no record with collectionPeriods and metrics');
+  if (!record || !periods || !metrics)
+    throw new UpstreamError(CRUX_PROVIDER, 'malformed', 'the answer has no record with collectionPeriods and metrics');
   const dates = periods.map((period) => lastDateOf(period));
   const series = Object.fromEntries(
     Object.entries(METRICS).map(([name, field]) => {

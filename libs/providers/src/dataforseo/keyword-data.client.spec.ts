@@ -1,5 +1,10 @@
 import { KeywordDataError } from '../keyword-data/keyword-data-error';
-import { DATAFORSEO_KEYWORDS_FOR_KEYWORDS_PATH, DATAFORSEO_KEYWORDS_FOR_SITE_PATH, DATAFORSEO_SEARCH_VOLUME_PATH, DataForSeoKeywordData } from './keyword-data.client';
+import {
+  DATAFORSEO_KEYWORDS_FOR_KEYWORDS_PATH,
+  DATAFORSEO_KEYWORDS_FOR_SITE_PATH,
+  DATAFORSEO_SEARCH_VOLUME_PATH,
+  DataForSeoKeywordData,
+} from './keyword-data.client';
 import {
   DATAFORSEO_KEYWORD_FAILURES as FAIL,
   FAKE_DATAFORSEO_KEYWORDS_LOGIN as LOGIN,
@@ -69,21 +74,37 @@ describe('DataForSeoKeywordData against a fake DataForSEO Keywords Data API', ()
   it('gives null figures and an empty history for a keyword Google Ads has no data for', async () => {
     fake.unknown.add('zzqx unknown');
     const [figures] = await client.searchVolumes(US_EN, ['zzqx unknown']);
-    expect(figures).toEqual({ keyword: 'zzqx unknown', avgMonthlySearches: null, competition: null, competitionIndex: null, cpcLow: null, cpcHigh: null, history: [] });
+    expect(figures).toEqual({
+      keyword: 'zzqx unknown',
+      avgMonthlySearches: null,
+      competition: null,
+      competitionIndex: null,
+      cpcLow: null,
+      cpcHigh: null,
+      history: [],
+    });
   });
 
   it('splits 2,500 keywords into tasks of 1,000, 1,000 and 500, one call each, and returns them all', async () => {
     const keywords = Array.from({ length: 2_500 }, (_, i) => `keyword ${i}`);
     // A roomy timeout: a slow answer here would be retried and counted as an extra call.
-    const patient = new DataForSeoKeywordData({ login: LOGIN, password: PASSWORD, baseUrl: fake.url }, { ...FAST_RETRY, timeoutMs: 10_000 });
+    const patient = new DataForSeoKeywordData(
+      { login: LOGIN, password: PASSWORD, baseUrl: fake.url },
+      { ...FAST_RETRY, timeoutMs: 10_000 },
+    );
     const figures = await patient.searchVolumes(US_EN, keywords);
-    const sizes = fake.requests.map((r) => ((r.body as { keywords: string[] }[])[0].keywords.length));
+    const sizes = fake.requests.map((r) => (r.body as { keywords: string[] }[])[0].keywords.length);
     expect(sizes).toEqual([1_000, 1_000, 500]);
     expect(figures.map((f) => f.keyword)).toEqual(keywords);
   });
 
   it('leaves out keywords DataForSEO would refuse the whole task for (over 80 characters or 10 words), and repeats', async () => {
-    await client.searchVolumes(US_EN, ['ok keyword', 'ok keyword', 'x'.repeat(81), 'one two three four five six seven eight nine ten eleven']);
+    await client.searchVolumes(US_EN, [
+      'ok keyword',
+      'ok keyword',
+      'x'.repeat(81),
+      'one two three four five six seven eight nine ten eleven',
+    ]);
     expect((fake.requests[0].body as { keywords: string[] }[])[0].keywords).toEqual(['ok keyword']);
   });
 
@@ -158,7 +179,10 @@ describe('DataForSeoKeywordData against a fake DataForSEO Keywords Data API', ()
   });
 
   it('a provider nobody listens at is unavailable', async () => {
-    const nowhere = new DataForSeoKeywordData({ login: LOGIN, password: PASSWORD, baseUrl: 'http://127.0.0.1:9' }, { ...FAST_RETRY, attempts: 1 });
+    const nowhere = new DataForSeoKeywordData(
+      { login: LOGIN, password: PASSWORD, baseUrl: 'http://127.0.0.1:9' },
+      { ...FAST_RETRY, attempts: 1 },
+    );
     expect((await failureOf(nowhere.searchVolumes(US_EN, ['a']))).failure).toBe('unavailable');
   });
 
@@ -181,7 +205,9 @@ describe('DataForSeoKeywordData against a fake DataForSEO Keywords Data API', ()
   it('ideas for a site: keywords_for_site with the domain as target', async () => {
     const ideas = await client.ideasForSite(US_EN, 'example.com');
     expect(fake.requests[0].path).toBe(DATAFORSEO_KEYWORDS_FOR_SITE_PATH);
-    expect(fake.requests[0].body).toEqual([{ location_code: 2840, language_code: 'en', target: 'example.com', target_type: 'site', search_partners: false }]);
+    expect(fake.requests[0].body).toEqual([
+      { location_code: 2840, language_code: 'en', target: 'example.com', target_type: 'site', search_partners: false },
+    ]);
     expect(ideas.map((i) => i.keyword)).toEqual(['example', 'example login', 'example reviews']);
   });
 });

@@ -57,19 +57,29 @@ export class DataForSeoKeywordData implements KeywordDataProvider {
   async ideasForKeywords(market: KeywordMarket, seeds: readonly string[], options: IdeaOptions = {}): Promise<KeywordFigures[]> {
     const keywords = [...new Set(seeds.map(normaliseKeyword))].filter(isAskable).slice(0, MAX_IDEA_SEEDS);
     if (keywords.length === 0) return [];
-    const result = await this.http.postLiveTask(DATAFORSEO_KEYWORDS_FOR_KEYWORDS_PATH, { ...marketFields(market), keywords, search_partners: false });
+    const result = await this.http.postLiveTask(DATAFORSEO_KEYWORDS_FOR_KEYWORDS_PATH, {
+      ...marketFields(market),
+      keywords,
+      search_partners: false,
+    });
     return itemsToFigures(result).slice(0, options.limit ?? DEFAULT_IDEA_LIMIT);
   }
 
   async ideasForSite(market: KeywordMarket, domain: string, options: IdeaOptions = {}): Promise<KeywordFigures[]> {
-    const result = await this.http.postLiveTask(DATAFORSEO_KEYWORDS_FOR_SITE_PATH, { ...marketFields(market), target: domain, target_type: 'site', search_partners: false });
+    const result = await this.http.postLiveTask(DATAFORSEO_KEYWORDS_FOR_SITE_PATH, {
+      ...marketFields(market),
+      target: domain,
+      target_type: 'site',
+      search_partners: false,
+    });
     return itemsToFigures(result).slice(0, options.limit ?? DEFAULT_IDEA_LIMIT);
   }
 }
 
 function marketFields(market: KeywordMarket): { location_code: number; language_code: string } {
   const locationCode = countryLocationCode(market.geoCode);
-  if (locationCode === undefined) throw new KeywordDataError(DATAFORSEO, 'http', `no location code for the country "${market.geoCode}"`, 400);
+  if (locationCode === undefined)
+    throw new KeywordDataError(DATAFORSEO, 'http', `no location code for the country "${market.geoCode}"`, 400);
   return { location_code: locationCode, language_code: market.langCode.toLowerCase() };
 }
 
@@ -109,7 +119,8 @@ function historyOf(value: unknown): MonthlyVolume[] {
     const year = asNumber(entry?.year);
     const month = asNumber(entry?.month);
     const searches = asNumber(entry?.search_volume);
-    if (year !== undefined && month !== undefined && month >= 1 && month <= 12 && searches !== undefined) months.push({ year, month, value: searches });
+    if (year !== undefined && month !== undefined && month >= 1 && month <= 12 && searches !== undefined)
+      months.push({ year, month, value: searches });
   }
   return months.sort((a, b) => a.year - b.year || a.month - b.month);
 }

@@ -2,7 +2,13 @@ import { readSavedSerp } from '@rank/serp/fetcher/test-support/saved-serp';
 import { parseSerpPage } from '@rank/serp/parser';
 import { FAILURES, type FakeJsonApi } from '../testing/fake-json-api';
 import { DATAFORSEO_SERP_PATH, DataForSeoSerpSource } from './serp.client';
-import { dataForSeoTaskError, FAKE_DATAFORSEO_LOGIN, FAKE_DATAFORSEO_PASSWORD, startFakeDataForSeoSerp, type FakeSerp } from './testing/fake-dataforseo-serp';
+import {
+  dataForSeoTaskError,
+  FAKE_DATAFORSEO_LOGIN,
+  FAKE_DATAFORSEO_PASSWORD,
+  startFakeDataForSeoSerp,
+  type FakeSerp,
+} from './testing/fake-dataforseo-serp';
 
 /** Our parser's reading of saved real pages: the fake answers with the same results, so positions can be compared. */
 function savedSerp(fileName: string): FakeSerp {
@@ -17,12 +23,21 @@ describe('DataForSeoSerpSource against a fake DataForSEO SERP API', () => {
   let api: FakeJsonApi;
   const source = (overrides: Partial<ConstructorParameters<typeof DataForSeoSerpSource>[0]> = {}) =>
     new DataForSeoSerpSource({
-      login: FAKE_DATAFORSEO_LOGIN, password: FAKE_DATAFORSEO_PASSWORD, baseUrl: api.origin, timeoutMs: 2_000,
-      retry: { attempts: 2, baseDelayMs: 10, timeoutMs: overrides.timeoutMs ?? 2_000 }, ...overrides,
+      login: FAKE_DATAFORSEO_LOGIN,
+      password: FAKE_DATAFORSEO_PASSWORD,
+      baseUrl: api.origin,
+      timeoutMs: 2_000,
+      retry: { attempts: 2, baseDelayMs: 10, timeoutMs: overrides.timeoutMs ?? 2_000 },
+      ...overrides,
     });
 
   beforeAll(async () => {
-    api = await startFakeDataForSeoSerp(new Map([['google', HUNDRED], ['how to boil eggs', EGGS]]));
+    api = await startFakeDataForSeoSerp(
+      new Map([
+        ['google', HUNDRED],
+        ['how to boil eggs', EGGS],
+      ]),
+    );
   });
   afterAll(() => api.close());
   beforeEach(() => {
@@ -37,7 +52,9 @@ describe('DataForSeoSerpSource against a fake DataForSEO SERP API', () => {
     expect(api.requests[0].body).toEqual([{ keyword: 'google', location_code: 2840, language_code: 'en', depth: 100, device: 'desktop' }]);
     expect(outcome.kind).toBe('success');
     if (outcome.kind !== 'success') return;
-    expect(outcome.organic.map(({ position, url, domain }) => ({ position, url, domain }))).toEqual(HUNDRED.organic.map(({ position, url, domain }) => ({ position, url, domain })));
+    expect(outcome.organic.map(({ position, url, domain }) => ({ position, url, domain }))).toEqual(
+      HUNDRED.organic.map(({ position, url, domain }) => ({ position, url, domain })),
+    );
     expect(outcome.pagesRead).toBe(1);
   });
 
@@ -55,35 +72,67 @@ describe('DataForSeoSerpSource against a fake DataForSEO SERP API', () => {
 
   it('fails, naming DataForSEO and its status, on a bad login, a failed task and a server error', async () => {
     const badLogin = await source({ password: 'wrong' }).fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 });
-    expect(badLogin).toMatchObject({ kind: 'failed', cause: 'upstream_refused', egress: 'dataforseo', reason: expect.stringMatching(/^dataforseo: .*answered 40100: You are not authorized/) });
+    expect(badLogin).toMatchObject({
+      kind: 'failed',
+      cause: 'upstream_refused',
+      egress: 'dataforseo',
+      reason: expect.stringMatching(/^dataforseo: .*answered 40100: You are not authorized/),
+    });
     expect(api.requests).toHaveLength(1);
     expect(JSON.stringify(badLogin)).not.toContain('wrong');
 
     // DataForSEO's own failure is tried once more (the envelope's retry), then given up to the next source.
     api.requests.length = 0;
     api.failWith(dataForSeoTaskError(50000, 'Internal Error.'));
-    expect(await source().fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 })).toMatchObject({ kind: 'failed', cause: 'http_error', reason: expect.stringContaining('50000: Internal Error.') });
+    expect(await source().fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 })).toMatchObject({
+      kind: 'failed',
+      cause: 'http_error',
+      reason: expect.stringContaining('50000: Internal Error.'),
+    });
     expect(api.requests).toHaveLength(2);
 
     api.failWith(FAILURES.serverError(503));
-    expect(await source().fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 })).toMatchObject({ kind: 'failed', cause: 'http_error' });
+    expect(await source().fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 })).toMatchObject({
+      kind: 'failed',
+      cause: 'http_error',
+    });
   });
 
   it('fails on a malformed answer and on a timeout, without throwing', async () => {
     api.failWith(FAILURES.malformed());
-    expect(await source().fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 })).toMatchObject({ kind: 'failed', cause: 'malformed_answer' });
+    expect(await source().fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 })).toMatchObject({
+      kind: 'failed',
+      cause: 'malformed_answer',
+    });
     api.failWith({ kind: 'json', body: { status_code: 20000, tasks: [{ status_code: 20000, result: [{ items: 'oops' }] }] } });
-    expect(await source().fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 })).toMatchObject({ kind: 'failed', cause: 'malformed_answer', reason: expect.stringMatching(/not a list/) });
+    expect(await source().fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 })).toMatchObject({
+      kind: 'failed',
+      cause: 'malformed_answer',
+      reason: expect.stringMatching(/not a list/),
+    });
     api.failWith({ kind: 'json', body: { tasks: [] } });
-    expect(await source().fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 })).toMatchObject({ kind: 'failed', cause: 'malformed_answer', reason: expect.stringMatching(/without a status_code/) });
+    expect(await source().fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 })).toMatchObject({
+      kind: 'failed',
+      cause: 'malformed_answer',
+      reason: expect.stringMatching(/without a status_code/),
+    });
 
     api.failWith(FAILURES.slow(1_000, { kind: 'json', body: {} }));
     const started = Date.now();
-    expect(await source({ timeoutMs: 200, retry: { attempts: 1, baseDelayMs: 10, timeoutMs: 200 } }).fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 }))
-      .toMatchObject({ kind: 'failed', cause: 'timeout' });
+    expect(
+      await source({ timeoutMs: 200, retry: { attempts: 1, baseDelayMs: 10, timeoutMs: 200 } }).fetchSerp({
+        keyword: 'google',
+        geoCode: 'US',
+        langCode: 'en',
+        depth: 50,
+      }),
+    ).toMatchObject({ kind: 'failed', cause: 'timeout' });
     expect(Date.now() - started).toBeLessThan(900);
 
     api.failWith(FAILURES.reset());
-    expect(await source().fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 })).toMatchObject({ kind: 'failed', cause: 'load_error' });
+    expect(await source().fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 })).toMatchObject({
+      kind: 'failed',
+      cause: 'load_error',
+    });
   });
 });

@@ -34,7 +34,13 @@ export class DataForSeoSerpSource implements SerpSource {
   async fetchSerp(request: SerpRequest): Promise<SerpFetchOutcome> {
     const locationCode = countryLocationCode(request.geoCode);
     if (locationCode === undefined) {
-      return { kind: 'failed', reason: `${DATAFORSEO}: no location code for the country "${request.geoCode}"`, pagesRead: 0, cause: 'upstream_refused', egress: DATAFORSEO };
+      return {
+        kind: 'failed',
+        reason: `${DATAFORSEO}: no location code for the country "${request.geoCode}"`,
+        pagesRead: 0,
+        cause: 'upstream_refused',
+        egress: DATAFORSEO,
+      };
     }
     const task = {
       keyword: request.keyword,

@@ -1,7 +1,12 @@
 import { KeywordDataError } from '../keyword-data/keyword-data-error';
 import { googleAdsLanguageConstant } from './google-ads-languages';
 import { GoogleAdsKeywordData, historicalMetricsPath, keywordIdeasPath } from './keyword-planner.client';
-import { GOOGLE_ADS_FAILURES as FAIL, FAKE_GOOGLE_ADS_CREDENTIALS as CREDS, startGoogleAdsFake, type FakeGoogleAds } from './testing/fake-google-ads';
+import {
+  GOOGLE_ADS_FAILURES as FAIL,
+  FAKE_GOOGLE_ADS_CREDENTIALS as CREDS,
+  startGoogleAdsFake,
+  type FakeGoogleAds,
+} from './testing/fake-google-ads';
 
 const US_EN = { geoCode: 'US', langCode: 'en' };
 const FAST_RETRY = { attempts: 3, baseDelayMs: 10, timeoutMs: 1_000 };
@@ -124,7 +129,9 @@ describe('GoogleAdsKeywordData against a fake Google Ads API and OAuth endpoint'
     fake.closeVariants.set('car', 'cars');
     const figures = await client.searchVolumes(US_EN, ['car', 'cars', 'boat']);
     expect(figures.map((f) => f.keyword).sort()).toEqual(['boat', 'car', 'cars']);
-    expect(figures.find((f) => f.keyword === 'car')?.avgMonthlySearches).toBe(figures.find((f) => f.keyword === 'cars')?.avgMonthlySearches);
+    expect(figures.find((f) => f.keyword === 'car')?.avgMonthlySearches).toBe(
+      figures.find((f) => f.keyword === 'cars')?.avgMonthlySearches,
+    );
   });
 
   it('splits 2,001 keywords into requests of 1,000, 1,000 and 1', async () => {

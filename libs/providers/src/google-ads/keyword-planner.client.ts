@@ -25,7 +25,8 @@ const DEFAULT_IDEA_LIMIT = 100;
 
 export const DEFAULT_GOOGLE_ADS_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 1_000, timeoutMs: 30_000, budgetMs: 60_000 };
 
-export const historicalMetricsPath = (customerId: string) => `/${GOOGLE_ADS_API_VERSION}/customers/${customerId}:generateKeywordHistoricalMetrics`;
+export const historicalMetricsPath = (customerId: string) =>
+  `/${GOOGLE_ADS_API_VERSION}/customers/${customerId}:generateKeywordHistoricalMetrics`;
 export const keywordIdeasPath = (customerId: string) => `/${GOOGLE_ADS_API_VERSION}/customers/${customerId}:generateKeywordIdeas`;
 
 const MONTHS = ['JANUARY', 'FEBRUARY', 'MARCH', 'APRIL', 'MAY', 'JUNE', 'JULY', 'AUGUST', 'SEPTEMBER', 'OCTOBER', 'NOVEMBER', 'DECEMBER'];
@@ -67,13 +68,23 @@ export class GoogleAdsKeywordData implements KeywordDataProvider {
     const keywords = [...new Set(seeds.map(normaliseKeyword))].filter((text) => text !== '').slice(0, MAX_IDEA_SEEDS);
     if (keywords.length === 0) return [];
     const limit = options.limit ?? DEFAULT_IDEA_LIMIT;
-    const body = await this.post(keywordIdeasPath(this.config.customerId), { ...targetingOf(market), includeAdultKeywords: false, keywordSeed: { keywords }, pageSize: limit });
+    const body = await this.post(keywordIdeasPath(this.config.customerId), {
+      ...targetingOf(market),
+      includeAdultKeywords: false,
+      keywordSeed: { keywords },
+      pageSize: limit,
+    });
     return ideaFigures(body).slice(0, limit);
   }
 
   async ideasForSite(market: KeywordMarket, domain: string, options: IdeaOptions = {}): Promise<KeywordFigures[]> {
     const limit = options.limit ?? DEFAULT_IDEA_LIMIT;
-    const body = await this.post(keywordIdeasPath(this.config.customerId), { ...targetingOf(market), includeAdultKeywords: false, siteSeed: { site: domain }, pageSize: limit });
+    const body = await this.post(keywordIdeasPath(this.config.customerId), {
+      ...targetingOf(market),
+      includeAdultKeywords: false,
+      siteSeed: { site: domain },
+      pageSize: limit,
+    });
     return ideaFigures(body).slice(0, limit);
   }
 
@@ -107,9 +118,19 @@ export class GoogleAdsKeywordData implements KeywordDataProvider {
         }
         if (response.status >= 400) {
           const message = upstreamMessage(response.body) ?? 'no error message';
-          throw new KeywordDataError(PROVIDER, 'http', `${path.replace(/customers\/\d+/, 'customers/…')} answered ${response.status}: ${message}`, response.status);
+          throw new KeywordDataError(
+            PROVIDER,
+            'http',
+            `${path.replace(/customers\/\d+/, 'customers/…')} answered ${response.status}: ${message}`,
+            response.status,
+          );
         }
-        if (!asObject(response.body)) throw new KeywordDataError(PROVIDER, 'malformed', `${path.replace(/customers\/\d+/, 'customers/…')} answered without a JSON object`);
+        if (!asObject(response.body))
+          throw new KeywordDataError(
+            PROVIDER,
+            'malformed',
+            `${path.replace(/customers\/\d+/, 'customers/…')} answered without a JSON object`,
+          );
         return response.body;
       }
     });
@@ -120,7 +141,8 @@ function targetingOf(market: KeywordMarket): { language: string; geoTargetConsta
   const location = countryLocationCode(market.geoCode);
   if (location === undefined) throw new KeywordDataError(PROVIDER, 'http', `no geo target for the country "${market.geoCode}"`, 400);
   const language = googleAdsLanguageConstant(market.langCode);
-  if (language === undefined) throw new KeywordDataError(PROVIDER, 'http', `Google Ads does not target the language "${market.langCode}"`, 400);
+  if (language === undefined)
+    throw new KeywordDataError(PROVIDER, 'http', `Google Ads does not target the language "${market.langCode}"`, 400);
   return { language, geoTargetConstants: [`geoTargetConstants/${location}`], keywordPlanNetwork: 'GOOGLE_SEARCH' };
 }
 

@@ -59,9 +59,14 @@ export class OAuthAccessToken {
       text = await response.text();
     } catch (error) {
       const name = (error as { name?: unknown } | null)?.name;
-      if (name === 'TimeoutError' || name === 'AbortError') throw new KeywordDataError(this.provider, 'timeout', `the OAuth token endpoint gave no answer within ${this.client.timeoutMs} ms`);
+      if (name === 'TimeoutError' || name === 'AbortError')
+        throw new KeywordDataError(this.provider, 'timeout', `the OAuth token endpoint gave no answer within ${this.client.timeoutMs} ms`);
       const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
-      throw new KeywordDataError(this.provider, 'unreachable', `the OAuth token endpoint failed: ${typeof code === 'string' ? code : 'fetch failed'}`);
+      throw new KeywordDataError(
+        this.provider,
+        'unreachable',
+        `the OAuth token endpoint failed: ${typeof code === 'string' ? code : 'fetch failed'}`,
+      );
     }
     let body: Record<string, unknown> | undefined;
     try {
@@ -76,7 +81,8 @@ export class OAuthAccessToken {
     }
     const token = body?.access_token;
     const expiresIn = asNumber(body?.expires_in);
-    if (typeof token !== 'string' || token === '' || expiresIn === undefined) throw new KeywordDataError(this.provider, 'malformed', 'the OAuth token endpoint answered without access_token and expires_in');
+    if (typeof token !== 'string' || token === '' || expiresIn === undefined)
+      throw new KeywordDataError(this.provider, 'malformed', 'the OAuth token endpoint answered without access_token and expires_in');
     this.cached = { token, renewAt: this.now() + Math.max(0, expiresIn * 1_000 - EXPIRY_MARGIN_MS) };
     return token;
   }

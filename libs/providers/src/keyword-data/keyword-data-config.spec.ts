@@ -1,4 +1,10 @@
-import { DEFAULT_DATAFORSEO_BASE_URL, DEFAULT_GOOGLE_ADS_BASE_URL, DEFAULT_GOOGLE_OAUTH_TOKEN_URL, DEFAULT_OPENAI_BASE_URL, keywordProvidersConfigFromEnv } from './keyword-data-config';
+import {
+  DEFAULT_DATAFORSEO_BASE_URL,
+  DEFAULT_GOOGLE_ADS_BASE_URL,
+  DEFAULT_GOOGLE_OAUTH_TOKEN_URL,
+  DEFAULT_OPENAI_BASE_URL,
+  keywordProvidersConfigFromEnv,
+} from './keyword-data-config';
 
 const ADS = {
   GOOGLE_ADS_DEVELOPER_TOKEN: 'dev-token',
@@ -10,7 +16,10 @@ const ADS = {
 
 describe('keywordProvidersConfigFromEnv', () => {
   it('nothing set: no provider, no problem', () => {
-    expect(keywordProvidersConfigFromEnv({})).toEqual({ config: { dataForSeo: undefined, googleAds: undefined, llm: undefined }, problems: [] });
+    expect(keywordProvidersConfigFromEnv({})).toEqual({
+      config: { dataForSeo: undefined, googleAds: undefined, llm: undefined },
+      problems: [],
+    });
   });
 
   it('DataForSEO with login and password, default base URL', () => {
@@ -24,7 +33,12 @@ describe('keywordProvidersConfigFromEnv', () => {
   });
 
   it('base URLs must be http(s); the message names the variable', () => {
-    const { problems } = keywordProvidersConfigFromEnv({ DATAFORSEO_BASE_URL: 'ftp://x', GOOGLE_ADS_BASE_URL: 'nope', GOOGLE_OAUTH_TOKEN_URL: 'file:///t', OPENAI_BASE_URL: 'x' });
+    const { problems } = keywordProvidersConfigFromEnv({
+      DATAFORSEO_BASE_URL: 'ftp://x',
+      GOOGLE_ADS_BASE_URL: 'nope',
+      GOOGLE_OAUTH_TOKEN_URL: 'file:///t',
+      OPENAI_BASE_URL: 'x',
+    });
     expect(problems).toEqual([
       expect.stringMatching(/^DATAFORSEO_BASE_URL must be an http\(s\) URL/),
       expect.stringMatching(/^GOOGLE_ADS_BASE_URL must be an http\(s\) URL/),
@@ -49,7 +63,10 @@ describe('keywordProvidersConfigFromEnv', () => {
   });
 
   it('some of the Google Ads variables: a problem listing the missing ones, never a value', () => {
-    const { config, problems } = keywordProvidersConfigFromEnv({ GOOGLE_ADS_DEVELOPER_TOKEN: 'secret-dev-token', GOOGLE_ADS_CLIENT_ID: 'id' });
+    const { config, problems } = keywordProvidersConfigFromEnv({
+      GOOGLE_ADS_DEVELOPER_TOKEN: 'secret-dev-token',
+      GOOGLE_ADS_CLIENT_ID: 'id',
+    });
     expect(config.googleAds).toBeUndefined();
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/^GOOGLE_ADS_CLIENT_SECRET, GOOGLE_ADS_REFRESH_TOKEN, GOOGLE_ADS_CUSTOMER_ID must be set too/);
@@ -57,21 +74,31 @@ describe('keywordProvidersConfigFromEnv', () => {
   });
 
   it('a customer id that is not 10 digits is a problem', () => {
-    expect(keywordProvidersConfigFromEnv({ ...ADS, GOOGLE_ADS_CUSTOMER_ID: '12345' }).problems).toEqual([expect.stringContaining('GOOGLE_ADS_CUSTOMER_ID must be a Google Ads customer id')]);
+    expect(keywordProvidersConfigFromEnv({ ...ADS, GOOGLE_ADS_CUSTOMER_ID: '12345' }).problems).toEqual([
+      expect.stringContaining('GOOGLE_ADS_CUSTOMER_ID must be a Google Ads customer id'),
+    ]);
   });
 
   it('OpenAI with a key: default base URL and model', () => {
-    expect(keywordProvidersConfigFromEnv({ OPENAI_API_KEY: 'sk-x' }).config.llm).toEqual({ baseUrl: DEFAULT_OPENAI_BASE_URL, apiKey: 'sk-x', model: 'gpt-4o-mini' });
+    expect(keywordProvidersConfigFromEnv({ OPENAI_API_KEY: 'sk-x' }).config.llm).toEqual({
+      baseUrl: DEFAULT_OPENAI_BASE_URL,
+      apiKey: 'sk-x',
+      model: 'gpt-4o-mini',
+    });
   });
 
   it('a local server without a key needs its model named', () => {
-    expect(keywordProvidersConfigFromEnv({ OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' }).problems).toEqual([expect.stringContaining('OPENAI_MODEL must be set')]);
+    expect(keywordProvidersConfigFromEnv({ OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' }).problems).toEqual([
+      expect.stringContaining('OPENAI_MODEL must be set'),
+    ]);
     const { config, problems } = keywordProvidersConfigFromEnv({ OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1/', OPENAI_MODEL: 'llama3.1' });
     expect(problems).toEqual([]);
     expect(config.llm).toEqual({ baseUrl: 'http://127.0.0.1:11434/v1', apiKey: undefined, model: 'llama3.1' });
   });
 
   it('a model without a key or a server is a problem', () => {
-    expect(keywordProvidersConfigFromEnv({ OPENAI_MODEL: 'gpt-4o' }).problems).toEqual([expect.stringContaining('OPENAI_MODEL is set but')]);
+    expect(keywordProvidersConfigFromEnv({ OPENAI_MODEL: 'gpt-4o' }).problems).toEqual([
+      expect.stringContaining('OPENAI_MODEL is set but'),
+    ]);
   });
 });

@@ -43,7 +43,13 @@ export const DEFAULT_GOOGLE_OAUTH_TOKEN_URL = 'https://oauth2.googleapis.com/tok
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 export const DEFAULT_OPENAI_MODEL = 'gpt-4o-mini';
 
-const GOOGLE_ADS_REQUIRED = ['GOOGLE_ADS_DEVELOPER_TOKEN', 'GOOGLE_ADS_CLIENT_ID', 'GOOGLE_ADS_CLIENT_SECRET', 'GOOGLE_ADS_REFRESH_TOKEN', 'GOOGLE_ADS_CUSTOMER_ID'] as const;
+const GOOGLE_ADS_REQUIRED = [
+  'GOOGLE_ADS_DEVELOPER_TOKEN',
+  'GOOGLE_ADS_CLIENT_ID',
+  'GOOGLE_ADS_CLIENT_SECRET',
+  'GOOGLE_ADS_REFRESH_TOKEN',
+  'GOOGLE_ADS_CUSTOMER_ID',
+] as const;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -88,7 +94,10 @@ export function keywordProvidersConfigFromEnv(env: Env): { config: KeywordProvid
     problems.push(`${missing.join(', ')} must be set too: the Google Ads provider needs all of ${GOOGLE_ADS_REQUIRED.join(', ')}`);
   } else if (missing.length === 0) {
     const customerId = customerIdFrom(get('GOOGLE_ADS_CUSTOMER_ID'), 'GOOGLE_ADS_CUSTOMER_ID', problems);
-    const loginCustomerId = get('GOOGLE_ADS_LOGIN_CUSTOMER_ID') === undefined ? undefined : customerIdFrom(get('GOOGLE_ADS_LOGIN_CUSTOMER_ID'), 'GOOGLE_ADS_LOGIN_CUSTOMER_ID', problems);
+    const loginCustomerId =
+      get('GOOGLE_ADS_LOGIN_CUSTOMER_ID') === undefined
+        ? undefined
+        : customerIdFrom(get('GOOGLE_ADS_LOGIN_CUSTOMER_ID'), 'GOOGLE_ADS_LOGIN_CUSTOMER_ID', problems);
     googleAds = {
       developerToken: get('GOOGLE_ADS_DEVELOPER_TOKEN') as string,
       clientId: get('GOOGLE_ADS_CLIENT_ID') as string,
@@ -108,10 +117,15 @@ export function keywordProvidersConfigFromEnv(env: Env): { config: KeywordProvid
   if (apiKey !== undefined || llmBaseUrl !== undefined) {
     const baseUrl = llmBaseUrl ?? DEFAULT_OPENAI_BASE_URL;
     // Another server's models are not OpenAI's: guessing one would only fail on the first call.
-    if (model === undefined && baseUrl !== DEFAULT_OPENAI_BASE_URL) problems.push('OPENAI_MODEL must be set when OPENAI_BASE_URL points at another server (the model name that server serves, e.g. llama3.1)');
+    if (model === undefined && baseUrl !== DEFAULT_OPENAI_BASE_URL)
+      problems.push(
+        'OPENAI_MODEL must be set when OPENAI_BASE_URL points at another server (the model name that server serves, e.g. llama3.1)',
+      );
     llm = { baseUrl, apiKey, model: model ?? DEFAULT_OPENAI_MODEL };
   } else if (model !== undefined) {
-    problems.push('OPENAI_MODEL is set but neither OPENAI_API_KEY nor OPENAI_BASE_URL is: set the key for OpenAI, or the base URL of your server');
+    problems.push(
+      'OPENAI_MODEL is set but neither OPENAI_API_KEY nor OPENAI_BASE_URL is: set the key for OpenAI, or the base URL of your server',
+    );
   }
 
   return { config: { dataForSeo, googleAds, llm }, problems };

@@ -20,7 +20,8 @@ export class KeywordDataError extends UpstreamError {
   /** The same failure, as a keyword-data error (fetchJson throws plain UpstreamErrors). */
   static from(error: unknown, provider: string): KeywordDataError {
     if (error instanceof KeywordDataError) return error;
-    if (error instanceof UpstreamError) return new KeywordDataError(error.provider, error.kind, error.message.replace(`${error.provider}: `, ''), error.status);
+    if (error instanceof UpstreamError)
+      return new KeywordDataError(error.provider, error.kind, error.message.replace(`${error.provider}: `, ''), error.status);
     return new KeywordDataError(provider, 'malformed', error instanceof Error ? error.message : String(error));
   }
 }

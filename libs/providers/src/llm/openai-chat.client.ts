@@ -79,8 +79,10 @@ function redactKeys(message: string, apiKey: string | undefined): string {
 function answerText(body: unknown): string {
   const message = asObject(asObject(asArray(asObject(body)?.choices)?.[0])?.message);
   if (!message) throw new KeywordDataError(PROVIDER, 'malformed', `${CHAT_COMPLETIONS_PATH} answered without choices[0].message`);
-  if (typeof message.refusal === 'string' && message.refusal !== '') throw new KeywordDataError(PROVIDER, 'http', `the model refused: ${message.refusal.slice(0, 200)}`, 422);
-  if (typeof message.content !== 'string') throw new KeywordDataError(PROVIDER, 'malformed', `${CHAT_COMPLETIONS_PATH} answered a message without text content`);
+  if (typeof message.refusal === 'string' && message.refusal !== '')
+    throw new KeywordDataError(PROVIDER, 'http', `the model refused: ${message.refusal.slice(0, 200)}`, 422);
+  if (typeof message.content !== 'string')
+    throw new KeywordDataError(PROVIDER, 'malformed', `${CHAT_COMPLETIONS_PATH} answered a message without text content`);
   return message.content;
 }
 

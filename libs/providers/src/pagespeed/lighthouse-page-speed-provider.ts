@@ -115,7 +115,10 @@ function runLighthouse({ url, port, timeoutMs }: RunInput): Promise<unknown> {
 
 /** The last meaningful line Lighthouse printed before failing (its LighthouseError code is in it). */
 function lighthouseErrorOf(stderr: string): string {
-  const lines = stderr.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('at '));
+  const lines = stderr
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('at '));
   return (lines.find((line) => /Error/.test(line)) ?? lines.pop() ?? '').slice(0, 300);
 }
 

@@ -79,10 +79,14 @@ describe('PsiPageSpeedProvider against a fake PageSpeed Insights API', () => {
   });
 
   it('reports a page Google could not load as a page failure', async () => {
-    await expect(provider.measure('https://unknown.example/')).rejects.toMatchObject({ provider: 'pagespeed-insights', kind: 'page', status: 500 });
+    await expect(provider.measure('https://unknown.example/')).rejects.toMatchObject({
+      provider: 'pagespeed-insights',
+      kind: 'page',
+      status: 500,
+    });
   });
 
-  it('reports a rejected key as an HTTP failure with Google\'s message, without the key', async () => {
+  it("reports a rejected key as an HTTP failure with Google's message, without the key", async () => {
     const wrongKey = new PsiPageSpeedProvider({ baseUrl: psi.baseUrl, apiKey: 'not-the-key', timeoutMs: 1_000 });
     const failure = (await wrongKey.measure(PAGE).catch((error: unknown) => error)) as UpstreamError;
     expect(failure).toMatchObject({ kind: 'http', status: 400 });
@@ -95,7 +99,11 @@ describe('PsiPageSpeedProvider against a fake PageSpeed Insights API', () => {
     ['an HTML 502 from a proxy', FAILURES.htmlPage(502), 'http'],
     ['a truncated JSON body', FAILURES.malformed(), 'malformed'],
     ['a 200 without a Lighthouse result', { kind: 'json' as const, body: { kind: 'pagespeedonline#result', id: PAGE } }, 'malformed'],
-    ['a score outside 0–1', { kind: 'json' as const, body: { lighthouseResult: { categories: { performance: { score: 87 } }, audits: {} } } }, 'malformed'],
+    [
+      'a score outside 0–1',
+      { kind: 'json' as const, body: { lighthouseResult: { categories: { performance: { score: 87 } }, audits: {} } } },
+      'malformed',
+    ],
     ['a reset connection', FAILURES.reset(), 'unreachable'],
     ['an answer later than the timeout', FAILURES.slow(3_000, { kind: 'json' as const, body: {} }), 'timeout'],
   ])('turns %s into an UpstreamError', async (_what, failure, kind) => {

@@ -33,7 +33,12 @@ export class PsiPageSpeedProvider implements PageSpeedProvider {
     for (const category of LIGHTHOUSE_CATEGORIES) request.searchParams.append('category', category);
     if (this.options.apiKey) request.searchParams.set('key', this.options.apiKey);
 
-    const { status, body } = await fetchJson({ provider: PSI_PROVIDER, method: 'GET', url: request, timeoutMs: this.options.timeoutMs ?? 60_000 });
+    const { status, body } = await fetchJson({
+      provider: PSI_PROVIDER,
+      method: 'GET',
+      url: request,
+      timeoutMs: this.options.timeoutMs ?? 60_000,
+    });
     if (status !== 200) {
       const message = upstreamMessage(body);
       // PSI answers 400/500 "Lighthouse returned error: …" when the page itself could not be loaded.

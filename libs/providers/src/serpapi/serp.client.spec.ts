@@ -18,7 +18,12 @@ describe('SerpApiSource against a fake SerpApi', () => {
     new SerpApiSource({ apiKey: FAKE_SERPAPI_KEY, baseUrl: api.origin, timeoutMs: 2_000, ...overrides });
 
   beforeAll(async () => {
-    api = await startFakeSerpApi(new Map([['google', HUNDRED], ['how to boil eggs', EGGS]]));
+    api = await startFakeSerpApi(
+      new Map([
+        ['google', HUNDRED],
+        ['how to boil eggs', EGGS],
+      ]),
+    );
   });
   afterAll(() => api.close());
   beforeEach(() => {
@@ -29,8 +34,18 @@ describe('SerpApiSource against a fake SerpApi', () => {
   it('pages by ten with engine=google, q, gl, hl, start, num and the key, up to the depth, positions running on', async () => {
     const outcome = await source().fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 });
     expect(api.requests.map((r) => r.query.get('start'))).toEqual(['0', '10', '20', '30', '40']);
-    expect(Object.fromEntries(api.requests[0].query)).toEqual({ engine: 'google', q: 'google', gl: 'us', hl: 'en', start: '0', num: '10', api_key: FAKE_SERPAPI_KEY });
-    expect(outcome.kind === 'success' && outcome.organic.map(({ position, url }) => ({ position, url }))).toEqual(HUNDRED.organic.slice(0, 50).map(({ position, url }) => ({ position, url })));
+    expect(Object.fromEntries(api.requests[0].query)).toEqual({
+      engine: 'google',
+      q: 'google',
+      gl: 'us',
+      hl: 'en',
+      start: '0',
+      num: '10',
+      api_key: FAKE_SERPAPI_KEY,
+    });
+    expect(outcome.kind === 'success' && outcome.organic.map(({ position, url }) => ({ position, url }))).toEqual(
+      HUNDRED.organic.slice(0, 50).map(({ position, url }) => ({ position, url })),
+    );
   });
 
   it('stops at the last page and maps the AI Overview references', async () => {
@@ -40,21 +55,40 @@ describe('SerpApiSource against a fake SerpApi', () => {
   });
 
   it('reads "Google hasn\'t returned any results" as an empty result', async () => {
-    expect(await source().fetchSerp({ keyword: 'nothing', geoCode: 'US', langCode: 'en', depth: 50 })).toMatchObject({ kind: 'success', organic: [] });
+    expect(await source().fetchSerp({ keyword: 'nothing', geoCode: 'US', langCode: 'en', depth: 50 })).toMatchObject({
+      kind: 'success',
+      organic: [],
+    });
   });
 
   it('fails on a bad key, a server error, a malformed answer and a timeout, without throwing or showing the key', async () => {
     const badKey = await source({ apiKey: 'wrong-key' }).fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 });
-    expect(badKey).toMatchObject({ kind: 'failed', cause: 'upstream_refused', reason: expect.stringMatching(/^serpapi: .*401: Invalid API key/) });
+    expect(badKey).toMatchObject({
+      kind: 'failed',
+      cause: 'upstream_refused',
+      reason: expect.stringMatching(/^serpapi: .*401: Invalid API key/),
+    });
     expect(JSON.stringify(badKey)).not.toContain('wrong-key');
 
     api.failWith(FAILURES.serverError(502));
-    expect(await source().fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 })).toMatchObject({ kind: 'failed', cause: 'http_error' });
+    expect(await source().fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 })).toMatchObject({
+      kind: 'failed',
+      cause: 'http_error',
+    });
     api.failWith(FAILURES.malformed());
-    expect(await source().fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 })).toMatchObject({ kind: 'failed', cause: 'malformed_answer' });
+    expect(await source().fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 })).toMatchObject({
+      kind: 'failed',
+      cause: 'malformed_answer',
+    });
     api.failWith({ kind: 'json', body: { search_metadata: { status: 'Success' }, organic_results: { oops: true } } });
-    expect(await source().fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 })).toMatchObject({ kind: 'failed', cause: 'malformed_answer' });
+    expect(await source().fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 })).toMatchObject({
+      kind: 'failed',
+      cause: 'malformed_answer',
+    });
     api.failWith(FAILURES.slow(1_000, { kind: 'json', body: {} }));
-    expect(await source({ timeoutMs: 200 }).fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 })).toMatchObject({ kind: 'failed', cause: 'timeout' });
+    expect(await source({ timeoutMs: 200 }).fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 })).toMatchObject({
+      kind: 'failed',
+      cause: 'timeout',
+    });
   });
 });

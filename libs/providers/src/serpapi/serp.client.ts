@@ -74,7 +74,12 @@ function pageOf(status: number, body: unknown) {
   const error = typeof answer?.error === 'string' ? answer.error : undefined;
   if (error && status < 400 && NO_RESULTS.test(error)) return 'no-results' as const;
   if (status >= 400 || error) {
-    throw new UpstreamError(PROVIDER, 'http', `/search.json answered ${status}: ${(error ?? 'no error message').slice(0, 200)}`, status >= 400 ? status : 400);
+    throw new UpstreamError(
+      PROVIDER,
+      'http',
+      `/search.json answered ${status}: ${(error ?? 'no error message').slice(0, 200)}`,
+      status >= 400 ? status : 400,
+    );
   }
   const metadata = asObject(answer?.search_metadata);
   if (!answer || !metadata) throw new UpstreamError(PROVIDER, 'malformed', '/search.json answered without search_metadata');
@@ -83,7 +88,12 @@ function pageOf(status: number, body: unknown) {
   const organic = results
     .map(asObject)
     .filter((item): item is JsonObject => item !== undefined && typeof item.link === 'string')
-    .map((item) => ({ rank: asNumber(item.position) ?? Number.MAX_SAFE_INTEGER, url: item.link as string, title: text(item.title), snippet: text(item.snippet) }))
+    .map((item) => ({
+      rank: asNumber(item.position) ?? Number.MAX_SAFE_INTEGER,
+      url: item.link as string,
+      title: text(item.title),
+      snippet: text(item.snippet),
+    }))
     .sort((a, b) => a.rank - b.rank);
   const references = (asArray(asObject(answer.ai_overview)?.references) ?? [])
     .map(asObject)

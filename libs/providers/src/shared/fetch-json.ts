@@ -28,7 +28,11 @@ export async function fetchJson(request: JsonRequest): Promise<JsonResponse> {
   try {
     response = await fetch(request.url, {
       method: request.method,
-      headers: { accept: 'application/json', ...(request.body !== undefined ? { 'content-type': 'application/json' } : {}), ...request.headers },
+      headers: {
+        accept: 'application/json',
+        ...(request.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...request.headers,
+      },
       body: request.body !== undefined ? JSON.stringify(request.body) : undefined,
       signal: AbortSignal.timeout(request.timeoutMs),
     });
@@ -42,7 +46,8 @@ export async function fetchJson(request: JsonRequest): Promise<JsonResponse> {
     return { status: response.status, body: JSON.parse(text) as unknown };
   } catch {
     // A proxy's HTML error page is the usual culprit; its status says more than the body.
-    if (response.status >= 400) throw new UpstreamError(request.provider, 'http', `${where} answered ${response.status} without JSON`, response.status);
+    if (response.status >= 400)
+      throw new UpstreamError(request.provider, 'http', `${where} answered ${response.status} without JSON`, response.status);
     throw new UpstreamError(request.provider, 'malformed', `${where} answered ${response.status} with a body that is not JSON`);
   }
 }
@@ -66,7 +71,7 @@ export function upstreamMessage(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const error = (body as { error?: unknown }).error;
   if (typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string') {
-    return ((error as { message: string }).message).slice(0, 200);
+    return (error as { message: string }).message.slice(0, 200);
   }
   return undefined;
 }

@@ -32,7 +32,11 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * Runs `attempt` (given its timeout) until it succeeds, fails for good, or the tries or the time
  * budget run out; the last error is thrown.
  */
-export async function withRetry<T>(policy: RetryPolicy, attempt: (timeoutMs: number) => Promise<T>, retryable: (error: unknown) => boolean = isTransient): Promise<T> {
+export async function withRetry<T>(
+  policy: RetryPolicy,
+  attempt: (timeoutMs: number) => Promise<T>,
+  retryable: (error: unknown) => boolean = isTransient,
+): Promise<T> {
   const started = Date.now();
   const budget = policy.budgetMs ?? Number.POSITIVE_INFINITY;
   for (let tried = 1; ; tried++) {

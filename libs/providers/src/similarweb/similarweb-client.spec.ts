@@ -84,7 +84,19 @@ describe('SimilarwebClient against a fake Similarweb API', () => {
     ['a 503', FAILURES.serverError(503), 'http'],
     ['a truncated body', FAILURES.malformed(), 'malformed'],
     ['a success without its series', { kind: 'json' as const, body: { meta: { status: 'Success' } } }, 'malformed'],
-    ['a bounce rate in percent', { kind: 'json' as const, body: { meta: { status: 'Success' }, visits: [{ date: '2025-05-01', visits: 1 }], bounce_rate: [{ date: '2025-05-01', bounce_rate: 45 }], average_visit_duration: [] } }, 'malformed'],
+    [
+      'a bounce rate in percent',
+      {
+        kind: 'json' as const,
+        body: {
+          meta: { status: 'Success' },
+          visits: [{ date: '2025-05-01', visits: 1 }],
+          bounce_rate: [{ date: '2025-05-01', bounce_rate: 45 }],
+          average_visit_duration: [],
+        },
+      },
+      'malformed',
+    ],
     ['a reset connection', FAILURES.reset(), 'unreachable'],
     ['an answer later than the timeout', FAILURES.slow(3_000, { kind: 'json' as const, body: {} }), 'timeout'],
   ])('turns %s into an UpstreamError', async (_what, failure, kind) => {

@@ -49,7 +49,12 @@ export class SimilarwebClient implements TrafficProvider {
   }
 
   /** One series by month (`YYYY-MM`), or null when Similarweb has no data for the domain. */
-  private async series(domain: string, series: keyof typeof SERIES, start: string, end: string): Promise<Map<string, number | null> | null> {
+  private async series(
+    domain: string,
+    series: keyof typeof SERIES,
+    start: string,
+    end: string,
+  ): Promise<Map<string, number | null> | null> {
     const { path, field } = SERIES[series];
     const url = new URL(`${this.options.baseUrl}/v1/website/${encodeURIComponent(domain)}/total-traffic-and-engagement/${path}`);
     url.searchParams.set('api_key', this.options.apiKey ?? '');
@@ -59,7 +64,12 @@ export class SimilarwebClient implements TrafficProvider {
     url.searchParams.set('granularity', 'monthly');
     url.searchParams.set('main_domain_only', 'false');
     url.searchParams.set('format', 'json');
-    const { status, body } = await fetchJson({ provider: SIMILARWEB_PROVIDER, method: 'GET', url, timeoutMs: this.options.timeoutMs ?? 20_000 });
+    const { status, body } = await fetchJson({
+      provider: SIMILARWEB_PROVIDER,
+      method: 'GET',
+      url,
+      timeoutMs: this.options.timeoutMs ?? 20_000,
+    });
     const answer = asObject(body);
     const meta = asObject(answer?.meta);
     const errorMessage = typeof meta?.error_message === 'string' ? meta.error_message.slice(0, 200) : undefined;
@@ -79,7 +89,8 @@ export class SimilarwebClient implements TrafficProvider {
       byMonth.set(date.slice(0, 7), value === undefined || value < 0 ? null : value);
     }
     if (series === 'bounceRate') {
-      for (const [month, rate] of byMonth) if (rate !== null && rate > 1) throw new UpstreamError(SIMILARWEB_PROVIDER, 'malformed', `bounce rate of ${month} is above 1`);
+      for (const [month, rate] of byMonth)
+        if (rate !== null && rate > 1) throw new UpstreamError(SIMILARWEB_PROVIDER, 'malformed', `bounce rate of ${month} is above 1`);
     }
     return byMonth;
   }

@@ -23,9 +23,23 @@ export type FakeRoute = (request: SeenRequest) => FakeAnswer;
 
 /** The failure modes every provider's fake offers, in the provider's own transport. */
 export const FAILURES = {
-  serverError: (status = 503): FakeAnswer => ({ kind: 'json', status, body: { error: { code: status, message: 'The service is currently unavailable.', status: 'UNAVAILABLE' } } }),
-  malformed: (): FakeAnswer => ({ kind: 'text', status: 200, body: '{"lighthouseResult": {"categories": ', contentType: 'application/json' }),
-  htmlPage: (status = 502): FakeAnswer => ({ kind: 'text', status, body: '<html><body>Bad gateway</body></html>', contentType: 'text/html' }),
+  serverError: (status = 503): FakeAnswer => ({
+    kind: 'json',
+    status,
+    body: { error: { code: status, message: 'The service is currently unavailable.', status: 'UNAVAILABLE' } },
+  }),
+  malformed: (): FakeAnswer => ({
+    kind: 'text',
+    status: 200,
+    body: '{"lighthouseResult": {"categories": ',
+    contentType: 'application/json',
+  }),
+  htmlPage: (status = 502): FakeAnswer => ({
+    kind: 'text',
+    status,
+    body: '<html><body>Bad gateway</body></html>',
+    contentType: 'text/html',
+  }),
   reset: (): FakeAnswer => ({ kind: 'reset' }),
   /** Answers only after `ms`: longer than the client's timeout plays a stuck provider. */
   slow: (ms: number, then: FakeAnswer): FakeAnswer => ({ kind: 'delay', ms, then }),

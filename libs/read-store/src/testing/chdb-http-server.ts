@@ -40,11 +40,29 @@ export interface ChdbHttpServer {
 
 /** URL parameters that are part of the protocol, not settings. */
 const PROTOCOL_PARAMETERS = new Set([
-  'query', 'database', 'default_format', 'query_id', 'user', 'password', 'quota_key', 'role', 'session_id',
-  'session_timeout', 'session_check', 'compress', 'decompress', 'buffer_size', 'wait_end_of_query',
-  'enable_http_compression', 'http_zlib_compression_level', 'send_progress_in_http_headers',
-  'http_headers_progress_interval_ms', 'http_response_buffer_size', 'http_native_compression_disable_checksumming_on_decompress',
-  'client_protocol_version', 'stacktrace',
+  'query',
+  'database',
+  'default_format',
+  'query_id',
+  'user',
+  'password',
+  'quota_key',
+  'role',
+  'session_id',
+  'session_timeout',
+  'session_check',
+  'compress',
+  'decompress',
+  'buffer_size',
+  'wait_end_of_query',
+  'enable_http_compression',
+  'http_zlib_compression_level',
+  'send_progress_in_http_headers',
+  'http_headers_progress_interval_ms',
+  'http_response_buffer_size',
+  'http_native_compression_disable_checksumming_on_decompress',
+  'client_protocol_version',
+  'stacktrace',
 ]);
 const SETTING_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -95,7 +113,10 @@ export async function startChdbHttpServer(options: ChdbHttpServerOptions): Promi
     try {
       parsed = parseRequest(request, url, body, version);
     } catch (error) {
-      return sendError(response, isHttpError(error) ? error : httpError(ErrorCode.BAD_QUERY_PARAMETER, 'BAD_QUERY_PARAMETER', (error as Error).message, version));
+      return sendError(
+        response,
+        isHttpError(error) ? error : httpError(ErrorCode.BAD_QUERY_PARAMETER, 'BAD_QUERY_PARAMETER', (error as Error).message, version),
+      );
     }
 
     const started = process.hrtime.bigint();

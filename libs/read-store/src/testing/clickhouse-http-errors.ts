@@ -4,9 +4,7 @@
  * (version V)`. The status table follows the server's exceptionCodeToHTTPStatus.cpp.
  */
 
-const BAD_REQUEST_CODES = [
-  6, 8, 15, 25, 26, 27, 36, 37, 38, 41, 44, 53, 72, 117, 123, 167, 168, 223, 321, 376, 427, 441, 675, 676, 62,
-];
+const BAD_REQUEST_CODES = [6, 8, 15, 25, 26, 27, 36, 37, 38, 41, 44, 53, 72, 117, 123, 167, 168, 223, 321, 376, 427, 441, 675, 676, 62];
 const NOT_FOUND_CODES = [46, 47, 50, 56, 60, 63, 73, 78, 81, 115, 152, 336, 511];
 
 const STATUS_BY_CODE = new Map<number, number>([

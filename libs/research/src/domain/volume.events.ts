@@ -47,9 +47,15 @@ export interface Market {
  * appended by the background fetcher (and by live lookups), never by a user's command.
  */
 export type VolumeEvent =
-  | { type: 'KeywordVolumesFetched'; data: Market & { source: VolumeSource; currency: 'USD'; fetchedAt: string; keywords: KeywordMetrics[] } }
+  | {
+      type: 'KeywordVolumesFetched';
+      data: Market & { source: VolumeSource; currency: 'USD'; fetchedAt: string; keywords: KeywordMetrics[] };
+    }
   /** A batch that failed for good after its retries; the monthly sweep will ask again. */
-  | { type: 'KeywordVolumesFetchFailed'; data: Market & { source: VolumeSource; keywords: string[]; reason: string; attempts: number; failedAt: string } };
+  | {
+      type: 'KeywordVolumesFetchFailed';
+      data: Market & { source: VolumeSource; keywords: string[]; reason: string; attempts: number; failedAt: string };
+    };
 
 export const VOLUME_EVENT_TYPES = eventTypes<VolumeEvent>()(['KeywordVolumesFetched', 'KeywordVolumesFetchFailed']);
 

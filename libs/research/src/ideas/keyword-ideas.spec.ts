@@ -4,7 +4,13 @@ import type { AutocompleteProvider, KeywordDataProvider } from '../keyword-data-
 import { KeywordIdeas } from './keyword-ideas';
 
 const figures = (keyword: string, avgMonthlySearches: number | null): KeywordFigures => ({
-  keyword, avgMonthlySearches, competition: avgMonthlySearches === null ? null : 'LOW', competitionIndex: null, cpcLow: null, cpcHigh: null, history: [],
+  keyword,
+  avgMonthlySearches,
+  competition: avgMonthlySearches === null ? null : 'LOW',
+  competitionIndex: null,
+  cpcLow: null,
+  cpcHigh: null,
+  history: [],
 });
 
 function provider(over: Partial<KeywordDataProvider> = {}): KeywordDataProvider & { seeds: string[][] } {
@@ -22,14 +28,23 @@ function provider(over: Partial<KeywordDataProvider> = {}): KeywordDataProvider 
   };
 }
 
-const noAutocomplete: AutocompleteProvider = { complete: async () => { throw new KeywordDataError('autocomplete', 'unreachable', 'connection refused'); } };
+const noAutocomplete: AutocompleteProvider = {
+  complete: async () => {
+    throw new KeywordDataError('autocomplete', 'unreachable', 'connection refused');
+  },
+};
 const seed = {
-  geoCode: 'US', langCode: 'en', domain: 'shop.example.com',
-  tracked: [{ value: 'running shoes', geoCode: 'US', langCode: 'en' }, { value: 'laufschuhe', geoCode: 'DE', langCode: 'de' }],
+  geoCode: 'US',
+  langCode: 'en',
+  domain: 'shop.example.com',
+  tracked: [
+    { value: 'running shoes', geoCode: 'US', langCode: 'en' },
+    { value: 'laufschuhe', geoCode: 'DE', langCode: 'de' },
+  ],
 };
 
 describe('keyword ideas', () => {
-  it('merges the provider\'s ideas for the seeds and the site, without tracked keywords, highest volume first', async () => {
+  it("merges the provider's ideas for the seeds and the site, without tracked keywords, highest volume first", async () => {
     const p = provider();
     const answer = await new KeywordIdeas(noAutocomplete, p).forProject(seed);
     expect(answer).toEqual({
@@ -44,12 +59,20 @@ describe('keyword ideas', () => {
   });
 
   it('answers upstream_error when the provider answered with an error', async () => {
-    const p = provider({ ideasForSite: async () => { throw new KeywordDataError('dataforseo', 'http', 'task 40501: Invalid Field', 200); } });
+    const p = provider({
+      ideasForSite: async () => {
+        throw new KeywordDataError('dataforseo', 'http', 'task 40501: Invalid Field', 200);
+      },
+    });
     expect(await new KeywordIdeas(noAutocomplete, p).forProject(seed)).toEqual({ ideas: [], error: 'upstream_error' });
   });
 
   it('answers service_unavailable when the provider cannot be reached', async () => {
-    const p = provider({ ideasForKeywords: async () => { throw new KeywordDataError('dataforseo', 'unreachable', 'ECONNRESET'); } });
+    const p = provider({
+      ideasForKeywords: async () => {
+        throw new KeywordDataError('dataforseo', 'unreachable', 'ECONNRESET');
+      },
+    });
     expect(await new KeywordIdeas(noAutocomplete, p).forProject(seed)).toEqual({ ideas: [], error: 'service_unavailable' });
   });
 
@@ -60,7 +83,12 @@ describe('keyword ideas', () => {
 
   it('falls back to autocomplete without a provider: phrases with null figures', async () => {
     const asked: string[] = [];
-    const autocomplete: AutocompleteProvider = { complete: async (q) => { asked.push(`${q.q}|${q.hl}|${q.gl}`); return ['running shoes', 'Running Shoes Women', 'running shoes men']; } };
+    const autocomplete: AutocompleteProvider = {
+      complete: async (q) => {
+        asked.push(`${q.q}|${q.hl}|${q.gl}`);
+        return ['running shoes', 'Running Shoes Women', 'running shoes men'];
+      },
+    };
     const answer = await new KeywordIdeas(autocomplete, null).forProject(seed);
     expect(answer).toEqual({
       ideas: [
@@ -71,9 +99,14 @@ describe('keyword ideas', () => {
     expect(asked).toEqual(['running shoes|en|US', 'laufschuhe|en|US']);
   });
 
-  it('seeds autocomplete with the domain\'s name for a project without keywords', async () => {
+  it("seeds autocomplete with the domain's name for a project without keywords", async () => {
     const asked: string[] = [];
-    const autocomplete: AutocompleteProvider = { complete: async (q) => { asked.push(q.q); return []; } };
+    const autocomplete: AutocompleteProvider = {
+      complete: async (q) => {
+        asked.push(q.q);
+        return [];
+      },
+    };
     expect(await new KeywordIdeas(autocomplete, null).forProject({ ...seed, tracked: [] })).toEqual({ ideas: [] });
     expect(asked).toEqual(['example']);
   });

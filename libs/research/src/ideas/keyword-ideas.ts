@@ -67,10 +67,18 @@ export class KeywordIdeas {
     const inMarket = seed.tracked.filter((k) => k.geoCode === seed.geoCode && k.langCode === seed.langCode).map((k) => k.value);
     const seeds = [...new Set([...inMarket, ...seed.tracked.map((k) => k.value)])];
     const tracked = new Set(seed.tracked.map((k) => normaliseKeyword(k.value)));
-    return this.provider ? this.fromProvider(this.provider, market, seeds, seed.domain, tracked) : this.fromAutocomplete(market, seeds, seed.domain, tracked);
+    return this.provider
+      ? this.fromProvider(this.provider, market, seeds, seed.domain, tracked)
+      : this.fromAutocomplete(market, seeds, seed.domain, tracked);
   }
 
-  private async fromProvider(provider: KeywordDataProvider, market: Market, seeds: string[], domain: string, tracked: Set<string>): Promise<KeywordIdeasAnswer> {
+  private async fromProvider(
+    provider: KeywordDataProvider,
+    market: Market,
+    seeds: string[],
+    domain: string,
+    tracked: Set<string>,
+  ): Promise<KeywordIdeasAnswer> {
     try {
       const answers = await withTimeout(
         Promise.all([
@@ -88,7 +96,9 @@ export class KeywordIdeas {
       return { ideas: [...ideas.values()].sort(byVolume).slice(0, MAX_IDEAS) };
     } catch (error) {
       const failure = keywordDataFailureOf(error);
-      this.logger.warn(`keyword ideas from ${provider.source} failed (${failure}): ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn(
+        `keyword ideas from ${provider.source} failed (${failure}): ${error instanceof Error ? error.message : String(error)}`,
+      );
       return { ideas: [], error: failure === 'unavailable' ? 'service_unavailable' : 'upstream_error' };
     }
   }
@@ -96,11 +106,15 @@ export class KeywordIdeas {
   private async fromAutocomplete(market: Market, seeds: string[], domain: string, tracked: Set<string>): Promise<KeywordIdeasAnswer> {
     const queries = seeds.length > 0 ? seeds.slice(0, AUTOCOMPLETE_SEEDS) : [brandOf(domain)];
     const settled = await Promise.allSettled(
-      queries.map((q) => withTimeout(this.autocomplete.complete({ q, hl: market.langCode, gl: market.geoCode }), this.timeoutMs, 'autocomplete')),
+      queries.map((q) =>
+        withTimeout(this.autocomplete.complete({ q, hl: market.langCode, gl: market.geoCode }), this.timeoutMs, 'autocomplete'),
+      ),
     );
     const answered = settled.filter((s): s is PromiseFulfilledResult<string[]> => s.status === 'fulfilled');
     if (answered.length === 0) {
-      this.logger.warn(`keyword ideas: no provider is configured and autocomplete failed: ${String((settled[0] as PromiseRejectedResult).reason)}`);
+      this.logger.warn(
+        `keyword ideas: no provider is configured and autocomplete failed: ${String((settled[0] as PromiseRejectedResult).reason)}`,
+      );
       return { ideas: [], error: 'service_unavailable' };
     }
     const phrases = [...new Set(answered.flatMap((s) => s.value.map(normaliseKeyword)))].filter((p) => p && !tracked.has(p));
@@ -109,5 +123,7 @@ export class KeywordIdeas {
 }
 
 const ideaOf = (figures: KeywordMetrics): KeywordIdea => ({
-  keyword: normaliseKeyword(figures.keyword), avgMonthlySearches: figures.avgMonthlySearches, competition: figures.competition,
+  keyword: normaliseKeyword(figures.keyword),
+  avgMonthlySearches: figures.avgMonthlySearches,
+  competition: figures.competition,
 });

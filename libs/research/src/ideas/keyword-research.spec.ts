@@ -5,37 +5,72 @@ import { KeywordResearch, twelveMonthTrend } from './keyword-research';
 
 const months = (values: number[]) => values.map((value, i) => ({ year: 2025, month: i + 1, value }));
 const figures = (keyword: string, avg: number | null, history = months([])): KeywordFigures => ({
-  keyword, avgMonthlySearches: avg, competition: 'MEDIUM', competitionIndex: 40, cpcLow: 0.2, cpcHigh: 1.1, history,
+  keyword,
+  avgMonthlySearches: avg,
+  competition: 'MEDIUM',
+  competitionIndex: 40,
+  cpcLow: 0.2,
+  cpcHigh: 1.1,
+  history,
 });
 
 function provider(answer: () => Promise<KeywordFigures[]>): KeywordDataProvider & { calls: unknown[] } {
   const calls: unknown[] = [];
   return {
-    source: 'dataforseo', calls,
+    source: 'dataforseo',
+    calls,
     searchVolumes: async () => [],
-    ideasForKeywords: async (market, seeds, options) => { calls.push({ market, seeds, options }); return answer(); },
+    ideasForKeywords: async (market, seeds, options) => {
+      calls.push({ market, seeds, options });
+      return answer();
+    },
     ideasForSite: async () => [],
   };
 }
 
 describe('keyword research', () => {
-  const ok = () => provider(async () => [figures('trail shoes', 900, months([1, 2, 3])), figures('Running Shoes', 5000), figures('shoe laces', null)]);
+  const ok = () =>
+    provider(async () => [figures('trail shoes', 900, months([1, 2, 3])), figures('Running Shoes', 5000), figures('shoe laces', null)]);
 
-  it('answers the seed\'s related keywords, highest volume first, with a 12-month trend', async () => {
+  it("answers the seed's related keywords, highest volume first, with a 12-month trend", async () => {
     const p = ok();
     const answer = await new KeywordResearch(p).research({ keyword: '  Running   Shoes ', geo: 'us', lang: 'EN', limit: 2 });
     expect(answer).toEqual({
-      success: true, keyword: 'running shoes', geo: 'US', lang: 'en', source: 'dataforseo',
+      success: true,
+      keyword: 'running shoes',
+      geo: 'US',
+      lang: 'en',
+      source: 'dataforseo',
       keywords: [
-        { keyword: 'running shoes', avgMonthlySearches: 5000, competition: 'MEDIUM', competitionIndex: 40, cpcLow: 0.2, cpcHigh: 1.1, trend: Array(12).fill(0) },
-        { keyword: 'trail shoes', avgMonthlySearches: 900, competition: 'MEDIUM', competitionIndex: 40, cpcLow: 0.2, cpcHigh: 1.1, trend: [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3] },
+        {
+          keyword: 'running shoes',
+          avgMonthlySearches: 5000,
+          competition: 'MEDIUM',
+          competitionIndex: 40,
+          cpcLow: 0.2,
+          cpcHigh: 1.1,
+          trend: Array(12).fill(0),
+        },
+        {
+          keyword: 'trail shoes',
+          avgMonthlySearches: 900,
+          competition: 'MEDIUM',
+          competitionIndex: 40,
+          cpcLow: 0.2,
+          cpcHigh: 1.1,
+          trend: [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3],
+        },
       ],
     });
     expect(p.calls).toEqual([{ market: { geoCode: 'US', langCode: 'en' }, seeds: ['running shoes'], options: { limit: 100 } }]);
   });
 
   it('defaults to US and en', async () => {
-    expect(await new KeywordResearch(ok()).research({ keyword: 'shoes', limit: 50 })).toMatchObject({ success: true, geo: 'US', lang: 'en' });
+    expect(await new KeywordResearch(ok()).research({ keyword: 'shoes', limit: 50 })).toMatchObject({
+      success: true,
+      geo: 'US',
+      lang: 'en',
+    });
   });
 
   it.each([
@@ -54,14 +89,25 @@ describe('keyword research', () => {
   });
 
   it('says no provider is configured', async () => {
-    expect(await new KeywordResearch(null).research({ keyword: 'shoes', limit: 50 })).toEqual({ success: false, message: expect.stringMatching(/DATAFORSEO_LOGIN/) });
+    expect(await new KeywordResearch(null).research({ keyword: 'shoes', limit: 50 })).toEqual({
+      success: false,
+      message: expect.stringMatching(/DATAFORSEO_LOGIN/),
+    });
   });
 
   it('turns upstream errors and timeouts into messages', async () => {
-    const failing = provider(async () => { throw new KeywordDataError('dataforseo', 'http', 'HTTP 500', 500); });
-    expect(await new KeywordResearch(failing).research({ keyword: 'shoes', limit: 50 })).toEqual({ success: false, message: expect.stringMatching(/answered with an error/) });
+    const failing = provider(async () => {
+      throw new KeywordDataError('dataforseo', 'http', 'HTTP 500', 500);
+    });
+    expect(await new KeywordResearch(failing).research({ keyword: 'shoes', limit: 50 })).toEqual({
+      success: false,
+      message: expect.stringMatching(/answered with an error/),
+    });
     const slow = provider(() => new Promise((resolve) => setTimeout(() => resolve([]), 500)));
-    expect(await new KeywordResearch(slow, 50).research({ keyword: 'shoes', limit: 50 })).toEqual({ success: false, message: expect.stringMatching(/did not answer within/) });
+    expect(await new KeywordResearch(slow, 50).research({ keyword: 'shoes', limit: 50 })).toEqual({
+      success: false,
+      message: expect.stringMatching(/did not answer within/),
+    });
   });
 
   it('pads a short history to 12 months and keeps the last 12 of a long one', () => {

@@ -59,11 +59,15 @@ export class KeywordResearch {
     const seed = typeof request.keyword === 'string' ? normaliseKeyword(request.keyword) : '';
     if (!seed || seed.length > SEED_MAX_LENGTH) return failed(`keyword must be a seed keyword of 1 to ${SEED_MAX_LENGTH} characters`);
     const geo = request.geo === undefined ? 'US' : typeof request.geo === 'string' ? request.geo.trim().toUpperCase() : '';
-    if (!isCountryCode(geo) || geo.length !== 2) return failed('geo is not a supported country: send an ISO 3166-1 alpha-2 code such as US');
+    if (!isCountryCode(geo) || geo.length !== 2)
+      return failed('geo is not a supported country: send an ISO 3166-1 alpha-2 code such as US');
     const lang = request.lang === undefined ? 'en' : typeof request.lang === 'string' ? request.lang.trim().toLowerCase() : '';
     if (!isLanguageCode(lang) || lang.length !== 2) return failed('lang is not a supported language: send an ISO 639-1 code such as en');
     const provider = this.provider;
-    if (!provider) return failed('Keyword research needs a keyword-data provider, and none is configured (DATAFORSEO_LOGIN and DATAFORSEO_PASSWORD, or the GOOGLE_ADS_* variables)');
+    if (!provider)
+      return failed(
+        'Keyword research needs a keyword-data provider, and none is configured (DATAFORSEO_LOGIN and DATAFORSEO_PASSWORD, or the GOOGLE_ADS_* variables)',
+      );
     try {
       const figures = await withTimeout(
         // The provider's own order is by relevance: ask for the most, sort by volume, then cut.
@@ -76,14 +80,28 @@ export class KeywordResearch {
         const keyword = normaliseKeyword(f.keyword);
         if (!keyword || byText.has(keyword)) continue;
         byText.set(keyword, {
-          keyword, avgMonthlySearches: f.avgMonthlySearches, competition: f.competition, competitionIndex: f.competitionIndex,
-          cpcLow: f.cpcLow, cpcHigh: f.cpcHigh, trend: twelveMonthTrend(f.history),
+          keyword,
+          avgMonthlySearches: f.avgMonthlySearches,
+          competition: f.competition,
+          competitionIndex: f.competitionIndex,
+          cpcLow: f.cpcLow,
+          cpcHigh: f.cpcHigh,
+          trend: twelveMonthTrend(f.history),
         });
       }
-      return { success: true, keyword: seed, geo, lang, source: provider.source, keywords: [...byText.values()].sort(byVolume).slice(0, request.limit) };
+      return {
+        success: true,
+        keyword: seed,
+        geo,
+        lang,
+        source: provider.source,
+        keywords: [...byText.values()].sort(byVolume).slice(0, request.limit),
+      };
     } catch (error) {
       const failure = keywordDataFailureOf(error);
-      this.logger.warn(`keyword research from ${provider.source} failed (${failure}): ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn(
+        `keyword research from ${provider.source} failed (${failure}): ${error instanceof Error ? error.message : String(error)}`,
+      );
       return failed(
         failure === 'unavailable'
           ? `The keyword-data provider could not be reached or did not answer within ${Math.round(this.timeoutMs / 1000)} seconds; try again later`

@@ -25,13 +25,19 @@ export function averageOf(values: readonly number[]): number | null {
 export function compactVolume(volume: StoredVolume): CompactVolume {
   const trend = lastTwelve(volume.history).map((m) => m.value);
   return {
-    v: volume.keyword, g: volume.geoCode, l: volume.langCode, s: volume.source,
+    v: volume.keyword,
+    g: volume.geoCode,
+    l: volume.langCode,
+    s: volume.source,
     lv: trend.at(-1) ?? null,
     tr: trend,
     am: averageOf(trend) ?? volume.avgMonthlySearches,
-    ci: volume.competitionIndex, cl: volume.cpcLow, ch: volume.cpcHigh,
+    ci: volume.competitionIndex,
+    cl: volume.cpcLow,
+    ch: volume.cpcHigh,
   };
 }
 
 /** The average monthly searches a keyword record shows: the provider's figure, else the average of the stored months. */
-export const averageMonthlySearches = (volume: StoredVolume): number | null => volume.avgMonthlySearches ?? averageOf(lastTwelve(volume.history).map((m) => m.value));
+export const averageMonthlySearches = (volume: StoredVolume): number | null =>
+  volume.avgMonthlySearches ?? averageOf(lastTwelve(volume.history).map((m) => m.value));

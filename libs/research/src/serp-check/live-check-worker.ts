@@ -1,7 +1,14 @@
 import { parseEvent } from '@rank/domain/domain-event';
 import type { EventStore, RecordedEvent, Subscription } from '@rank/event-store/event-store.port';
 import type { SerpFetchOutcome, SerpRequest } from '@rank/serp/fetcher';
-import { LIVE_CHECK_GROUP, LIVE_CHECK_REQUEST_TYPES, LIVE_CHECK_STREAM_PREFIX, LiveCheckAnswer, LiveCheckRequested, liveCheckStream } from './live-check.events';
+import {
+  LIVE_CHECK_GROUP,
+  LIVE_CHECK_REQUEST_TYPES,
+  LIVE_CHECK_STREAM_PREFIX,
+  LiveCheckAnswer,
+  LiveCheckRequested,
+  liveCheckStream,
+} from './live-check.events';
 import { liveCheckAnswer, liveCheckAnswerId, startLiveCheck } from './live-check.process';
 
 export interface LiveCheckWorkerDependencies {
@@ -27,7 +34,10 @@ export interface LiveCheckWorkerOptions {
 export class LiveCheckWorker {
   private membership: Subscription | undefined;
 
-  constructor(private readonly deps: LiveCheckWorkerDependencies, private readonly options: LiveCheckWorkerOptions) {}
+  constructor(
+    private readonly deps: LiveCheckWorkerDependencies,
+    private readonly options: LiveCheckWorkerOptions,
+  ) {}
 
   start(): void {
     this.membership = this.deps.store.joinConsumerGroup({
@@ -52,10 +62,15 @@ export class LiveCheckWorker {
     if (!requested) return;
     const request = requested.data;
     const start = startLiveCheck(request, this.deps.now());
-    const answer: LiveCheckAnswer = start.kind === 'record' ? start.answer : liveCheckAnswer(request, await this.fetch(start.request), this.deps.now());
-    await this.deps.store.appendToStream(liveCheckStream(request.requestId), [{ id: liveCheckAnswerId(request.requestId), type: answer.type, data: answer.data }], {
-      expectedRevision: 'any',
-    });
+    const answer: LiveCheckAnswer =
+      start.kind === 'record' ? start.answer : liveCheckAnswer(request, await this.fetch(start.request), this.deps.now());
+    await this.deps.store.appendToStream(
+      liveCheckStream(request.requestId),
+      [{ id: liveCheckAnswerId(request.requestId), type: answer.type, data: answer.data }],
+      {
+        expectedRevision: 'any',
+      },
+    );
   }
 
   /** A fetcher that throws is a failed page for the caller, who is waiting, rather than a retry. */

@@ -15,7 +15,15 @@ export interface LiveSerpResult {
  */
 export interface LiveCheckRequested {
   type: 'LiveCheckRequested';
-  data: { requestId: string; accountId: string; keyword: string; geoCode: string; langCode: string; requestedAt: string; expiresAt: string };
+  data: {
+    requestId: string;
+    accountId: string;
+    keyword: string;
+    geoCode: string;
+    langCode: string;
+    requestedAt: string;
+    expiresAt: string;
+  };
 }
 
 /** A scraper read the page. */

@@ -6,14 +6,36 @@ import { NO_VOLUME, SerpCheck } from './serp-check';
 const target = { accountId: 'a1', keyword: 'eggs', geoCode: 'US', langCode: 'en' };
 const found: VolumeLookup = {
   kind: 'found',
-  volume: { geoCode: 'US', langCode: 'en', keyword: 'eggs', source: 'dataforseo', avgMonthlySearches: 900, competition: 'LOW', competitionIndex: 12, cpcLow: 0.5, cpcHigh: 1.5, currency: 'USD', history: [{ year: 2026, month: 1, value: 900 }], fetchedAt: '2026-02-01T00:00:00.000Z' },
+  volume: {
+    geoCode: 'US',
+    langCode: 'en',
+    keyword: 'eggs',
+    source: 'dataforseo',
+    avgMonthlySearches: 900,
+    competition: 'LOW',
+    competitionIndex: 12,
+    cpcLow: 0.5,
+    cpcHigh: 1.5,
+    currency: 'USD',
+    history: [{ year: 2026, month: 1, value: 900 }],
+    fetchedAt: '2026-02-01T00:00:00.000Z',
+  },
 };
-const answered: LiveCheckOutcome = { type: 'LiveCheckAnswered', data: { requestId: 'r', serp: [{ position: 1, url: 'https://a.example/', title: 'A', snippet: 's' }], source: 'browser', answeredAt: '' } };
-const failedPage: LiveCheckOutcome = { type: 'LiveCheckFailed', data: { requestId: 'r', reason: 'captcha', cause: 'blocked', answeredAt: '' } };
+const answered: LiveCheckOutcome = {
+  type: 'LiveCheckAnswered',
+  data: { requestId: 'r', serp: [{ position: 1, url: 'https://a.example/', title: 'A', snippet: 's' }], source: 'browser', answeredAt: '' },
+};
+const failedPage: LiveCheckOutcome = {
+  type: 'LiveCheckFailed',
+  data: { requestId: 'r', reason: 'captcha', cause: 'blocked', answeredAt: '' },
+};
 const timedOut: LiveCheckOutcome = { type: 'timeout', waitedMs: 60_000 };
 
 const serpCheck = (page: LiveCheckOutcome, volume: VolumeLookup | Error) =>
-  new SerpCheck({ check: async () => page } as unknown as LiveChecks, { lookup: async () => (volume instanceof Error ? Promise.reject(volume) : volume) } as unknown as KeywordVolumes);
+  new SerpCheck(
+    { check: async () => page } as unknown as LiveChecks,
+    { lookup: async () => (volume instanceof Error ? Promise.reject(volume) : volume) } as unknown as KeywordVolumes,
+  );
 
 describe('serp-check: when it is a 502', () => {
   it('is a 502 only when the page and the volume lookup both failed', async () => {
@@ -26,28 +48,61 @@ describe('serp-check: when it is a 502', () => {
   });
 
   it('keeps whichever half worked', async () => {
-    expect(await serpCheck(answered, { kind: 'failed', reason: 'timeout' }).check(target)).toEqual({ kind: 'checked', serp: answered.type === 'LiveCheckAnswered' ? answered.data.serp : [], volume: NO_VOLUME });
+    expect(await serpCheck(answered, { kind: 'failed', reason: 'timeout' }).check(target)).toEqual({
+      kind: 'checked',
+      serp: answered.type === 'LiveCheckAnswered' ? answered.data.serp : [],
+      volume: NO_VOLUME,
+    });
     expect(await serpCheck(timedOut, found).check(target)).toEqual({
       kind: 'checked',
       serp: [],
-      volume: { value: 900, cpc: 1.5, competition: 'LOW', metrics: { avgMonthlySearches: 900, competition: 'LOW', competitionIndex: 12, cpcLow: 0.5, cpcHigh: 1.5 }, volume: [{ year: 2026, month: 1, value: 900 }] },
+      volume: {
+        value: 900,
+        cpc: 1.5,
+        competition: 'LOW',
+        metrics: { avgMonthlySearches: 900, competition: 'LOW', competitionIndex: 12, cpcLow: 0.5, cpcHigh: 1.5 },
+        volume: [{ year: 2026, month: 1, value: 900 }],
+      },
     });
   });
 });
 
 describe('live check on a scraper', () => {
-  const request = { requestId: 'r1', accountId: 'a1', keyword: 'eggs', geoCode: 'US', langCode: 'en', requestedAt: '2026-03-01T10:00:00.000Z', expiresAt: '2026-03-01T10:01:00.000Z' };
+  const request = {
+    requestId: 'r1',
+    accountId: 'a1',
+    keyword: 'eggs',
+    geoCode: 'US',
+    langCode: 'en',
+    requestedAt: '2026-03-01T10:00:00.000Z',
+    expiresAt: '2026-03-01T10:01:00.000Z',
+  };
 
   it('loads the first page only while the api still waits', () => {
-    expect(startLiveCheck(request, new Date('2026-03-01T10:00:05Z'))).toEqual({ kind: 'fetch', request: { keyword: 'eggs', geoCode: 'US', langCode: 'en', depth: 10 } });
-    expect(startLiveCheck(request, new Date('2026-03-01T10:01:00Z'))).toMatchObject({ kind: 'record', answer: { type: 'LiveCheckFailed', data: { cause: 'expired' } } });
+    expect(startLiveCheck(request, new Date('2026-03-01T10:00:05Z'))).toEqual({
+      kind: 'fetch',
+      request: { keyword: 'eggs', geoCode: 'US', langCode: 'en', depth: 10 },
+    });
+    expect(startLiveCheck(request, new Date('2026-03-01T10:01:00Z'))).toMatchObject({
+      kind: 'record',
+      answer: { type: 'LiveCheckFailed', data: { cause: 'expired' } },
+    });
   });
 
   it('answers at most 10 organic results numbered from 1, or why the page failed', () => {
-    const organic = Array.from({ length: 12 }, (_, i) => ({ position: i + 1, url: `https://r${i}.example/`, title: `R${i}`, domain: `r${i}.example`, snippet: `s${i}` }));
+    const organic = Array.from({ length: 12 }, (_, i) => ({
+      position: i + 1,
+      url: `https://r${i}.example/`,
+      title: `R${i}`,
+      domain: `r${i}.example`,
+      snippet: `s${i}`,
+    }));
     const answer = liveCheckAnswer(request, { kind: 'success', organic, aiOverview: [], pagesRead: 2 }, new Date('2026-03-01T10:00:03Z'));
     expect(answer.type).toBe('LiveCheckAnswered');
     if (answer.type === 'LiveCheckAnswered') expect(answer.data.serp.map((r) => r.position)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    expect(liveCheckAnswer(request, { kind: 'failed', reason: 'captcha', pagesRead: 0, cause: 'blocked' }, new Date())).toMatchObject({ type: 'LiveCheckFailed', data: { reason: 'captcha', cause: 'blocked' } });
+    expect(liveCheckAnswer(request, { kind: 'failed', reason: 'captcha', pagesRead: 0, cause: 'blocked' }, new Date())).toMatchObject({
+      type: 'LiveCheckFailed',
+      data: { reason: 'captcha', cause: 'blocked' },
+    });
   });
 });

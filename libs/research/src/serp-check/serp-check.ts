@@ -9,7 +9,13 @@ export interface SerpCheckVolume {
   value: number | null;
   cpc: number | null;
   competition: Competition | null;
-  metrics: { avgMonthlySearches: number | null; competition: Competition | null; competitionIndex: number | null; cpcLow: number | null; cpcHigh: number | null } | null;
+  metrics: {
+    avgMonthlySearches: number | null;
+    competition: Competition | null;
+    competitionIndex: number | null;
+    cpcLow: number | null;
+    cpcHigh: number | null;
+  } | null;
   volume: { year: number; month: number; value: number }[];
 }
 
@@ -29,7 +35,13 @@ export function serpCheckVolume(lookup: VolumeLookup): SerpCheckVolume {
     value: v.avgMonthlySearches,
     cpc: v.cpcHigh,
     competition: v.competition,
-    metrics: { avgMonthlySearches: v.avgMonthlySearches, competition: v.competition, competitionIndex: v.competitionIndex, cpcLow: v.cpcLow, cpcHigh: v.cpcHigh },
+    metrics: {
+      avgMonthlySearches: v.avgMonthlySearches,
+      competition: v.competition,
+      competitionIndex: v.competitionIndex,
+      cpcLow: v.cpcLow,
+      cpcHigh: v.cpcHigh,
+    },
     volume: v.history.map(({ year, month, value }) => ({ year, month, value })),
   };
 }
@@ -48,12 +60,15 @@ export class SerpCheck {
     const market = { geoCode: target.geoCode, langCode: target.langCode };
     const [page, volume] = await Promise.all([
       this.liveChecks.check(target),
-      this.volumes.lookup(target.keyword, market).catch((error: unknown): VolumeLookup => ({ kind: 'failed', reason: error instanceof Error ? error.message : String(error) })),
+      this.volumes
+        .lookup(target.keyword, market)
+        .catch((error: unknown): VolumeLookup => ({ kind: 'failed', reason: error instanceof Error ? error.message : String(error) })),
     ]);
     if (page.type === 'LiveCheckAnswered') return { kind: 'checked', serp: page.data.serp, volume: serpCheckVolume(volume) };
     const why = page.type === 'timeout' ? `no scraper answered within ${page.waitedMs} ms` : page.data.reason;
     this.logger.warn(`serp-check page for ${target.geoCode}/${target.langCode} failed: ${why}`);
-    if (volume.kind === 'failed') return { kind: 'failed', reason: `the results page could not be loaded (${why}) and the volume lookup failed (${volume.reason})` };
+    if (volume.kind === 'failed')
+      return { kind: 'failed', reason: `the results page could not be loaded (${why}) and the volume lookup failed (${volume.reason})` };
     return { kind: 'checked', serp: [], volume: serpCheckVolume(volume) };
   }
 }

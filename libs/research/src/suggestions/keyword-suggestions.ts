@@ -27,8 +27,16 @@ export interface SuggestionsLocale {
 export type KeywordSuggestionsAnswer =
   | { ready: false }
   | {
-      success: true; ready: true; domain: string; primary: { lang: string; geo: string }; locales: SuggestionsLocale[]; pages: never[];
-      meta: { seedUsed: SeedUsed }; runCount: number; lastRunAt: string; lastError: string | null;
+      success: true;
+      ready: true;
+      domain: string;
+      primary: { lang: string; geo: string };
+      locales: SuggestionsLocale[];
+      pages: never[];
+      meta: { seedUsed: SeedUsed };
+      runCount: number;
+      lastRunAt: string;
+      lastError: string | null;
     };
 
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
@@ -49,11 +57,21 @@ export class KeywordSuggestions {
     const state = await loadSuggestions(this.store, projectId);
     if (!state.lastEnd) return { ready: false };
     const result = state.lastResult;
-    const shown = result ?? { domain: state.lastStarted?.domain ?? '', primary: state.lastStarted?.primary ?? { geoCode: 'US', langCode: 'en' }, seedUsed: 'autocomplete' as const, finishedAt: state.lastEnd.at, locales: (state.lastStarted?.locales ?? []).map((m) => ({ ...m, phrases: [] })) };
+    const shown = result ?? {
+      domain: state.lastStarted?.domain ?? '',
+      primary: state.lastStarted?.primary ?? { geoCode: 'US', langCode: 'en' },
+      seedUsed: 'autocomplete' as const,
+      finishedAt: state.lastEnd.at,
+      locales: (state.lastStarted?.locales ?? []).map((m) => ({ ...m, phrases: [] })),
+    };
     const locales: SuggestionsLocale[] = [];
     for (const locale of shown.locales) {
-      const own = new Set(tracked.filter((k) => k.geoCode === locale.geoCode && k.langCode === locale.langCode).map((k) => normaliseKeyword(k.value)));
-      const stored = await this.volumes.stored(locale.phrases.map((keyword) => ({ geoCode: locale.geoCode, langCode: locale.langCode, keyword })));
+      const own = new Set(
+        tracked.filter((k) => k.geoCode === locale.geoCode && k.langCode === locale.langCode).map((k) => normaliseKeyword(k.value)),
+      );
+      const stored = await this.volumes.stored(
+        locale.phrases.map((keyword) => ({ geoCode: locale.geoCode, langCode: locale.langCode, keyword })),
+      );
       const byPhrase = new Map(stored.map((v) => [marketKeywordKey(v, v.keyword), v]));
       const history = (phrase: string) => byPhrase.get(marketKeywordKey(locale, phrase))?.history ?? [];
       const lastVolume = new Map<string, number>();
@@ -63,17 +81,31 @@ export class KeywordSuggestions {
       }
       const phrases = choosePhrases(locale.phrases, own, lastVolume).slice(0, MAX_PHRASES_PER_LOCALE);
       locales.push({
-        ...localeNames(locale), lastUpdatedAt: shown.finishedAt,
+        ...localeNames(locale),
+        lastUpdatedAt: shown.finishedAt,
         keywords: phrases.map((phrase) => ({ phrase, lastVolume: lastVolume.get(phrase) ?? null, volume: historyByYear(history(phrase)) })),
       });
     }
     return {
-      success: true, ready: true, domain: shown.domain, primary: { lang: shown.primary.langCode, geo: shown.primary.geoCode }, locales, pages: [],
-      meta: { seedUsed: shown.seedUsed }, runCount: state.runCount, lastRunAt: state.lastEnd.at, lastError: state.lastEnd.error,
+      success: true,
+      ready: true,
+      domain: shown.domain,
+      primary: { lang: shown.primary.langCode, geo: shown.primary.geoCode },
+      locales,
+      pages: [],
+      meta: { seedUsed: shown.seedUsed },
+      runCount: state.runCount,
+      lastRunAt: state.lastEnd.at,
+      lastError: state.lastEnd.error,
     };
   }
 }
 
 function localeNames(market: Market): Pick<SuggestionsLocale, 'key' | 'lang' | 'region' | 'geo'> {
-  return { key: `${market.langCode}-${market.geoCode}`, lang: market.langCode, region: regionNames.of(market.geoCode) ?? market.geoCode, geo: market.geoCode };
+  return {
+    key: `${market.langCode}-${market.geoCode}`,
+    lang: market.langCode,
+    region: regionNames.of(market.geoCode) ?? market.geoCode,
+    geo: market.geoCode,
+  };
 }

@@ -18,11 +18,30 @@ export interface LocalePhrases extends Market {
  * start and an end (finished or failed), appended by the projector's suggestions runner only.
  */
 export type SuggestionEvent =
-  | { type: 'SuggestionsRunStarted'; data: { projectId: string; runId: string; reason: RunReason; domain: string; locales: Market[]; primary: Market; startedAt: string } }
+  | {
+      type: 'SuggestionsRunStarted';
+      data: { projectId: string; runId: string; reason: RunReason; domain: string; locales: Market[]; primary: Market; startedAt: string };
+    }
   /** `error`: set when the configured model failed and autocomplete stood in for it. */
-  | { type: 'SuggestionsRunFinished'; data: { projectId: string; runId: string; domain: string; primary: Market; seedUsed: SeedUsed; locales: LocalePhrases[]; error: string | null; finishedAt: string } }
+  | {
+      type: 'SuggestionsRunFinished';
+      data: {
+        projectId: string;
+        runId: string;
+        domain: string;
+        primary: Market;
+        seedUsed: SeedUsed;
+        locales: LocalePhrases[];
+        error: string | null;
+        finishedAt: string;
+      };
+    }
   | { type: 'SuggestionsRunFailed'; data: { projectId: string; runId: string; error: string; failedAt: string } };
 
-export const SUGGESTION_EVENT_TYPES = eventTypes<SuggestionEvent>()(['SuggestionsRunStarted', 'SuggestionsRunFinished', 'SuggestionsRunFailed']);
+export const SUGGESTION_EVENT_TYPES = eventTypes<SuggestionEvent>()([
+  'SuggestionsRunStarted',
+  'SuggestionsRunFinished',
+  'SuggestionsRunFailed',
+]);
 
 export const suggestionsStreamName = (projectId: string) => STREAM_CATEGORIES.suggestions(projectId);

@@ -74,7 +74,9 @@ export class SuggestionsGenerator {
     found ??= await this.fromAutocomplete(input);
     const locales: LocalePhrases[] = [];
     for (const market of input.locales) {
-      const tracked = new Set(input.tracked.filter((k) => k.geoCode === market.geoCode && k.langCode === market.langCode).map((k) => normaliseKeyword(k.keyword)));
+      const tracked = new Set(
+        input.tracked.filter((k) => k.geoCode === market.geoCode && k.langCode === market.langCode).map((k) => normaliseKeyword(k.keyword)),
+      );
       const candidates = candidatePhrases(found.get(marketKey(market)) ?? [], tracked);
       const volumes = await this.volumesOf(market, candidates);
       locales.push({ ...market, phrases: choosePhrases(candidates, tracked, volumes) });

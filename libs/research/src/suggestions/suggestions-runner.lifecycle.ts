@@ -37,18 +37,31 @@ export class SuggestionsRunnerLifecycle implements OnApplicationBootstrap, OnApp
 
   async onApplicationBootstrap(): Promise<void> {
     const llm = createKeywordLlm(this.config.keywordProviders.llm);
-    this.logger.log(llm ? `Keyword suggestions are seeded by the model ${llm.model}` : 'No language model is configured (OPENAI_API_KEY or OPENAI_BASE_URL): keyword suggestions are seeded by Google Autocomplete');
+    this.logger.log(
+      llm
+        ? `Keyword suggestions are seeded by the model ${llm.model}`
+        : 'No language model is configured (OPENAI_API_KEY or OPENAI_BASE_URL): keyword suggestions are seeded by Google Autocomplete',
+    );
     const log = (message: string) => this.logger.warn(message);
     const now = () => this.clock.now();
     const generator = new SuggestionsGenerator({
-      llm, autocomplete: this.autocomplete, provider: this.provider, recorder: this.recorder,
-      stored: (keywords) => this.volumes.latest(keywords), now, log,
+      llm,
+      autocomplete: this.autocomplete,
+      provider: this.provider,
+      recorder: this.recorder,
+      stored: (keywords) => this.volumes.latest(keywords),
+      now,
+      log,
     });
     this.runner = new SuggestionsRunner({
-      store: this.store, workspaces: this.workspaces, contents: this.contents, generator,
+      store: this.store,
+      workspaces: this.workspaces,
+      contents: this.contents,
+      generator,
       rankingTitles: (projectId) => this.reader.rankingTitles(projectId),
       projectIds: () => this.reader.projectIds(),
-      now, log,
+      now,
+      log,
     });
     await this.runner.start();
   }

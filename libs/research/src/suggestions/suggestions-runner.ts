@@ -28,7 +28,9 @@ type SuggestionsCheckpointed = { type: 'SuggestionsCheckpointed'; data: { positi
 
 /** A project's suggestions stream, folded. */
 export async function loadSuggestions(store: EventStore, projectId: string): Promise<SuggestionsState> {
-  const events = (await store.readStream(suggestionsStreamName(projectId))).map((e) => parseEvent<SuggestionEvent>(e, SUGGESTION_EVENT_TYPES)).filter((e) => e !== undefined);
+  const events = (await store.readStream(suggestionsStreamName(projectId)))
+    .map((e) => parseEvent<SuggestionEvent>(e, SUGGESTION_EVENT_TYPES))
+    .filter((e) => e !== undefined);
   return foldSuggestions(events);
 }
 
@@ -62,7 +64,8 @@ export class SuggestionsRunner {
       afterPosition: this.saved,
       onEvent: (event) => {
         const workspace = parseEvent<WorkspaceEvent>(event, WORKSPACE_EVENT_TYPES);
-        if (workspace?.type === 'ProjectCreated') this.enqueue({ kind: 'event', projectId: workspace.data.projectId, eventId: event.id, event: workspace });
+        if (workspace?.type === 'ProjectCreated')
+          this.enqueue({ kind: 'event', projectId: workspace.data.projectId, eventId: event.id, event: workspace });
         const content = parseEvent<ProjectContentEvent>(event, PROJECT_CONTENT_EVENT_TYPES);
         const projectId = content?.type === 'KeywordsAdded' ? streamIdIn('project', event.streamName) : undefined;
         if (content?.type === 'KeywordsAdded' && projectId) this.enqueue({ kind: 'event', projectId, eventId: event.id, event: content });
@@ -133,17 +136,47 @@ export class SuggestionsRunner {
     const { primary, locales } = localesOf(domain, keywords);
     const stream = suggestionsStreamName(projectId);
     const append = (event: SuggestionEvent, suffix: string) =>
-      store.appendToStream(stream, [{ id: uuidFromName(`${stream}:${decision.runId}:${suffix}`), type: event.type, data: { ...event.data } }], { expectedRevision: 'any' });
-    await append({ type: 'SuggestionsRunStarted', data: { projectId, runId: decision.runId, reason: decision.reason, domain, locales, primary, startedAt: this.deps.now().toISOString() } }, 'started');
+      store.appendToStream(
+        stream,
+        [{ id: uuidFromName(`${stream}:${decision.runId}:${suffix}`), type: event.type, data: { ...event.data } }],
+        { expectedRevision: 'any' },
+      );
+    await append(
+      {
+        type: 'SuggestionsRunStarted',
+        data: {
+          projectId,
+          runId: decision.runId,
+          reason: decision.reason,
+          domain,
+          locales,
+          primary,
+          startedAt: this.deps.now().toISOString(),
+        },
+      },
+      'started',
+    );
     this.runs += 1;
     try {
       const tracked = keywords.map((k) => ({ geoCode: k.geoCode, langCode: k.langCode, keyword: k.value }));
       const output = await this.deps.generator.generate({ domain, locales, tracked, titles: await this.deps.rankingTitles(projectId) });
-      await append({ type: 'SuggestionsRunFinished', data: { projectId, runId: decision.runId, domain, primary, ...output, finishedAt: this.deps.now().toISOString() } }, 'finished');
+      await append(
+        {
+          type: 'SuggestionsRunFinished',
+          data: { projectId, runId: decision.runId, domain, primary, ...output, finishedAt: this.deps.now().toISOString() },
+        },
+        'finished',
+      );
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       this.deps.log(`keyword suggestions for project ${projectId} failed: ${reason}`);
-      await append({ type: 'SuggestionsRunFailed', data: { projectId, runId: decision.runId, error: reason, failedAt: this.deps.now().toISOString() } }, 'failed');
+      await append(
+        {
+          type: 'SuggestionsRunFailed',
+          data: { projectId, runId: decision.runId, error: reason, failedAt: this.deps.now().toISOString() },
+        },
+        'failed',
+      );
     }
   }
 

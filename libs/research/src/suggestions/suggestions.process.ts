@@ -36,17 +36,37 @@ export interface SuggestionsState {
   unfinished: { runId: string; reason: RunReason } | null;
 }
 
-export const EMPTY_SUGGESTIONS: SuggestionsState = { started: new Set(), covered: [], runCount: 0, lastEnd: null, lastResult: null, lastStarted: null, unfinished: null };
+export const EMPTY_SUGGESTIONS: SuggestionsState = {
+  started: new Set(),
+  covered: [],
+  runCount: 0,
+  lastEnd: null,
+  lastResult: null,
+  lastStarted: null,
+  unfinished: null,
+};
 
 export function evolveSuggestions(state: SuggestionsState, event: SuggestionEvent): SuggestionsState {
   switch (event.type) {
     case 'SuggestionsRunStarted': {
       const { runId, reason, locales, domain, primary } = event.data;
-      return { ...state, started: new Set([...state.started, runId]), covered: locales, unfinished: { runId, reason }, lastStarted: { domain, primary, locales } };
+      return {
+        ...state,
+        started: new Set([...state.started, runId]),
+        covered: locales,
+        unfinished: { runId, reason },
+        lastStarted: { domain, primary, locales },
+      };
     }
     case 'SuggestionsRunFinished': {
       const { domain, primary, seedUsed, locales, error, finishedAt } = event.data;
-      return { ...state, runCount: state.runCount + 1, lastEnd: { at: finishedAt, error }, unfinished: null, lastResult: { domain, primary, seedUsed, locales, finishedAt } };
+      return {
+        ...state,
+        runCount: state.runCount + 1,
+        lastEnd: { at: finishedAt, error },
+        unfinished: null,
+        lastResult: { domain, primary, seedUsed, locales, finishedAt },
+      };
     }
     case 'SuggestionsRunFailed':
       return { ...state, runCount: state.runCount + 1, lastEnd: { at: event.data.failedAt, error: event.data.error }, unfinished: null };
@@ -59,7 +79,12 @@ export const foldSuggestions = (events: readonly SuggestionEvent[]) => events.re
 
 /** What can start a run: a new project, keywords added to one (their locales), the monthly refresh. */
 export type SuggestionsTrigger =
-  | { kind: 'event'; projectId: string; eventId: string; event: Extract<WorkspaceEvent, { type: 'ProjectCreated' }> | Extract<ProjectContentEvent, { type: 'KeywordsAdded' }> }
+  | {
+      kind: 'event';
+      projectId: string;
+      eventId: string;
+      event: Extract<WorkspaceEvent, { type: 'ProjectCreated' }> | Extract<ProjectContentEvent, { type: 'KeywordsAdded' }>;
+    }
   | { kind: 'refresh'; projectId: string };
 
 export interface RunDecision {
@@ -73,7 +98,10 @@ export interface RunDecision {
  * locale the latest run did not cover; the refresh once the last run is a month old. A run cut
  * short is run again first. `runId` comes from the trigger, so a replayed trigger starts nothing.
  */
-export function runFor(trigger: SuggestionsTrigger, known: { state: SuggestionsState; now: Date; runIdOf: (name: string) => string }): RunDecision | null {
+export function runFor(
+  trigger: SuggestionsTrigger,
+  known: { state: SuggestionsState; now: Date; runIdOf: (name: string) => string },
+): RunDecision | null {
   const { state, now, runIdOf } = known;
   if (state.unfinished) return state.unfinished;
   if (trigger.kind === 'refresh') {
@@ -94,7 +122,8 @@ export function runFor(trigger: SuggestionsTrigger, known: { state: SuggestionsS
   }
 }
 
-const fresh = (runId: string, reason: RunReason, state: SuggestionsState): RunDecision | null => (state.started.has(runId) ? null : { runId, reason });
+const fresh = (runId: string, reason: RunReason, state: SuggestionsState): RunDecision | null =>
+  state.started.has(runId) ? null : { runId, reason };
 
 /** Country-code TLDs sites use as generic names (`.io`, `.ai`, …): they say nothing of the site's market. */
 const GENERIC_COUNTRY_TLDS = new Set(['AI', 'CC', 'CO', 'FM', 'GG', 'IO', 'LY', 'ME', 'TO', 'TV', 'WS']);

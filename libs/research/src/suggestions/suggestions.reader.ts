@@ -23,7 +23,10 @@ export class SuggestionsReader {
 
   /** Every live project: the monthly refresh looks at each one's suggestions stream. */
   async projectIds(): Promise<string[]> {
-    const rows = await this.store.query<{ projectId: string }>(`SELECT project_id AS projectId FROM projects FINAL WHERE is_deleted = 0 ORDER BY project_id`, {});
+    const rows = await this.store.query<{ projectId: string }>(
+      `SELECT project_id AS projectId FROM projects FINAL WHERE is_deleted = 0 ORDER BY project_id`,
+      {},
+    );
     return rows.map((r) => r.projectId);
   }
 }

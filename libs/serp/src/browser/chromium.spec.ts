@@ -23,7 +23,12 @@ function machine(files: string[], runs: string[] = files, bundled = true): Chrom
 
 describe('chooseChromium', () => {
   it('takes CHROMIUM_PATH when it points at a file, even one that does not answer --version', () => {
-    expect(chooseChromium({ CHROMIUM_PATH: '/opt/chrome/chrome' }, machine(['/opt/chrome/chrome', DEBIAN_CHROMIUM_PATH], [DEBIAN_CHROMIUM_PATH]))).toEqual({
+    expect(
+      chooseChromium(
+        { CHROMIUM_PATH: '/opt/chrome/chrome' },
+        machine(['/opt/chrome/chrome', DEBIAN_CHROMIUM_PATH], [DEBIAN_CHROMIUM_PATH]),
+      ),
+    ).toEqual({
       source: 'CHROMIUM_PATH',
       path: '/opt/chrome/chrome',
       version: undefined,
@@ -43,7 +48,10 @@ describe('chooseChromium', () => {
       path: DEBIAN_CHROMIUM_PATH,
       version: 'Chromium 156.0.1',
     });
-    expect(chooseChromium({}, machine(['/usr/local/bin/google-chrome']))).toMatchObject({ source: 'system', path: '/usr/local/bin/google-chrome' });
+    expect(chooseChromium({}, machine(['/usr/local/bin/google-chrome']))).toMatchObject({
+      source: 'system',
+      path: '/usr/local/bin/google-chrome',
+    });
   });
 
   it('passes over a system browser that does not run and takes the bundled one, saying why', () => {
@@ -61,7 +69,10 @@ describe('chooseChromium', () => {
   });
 
   it('ignores system browsers when the first-run test asks it to, where it cannot hide them otherwise', () => {
-    expect(chooseChromium({ [HIDE_SYSTEM_BROWSERS_FOR_TESTS]: '1' }, machine([DEBIAN_CHROMIUM_PATH]))).toMatchObject({ source: 'bundled', skipped: [] });
+    expect(chooseChromium({ [HIDE_SYSTEM_BROWSERS_FOR_TESTS]: '1' }, machine([DEBIAN_CHROMIUM_PATH]))).toMatchObject({
+      source: 'bundled',
+      skipped: [],
+    });
   });
 
   it('never hands the choice to Playwright: with nothing installed the choice says so', () => {
@@ -79,7 +90,14 @@ it('a browser that cannot start is a BrowserUnavailableError that says how to fi
 
 it('launches a headless Chromium with the fixed flags and closes it, twice without harm', async () => {
   expect(CHROMIUM_FLAGS).toEqual(
-    expect.arrayContaining(['--headless', '--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--disable-background-networking', '--disable-quic']),
+    expect.arrayContaining([
+      '--headless',
+      '--no-sandbox',
+      '--disable-dev-shm-usage',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-quic',
+    ]),
   );
   const browser = await launchChromium({ extraArgs: ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'] });
   expect(browser.isConnected()).toBe(true);

@@ -110,7 +110,12 @@ export function chooseChromium(env: Readonly<Record<string, string | undefined>>
   const bundled = probes.bundled();
   if (bundled) {
     const major = bundled.packageVersion.split('.')[0];
-    return { source: 'bundled', path: bundled.unpackTo, version: `Chromium ${major}, ${BUNDLED_CHROMIUM_PACKAGE} ${bundled.packageVersion}`, skipped };
+    return {
+      source: 'bundled',
+      path: bundled.unpackTo,
+      version: `Chromium ${major}, ${BUNDLED_CHROMIUM_PACKAGE} ${bundled.packageVersion}`,
+      skipped,
+    };
   }
   // Nothing at all: the launch says so, with the fix, when a check needs the browser.
   return { source: 'bundled', path: join(tmpdir(), 'chromium'), skipped: [...skipped, `${BUNDLED_CHROMIUM_PACKAGE} is not installed`] };
@@ -167,7 +172,9 @@ export async function launchChromium(options: ChromiumLaunchOptions = {}): Promi
 function describeFailure(choice: ChromiumChoice, error: unknown): string {
   // Playwright's messages carry a multi-line call log; the first line says what went wrong.
   const message = (error instanceof Error ? error.message : String(error)).split('\n')[0].trim();
-  const what = { CHROMIUM_PATH: `CHROMIUM_PATH ${choice.path}`, system: choice.path, bundled: `the bundled ${BUNDLED_CHROMIUM_PACKAGE}` }[choice.source];
+  const what = { CHROMIUM_PATH: `CHROMIUM_PATH ${choice.path}`, system: choice.path, bundled: `the bundled ${BUNDLED_CHROMIUM_PACKAGE}` }[
+    choice.source
+  ];
   const skipped = choice.skipped.length > 0 ? `; ${choice.skipped.join('; ')}` : '';
   return `${what}: ${message}${skipped}`;
 }
@@ -201,7 +208,9 @@ const machineProbes: ChromiumProbes = {
     try {
       const out = execFileSync(path, ['--version'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'pipe'] });
       const line = out.split('\n').find((l) => /\d+\.\d+/.test(l));
-      return line ? { ok: true, version: line.replace(/ built on .*$/, '').trim() } : { ok: false, error: 'no version in its --version output' };
+      return line
+        ? { ok: true, version: line.replace(/ built on .*$/, '').trim() }
+        : { ok: false, error: 'no version in its --version output' };
     } catch (error) {
       const e = error as { status?: number | null; stderr?: string; message?: string };
       // The last stderr line is the shell's or the loader's reason (`…/chromium: not found`).

@@ -77,9 +77,7 @@ export class BrowserContextPool {
     const context = await this.browser.newContext({
       // Service workers would fetch outside the page's request routing.
       serviceWorkers: 'block',
-      ...(egress.proxy
-        ? { proxy: { server: egress.proxy.server, username: egress.proxy.username, password: egress.proxy.password } }
-        : {}),
+      ...(egress.proxy ? { proxy: { server: egress.proxy.server, username: egress.proxy.username, password: egress.proxy.password } } : {}),
     });
     // A context that dies (browser crash, external close) is opened afresh next time.
     context.on('close', onClose);

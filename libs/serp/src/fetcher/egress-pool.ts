@@ -30,9 +30,7 @@ export class EgressPool {
     direct: Egress = DIRECT_EGRESS,
   ) {
     this.egresses =
-      proxies.length === 0
-        ? [direct]
-        : proxies.map((proxy, index) => ({ id: `proxy-${index + 1}`, label: `proxy ${proxy.label}`, proxy }));
+      proxies.length === 0 ? [direct] : proxies.map((proxy, index) => ({ id: `proxy-${index + 1}`, label: `proxy ${proxy.label}`, proxy }));
   }
 
   get usesProxies(): boolean {
@@ -72,9 +70,7 @@ export class EgressPool {
 
   /** When the first resting egress comes back (epoch ms), or `undefined` if none rests. */
   firstReturn(): number | undefined {
-    const times = this.egresses
-      .filter((egress) => this.isResting(egress))
-      .map((egress) => this.restingUntil.get(egress.id) as number);
+    const times = this.egresses.filter((egress) => this.isResting(egress)).map((egress) => this.restingUntil.get(egress.id) as number);
     return times.length > 0 ? Math.min(...times) : undefined;
   }
 

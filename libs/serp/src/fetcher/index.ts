@@ -4,7 +4,15 @@ import { ChromiumPageLoader, desktopUserAgent } from './page-loader';
 import { SerpFetcher, type ParseSerpPage, type SerpFetchObserver } from './serp-fetcher';
 import type { SerpFetcherConfig } from './serp-fetcher-config';
 
-export { SerpFetcher, type ParseSerpPage, type SerpFetchOutcome, type SerpRequest, type SerpFetcherDependencies, type SerpFetchObserver, type SerpFailureCause } from './serp-fetcher';
+export {
+  SerpFetcher,
+  type ParseSerpPage,
+  type SerpFetchOutcome,
+  type SerpRequest,
+  type SerpFetcherDependencies,
+  type SerpFetchObserver,
+  type SerpFailureCause,
+} from './serp-fetcher';
 export {
   DEFAULT_SERP_FETCHER_CONFIG,
   SerpFetcherConfigError,

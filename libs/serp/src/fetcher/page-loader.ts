@@ -119,9 +119,7 @@ export class ChromiumPageLoader implements PageLoader {
 
     const pageHost = new URL(request.url).hostname;
     let documentsRequested = 0;
-    await page.route('**/*', (route) =>
-      this.route(route, page, pageHost, () => ++documentsRequested <= this.maxDocumentsPerLoad),
-    );
+    await page.route('**/*', (route) => this.route(route, page, pageHost, () => ++documentsRequested <= this.maxDocumentsPerLoad));
     // The status that counts is the one of the document finally shown (after HTTP or script redirects).
     let lastDocument: Response | undefined;
     page.on('response', (response) => {

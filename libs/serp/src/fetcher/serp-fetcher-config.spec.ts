@@ -1,4 +1,10 @@
-import { DEFAULT_MIN_INTERVAL_MS, DEFAULT_SERP_FETCHER_CONFIG, parseProxyUrl, SerpFetcherConfigError, serpFetcherConfigFromEnv } from './serp-fetcher-config';
+import {
+  DEFAULT_MIN_INTERVAL_MS,
+  DEFAULT_SERP_FETCHER_CONFIG,
+  parseProxyUrl,
+  SerpFetcherConfigError,
+  serpFetcherConfigFromEnv,
+} from './serp-fetcher-config';
 
 function problemsOf(env: Record<string, string>): string[] {
   try {

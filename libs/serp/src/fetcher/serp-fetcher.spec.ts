@@ -9,13 +9,7 @@ import {
   type SerpFetchOutcome,
 } from './';
 import { FakeGoogle, statusReply, type FakeReply } from './test-support/fake-google';
-import {
-  FAKE_CAPTCHA_PAGE,
-  FAKE_NO_RESULTS_PAGE,
-  FAKE_UNRECOGNISED_PAGE,
-  fakeResultsPage,
-  parseFakeSerp,
-} from './test-support/fake-serp';
+import { FAKE_CAPTCHA_PAGE, FAKE_NO_RESULTS_PAGE, FAKE_UNRECOGNISED_PAGE, fakeResultsPage, parseFakeSerp } from './test-support/fake-serp';
 import { launchOfflineChromium } from './test-support/offline-chromium';
 
 /** Real Chromium against a local fake Google serving small synthetic pages, read by a fake parser. */
@@ -318,9 +312,7 @@ describe('concurrency', () => {
     });
     const fetcher = newFetcher({ maxConcurrentPages: 2 });
 
-    const outcomes = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => fetcher.fetchSerp({ ...check, keyword: `keyword ${i}` })),
-    );
+    const outcomes = await Promise.all(Array.from({ length: 6 }, (_, i) => fetcher.fetchSerp({ ...check, keyword: `keyword ${i}` })));
 
     expect(outcomes.map((outcome) => outcome.kind)).toEqual(Array(6).fill('success'));
     expect(google.searches).toHaveLength(6);

@@ -128,7 +128,11 @@ export class SerpFetcher {
     this.sleep = deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.random = deps.random ?? Math.random;
     this.egresses = new EgressPool(settings.proxies, settings.blockRestMs, this.now, deps.directEgress);
-    this.pacer = new EgressPacer({ minIntervalMs: settings.minIntervalMs ?? 0, hourlyBudget: settings.hourlyBudget ?? 0 }, this.now, this.random);
+    this.pacer = new EgressPacer(
+      { minIntervalMs: settings.minIntervalMs ?? 0, hourlyBudget: settings.hourlyBudget ?? 0 },
+      this.now,
+      this.random,
+    );
   }
 
   /** The egresses' names (`direct`, or proxies' host:port), for a source that names where it went. */
@@ -150,12 +154,26 @@ export class SerpFetcher {
       const start = pageIndex * RESULTS_PER_PAGE;
       const where = `page ${pageIndex + 1} (start=${start})`;
       const read = await this.readPage(request, start, check);
-      if (read.kind === 'failed') return { kind: 'failed', reason: `${where}: ${read.reason}`, pagesRead, cause: read.cause, egress: read.egress, backAt: read.backAt };
+      if (read.kind === 'failed')
+        return {
+          kind: 'failed',
+          reason: `${where}: ${read.reason}`,
+          pagesRead,
+          cause: read.cause,
+          egress: read.egress,
+          backAt: read.backAt,
+        };
 
       const page = read.page;
       switch (page.kind) {
         case 'unrecognised':
-          return { kind: 'failed', reason: `${where}: not a result page we can read (${page.detail})`, pagesRead, cause: 'unrecognised_page', egress: read.egress };
+          return {
+            kind: 'failed',
+            reason: `${where}: not a result page we can read (${page.detail})`,
+            pagesRead,
+            cause: 'unrecognised_page',
+            egress: read.egress,
+          };
         case 'consent':
           // Not transient (the same page would come back) and not a block: no retry, no rest.
           return {
@@ -204,7 +222,12 @@ export class SerpFetcher {
     for (;;) {
       const egress = this.egresses.next((candidate) => this.pacer.hasBudget(candidate.id));
       if (!egress) {
-        return { kind: 'failed', reason: this.describeNoEgress(blockedOn), cause: blockedOn.length > 0 ? 'blocked' : 'egress_resting', backAt: this.firstBack() };
+        return {
+          kind: 'failed',
+          reason: this.describeNoEgress(blockedOn),
+          cause: blockedOn.length > 0 ? 'blocked' : 'egress_resting',
+          backAt: this.firstBack(),
+        };
       }
 
       const egressName = nameOf(egress);
@@ -225,7 +248,12 @@ export class SerpFetcher {
       if (verdict.kind === 'transient') {
         transientFailures++;
         if (transientFailures >= this.settings.maxAttempts) {
-          return { kind: 'failed', reason: `${verdict.reason}, after ${transientFailures} attempts`, cause: verdict.cause, egress: egressName };
+          return {
+            kind: 'failed',
+            reason: `${verdict.reason}, after ${transientFailures} attempts`,
+            cause: verdict.cause,
+            egress: egressName,
+          };
         }
         await this.sleep(retryDelayMs(transientFailures, this.settings.retryBaseDelayMs, this.settings.retryMaxDelayMs, this.random));
         continue;
@@ -240,7 +268,13 @@ export class SerpFetcher {
           check.blockRetryLeft = false;
           continue;
         }
-        return { kind: 'failed', reason: describeBlocks(blockedOn, egress, restingUntil), cause: 'blocked', egress: egressName, backAt: this.firstBack() };
+        return {
+          kind: 'failed',
+          reason: describeBlocks(blockedOn, egress, restingUntil),
+          cause: 'blocked',
+          egress: egressName,
+          backAt: this.firstBack(),
+        };
       }
       return { ...verdict, egress: egressName };
     }
@@ -271,7 +305,11 @@ export class SerpFetcher {
     try {
       page = this.deps.parse(loaded.html, { url: loaded.finalUrl });
     } catch (error) {
-      return { kind: 'failed', reason: `the parser failed: ${error instanceof Error ? error.message : String(error)}`, cause: 'parser_error' };
+      return {
+        kind: 'failed',
+        reason: `the parser failed: ${error instanceof Error ? error.message : String(error)}`,
+        cause: 'parser_error',
+      };
     }
     if (page.kind === 'blocked') return { kind: 'blocked', reason: `${page.reason} page` };
     return { kind: 'read', page };

@@ -6,18 +6,14 @@ describe('resultUrlFromHref', () => {
   });
 
   it("unwraps the basic-HTML and mobile redirect /url?q=, decoding the target's query once", () => {
-    expect(
-      resultUrlFromHref('/url?q=https://www.google.com/imghp%3Fhl%3DEN&sa=U&ved=2ahUKEwjkq82NgKX_AhXG&usg=AOvVaw0'),
-    ).toBe('https://www.google.com/imghp?hl=EN');
-    expect(resultUrlFromHref('/url?q=https://en.wikipedia.org/wiki/Coffee&sa=U&ved=2ahUKEw')).toBe(
-      'https://en.wikipedia.org/wiki/Coffee',
+    expect(resultUrlFromHref('/url?q=https://www.google.com/imghp%3Fhl%3DEN&sa=U&ved=2ahUKEwjkq82NgKX_AhXG&usg=AOvVaw0')).toBe(
+      'https://www.google.com/imghp?hl=EN',
     );
+    expect(resultUrlFromHref('/url?q=https://en.wikipedia.org/wiki/Coffee&sa=U&ved=2ahUKEw')).toBe('https://en.wikipedia.org/wiki/Coffee');
   });
 
   it('unwraps the desktop redirect /url?url=, relative or absolute, on any Google domain', () => {
-    expect(resultUrlFromHref('/url?sa=t&rct=j&url=https://example.org/page%3Fid%3D7&ved=2ah')).toBe(
-      'https://example.org/page?id=7',
-    );
+    expect(resultUrlFromHref('/url?sa=t&rct=j&url=https://example.org/page%3Fid%3D7&ved=2ah')).toBe('https://example.org/page?id=7');
     expect(resultUrlFromHref('https://www.google.fr/url?q=https://example.fr/&sa=U')).toBe('https://example.fr/');
   });
 

@@ -32,9 +32,7 @@ export function extractOrganicResults($: CheerioAPI): OrganicResult[] {
   const area = mainResultsArea($);
   const nonOrganic = new Set($(NON_ORGANIC_CONTAINER_SELECTORS.join(',')).toArray().filter(isElement));
 
-  const candidates = findTitleLinks($, area).filter(
-    (link) => !nonOrganic.has(link.anchor) && !hasAncestorIn(link.anchor, nonOrganic),
-  );
+  const candidates = findTitleLinks($, area).filter((link) => !nonOrganic.has(link.anchor) && !hasAncestorIn(link.anchor, nonOrganic));
 
   const titleStyle = pageTitleStyle(candidates);
   const accepted: TitleLink[] = [];

@@ -125,9 +125,7 @@ describe('desktop 2023, query "google" (zlurad desktop-google)', () => {
   });
 
   it('reads the snippet of a result', () => {
-    expect(resultsOf(file).organic[3]!.snippet).toBe(
-      'Find local businesses, view maps and get driving directions in Google Maps.',
-    );
+    expect(resultsOf(file).organic[3]!.snippet).toBe('Find local businesses, view maps and get driving directions in Google Maps.');
   });
 });
 
@@ -202,7 +200,7 @@ describe('desktop 2023 with top text ads (zlurad desktop-domain)', () => {
     expect(organic[0]).toMatchObject({ position: 1, url: 'https://www.domain.com/' });
   });
 
-  it("still lists a site that also bought an ad where it ranks organically", () => {
+  it('still lists a site that also bought an ad where it ranks organically', () => {
     expect(urls(resultsOf(file).organic)).toEqual(expect.arrayContaining(['https://www.godaddy.com/', 'https://domains.google/']));
   });
 });
@@ -344,12 +342,11 @@ describe('desktop 2023 with sponsored products and a video carousel (serpapi bes
   const file = 'serpapi__code-challenge__best-running-shoes-2023-09-07.html';
 
   it('starts with runnersworld.com, fleetfeet.com, nymag.com', () => {
-    expect(resultsOf(file).organic.slice(0, 4).map((result) => result.domain)).toEqual([
-      'runnersworld.com',
-      'runnersworld.com',
-      'fleetfeet.com',
-      'nymag.com',
-    ]);
+    expect(
+      resultsOf(file)
+        .organic.slice(0, 4)
+        .map((result) => result.domain),
+    ).toEqual(['runnersworld.com', 'runnersworld.com', 'fleetfeet.com', 'nymag.com']);
   });
 
   it('leaves out the sponsored products, the video carousel and the "Explore brands" cards', () => {

@@ -33,9 +33,7 @@ describe('parseSerpPage: pages it cannot read are "unrecognised", never an empty
   });
 
   it('a page of another site, even one with h3 links', () => {
-    const page = parseSerpPage(
-      '<html><body><div id="main"><a href="https://blog.example/post"><h3>A post</h3></a></div></body></html>',
-    );
+    const page = parseSerpPage('<html><body><div id="main"><a href="https://blog.example/post"><h3>A post</h3></a></div></body></html>');
     expect(page.kind).toBe('unrecognised');
     expect(page.kind === 'unrecognised' && page.detail).toMatch(/not a Google result page/);
   });
@@ -96,7 +94,7 @@ describe('parseSerpPage: block pages are "blocked"', () => {
   });
 });
 
-describe("parseSerpPage: Google's cookie-consent interstitial is \"consent\", never unrecognised or empty", () => {
+describe('parseSerpPage: Google\'s cookie-consent interstitial is "consent", never unrecognised or empty', () => {
   const consentForm = (action: string, label: string, setEom: boolean) =>
     `<form action="${action}" method="POST"><input type="hidden" name="continue" value="https://www.google.com/search?q=q">
       <input type="hidden" name="set_eom" value="${setEom}"><button type="submit">${label}</button></form>`;
@@ -136,7 +134,10 @@ describe("parseSerpPage: Google's cookie-consent interstitial is \"consent\", ne
 
   describe('when the browser ended on consent.google.<tld>, whatever the document holds', () => {
     it.each([
-      ['https://consent.google.com/ml?continue=https://www.google.com/search%3Fq%3Dq&gl=DE&m=0&pc=srp&hl=de&src=1', 'consent.google.com/ml'],
+      [
+        'https://consent.google.com/ml?continue=https://www.google.com/search%3Fq%3Dq&gl=DE&m=0&pc=srp&hl=de&src=1',
+        'consent.google.com/ml',
+      ],
       ['https://consent.google.com/m?continue=https://www.google.com/search%3Fq%3Dq&gl=FR&hl=fr', 'consent.google.com/m'],
       ['https://consent.google.co.uk/ml?continue=https://www.google.co.uk/search%3Fq%3Dq', 'consent.google.co.uk/ml'],
     ])('%s', (url, where) => {
@@ -217,7 +218,9 @@ describe('parseSerpPage: counting organic results', () => {
 
   it('counts a page linked twice (a featured snippet Google repeats below) once, at its first place', () => {
     const featured = `<block-component>${webResult('https://a.example/', 'A (featured)')}</block-component>`;
-    const page = expectResults(parseSerpPage(googlePage(featured + webResult('https://b.example/', 'B') + webResult('https://a.example/', 'A'))));
+    const page = expectResults(
+      parseSerpPage(googlePage(featured + webResult('https://b.example/', 'B') + webResult('https://a.example/', 'A'))),
+    );
     expect(page.organic.map((result) => [result.position, result.url])).toEqual([
       [1, 'https://a.example/'],
       [2, 'https://b.example/'],
@@ -280,13 +283,13 @@ describe('parseSerpPage: hasNextPage', () => {
   });
 
   it('is true with the continuous-scroll "More results" link', () => {
-    expect(withPager('<div id="botstuff"><a href="/search?q=q&amp;start=10&amp;sa=N" aria-label="More results"><h3>More results</h3></a></div>')).toBe(true);
+    expect(
+      withPager('<div id="botstuff"><a href="/search?q=q&amp;start=10&amp;sa=N" aria-label="More results"><h3>More results</h3></a></div>'),
+    ).toBe(true);
   });
 
   it('is false on a last page, whose pager only goes back', () => {
-    expect(
-      withPager('<footer><a href="/search?q=q&amp;start=10" aria-label="Previous page">&lt; Prev</a></footer>'),
-    ).toBe(false);
+    expect(withPager('<footer><a href="/search?q=q&amp;start=10" aria-label="Previous page">&lt; Prev</a></footer>')).toBe(false);
     expect(withPager('<a id="pnprev" href="/search?q=q&amp;start=0"><span>Previous</span></a>')).toBe(false);
   });
 

@@ -39,7 +39,12 @@ export class FailoverSerpSource {
       // A retry is worth it once the first source that rests is back.
       ...(backs.length > 0 ? { backAt: Math.min(...backs) } : {}),
       source: first.source,
-      sourceFailures: failures.map((failure) => ({ source: failure.source!, cause: failure.cause, egress: failure.egress, reason: failure.reason })),
+      sourceFailures: failures.map((failure) => ({
+        source: failure.source!,
+        cause: failure.cause,
+        egress: failure.egress,
+        reason: failure.reason,
+      })),
     };
   }
 

@@ -34,7 +34,14 @@ const source = (overrides: Parameters<typeof serpFetcherConfig>[0] = {}) =>
   fetchApiSource({
     template: api.template,
     parse: parseSerpPage,
-    config: serpFetcherConfig({ baseUrl: google.baseUrl, navigationTimeoutMs: 2_000, retryBaseDelayMs: 1, retryMaxDelayMs: 2, maxAttempts: 2, ...overrides }),
+    config: serpFetcherConfig({
+      baseUrl: google.baseUrl,
+      navigationTimeoutMs: 2_000,
+      retryBaseDelayMs: 1,
+      retryMaxDelayMs: 2,
+      maxAttempts: 2,
+      ...overrides,
+    }),
   });
 
 describe('fetch-api: a raw-HTML scraping API by URL template, read by our parser', () => {
@@ -52,13 +59,26 @@ describe('fetch-api: a raw-HTML scraping API by URL template, read by our parser
   it('detects a captcha page the API hands back as a block, and rests the API for the block rest', async () => {
     google.reset(() => ({ kind: 'page', html: CAPTCHA_PAGE }));
     const blocked = await source({ blockRestMs: 60_000 }).fetchSerp(request);
-    expect(blocked).toMatchObject({ kind: 'failed', cause: 'blocked', egress: 'fetch-api', reason: expect.stringMatching(/scraping API: captcha page/) });
+    expect(blocked).toMatchObject({
+      kind: 'failed',
+      cause: 'blocked',
+      egress: 'fetch-api',
+      reason: expect.stringMatching(/scraping API: captcha page/),
+    });
     expect(blocked.kind === 'failed' && blocked.backAt).toBeGreaterThan(Date.now());
   });
 
   it("reports the API's own errors (a bad key, a non-page body) and its timeouts as the API's, never Google's", async () => {
-    const badKey = await fetchApiSource({ template: api.template.replace(api.apiKey, 'wrong'), parse: parseSerpPage, config: serpFetcherConfig({ baseUrl: google.baseUrl, maxAttempts: 1 }) }).fetchSerp(request);
-    expect(badKey).toMatchObject({ kind: 'failed', cause: 'load_error', reason: expect.stringMatching(/http:\/\/127\.0\.0\.1:\d+\/ answered 401: \{"error":"Invalid API key"\}/) });
+    const badKey = await fetchApiSource({
+      template: api.template.replace(api.apiKey, 'wrong'),
+      parse: parseSerpPage,
+      config: serpFetcherConfig({ baseUrl: google.baseUrl, maxAttempts: 1 }),
+    }).fetchSerp(request);
+    expect(badKey).toMatchObject({
+      kind: 'failed',
+      cause: 'load_error',
+      reason: expect.stringMatching(/http:\/\/127\.0\.0\.1:\d+\/ answered 401: \{"error":"Invalid API key"\}/),
+    });
     expect(JSON.stringify(badKey)).not.toContain('wrong');
 
     api.reply = () => ({ kind: 'text', status: 200, body: 'OK but not a page' });
@@ -67,7 +87,11 @@ describe('fetch-api: a raw-HTML scraping API by URL template, read by our parser
     // The late answer never reaches Google: a later test reads Google's log.
     api.reply = () => ({ kind: 'delay', ms: 3_000, then: { kind: 'text', status: 200, body: 'too late' } });
     const started = Date.now();
-    expect(await source({ navigationTimeoutMs: 1_000 }).fetchSerp(request)).toMatchObject({ kind: 'failed', cause: 'timeout', reason: expect.stringMatching(/after 2 attempts/) });
+    expect(await source({ navigationTimeoutMs: 1_000 }).fetchSerp(request)).toMatchObject({
+      kind: 'failed',
+      cause: 'timeout',
+      reason: expect.stringMatching(/after 2 attempts/),
+    });
     expect(Date.now() - started).toBeLessThan(2_900);
   });
 
@@ -77,7 +101,13 @@ describe('fetch-api: a raw-HTML scraping API by URL template, read by our parser
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
     const loader = new FetchApiPageLoader(`http://127.0.0.1:${port}/?url={url}`, 1_000);
-    const loaded = await loader.load({ url: `${google.baseUrl}/search?q=x`, egress: FETCH_API_EGRESS, userAgent: 'x', locale: 'en-US', acceptLanguage: 'en-US,en' });
+    const loaded = await loader.load({
+      url: `${google.baseUrl}/search?q=x`,
+      egress: FETCH_API_EGRESS,
+      userAgent: 'x',
+      locale: 'en-US',
+      acceptLanguage: 'en-US,en',
+    });
     expect(loaded).toMatchObject({ kind: 'load-error', detail: expect.stringMatching(/could not be reached \(ECONNREFUSED\)/) });
   });
 });
@@ -89,7 +119,14 @@ describe('failover over the sources, in order', () => {
   };
 
   it('answers from the first source that succeeds, naming it, and asks no further one', async () => {
-    const blocked = fixed('browser', { kind: 'failed', reason: 'page 1 (start=0): blocked by Google (direct connection: captcha page)', pagesRead: 0, cause: 'blocked', egress: 'direct', backAt: 5 });
+    const blocked = fixed('browser', {
+      kind: 'failed',
+      reason: 'page 1 (start=0): blocked by Google (direct connection: captcha page)',
+      pagesRead: 0,
+      cause: 'blocked',
+      egress: 'direct',
+      backAt: 5,
+    });
     const api = fixed('fetch-api', { kind: 'success', organic: [], aiOverview: [], pagesRead: 1 });
     const spare = fixed('dataforseo', { kind: 'success', organic: [], aiOverview: [], pagesRead: 1 });
     expect(await new FailoverSerpSource([blocked, api, spare]).fetchSerp(request)).toMatchObject({ kind: 'success', source: 'fetch-api' });
@@ -99,14 +136,23 @@ describe('failover over the sources, in order', () => {
   it("fails only when every source failed, listing each one's reason", async () => {
     const outcome = await new FailoverSerpSource([
       fixed('browser', { kind: 'failed', reason: 'blocked by Google', pagesRead: 0, cause: 'blocked', egress: 'direct' }),
-      fixed('dataforseo', { kind: 'failed', reason: 'dataforseo: the task failed (50000: Internal Error.)', pagesRead: 0, cause: 'http_error', egress: 'dataforseo' }),
+      fixed('dataforseo', {
+        kind: 'failed',
+        reason: 'dataforseo: the task failed (50000: Internal Error.)',
+        pagesRead: 0,
+        cause: 'http_error',
+        egress: 'dataforseo',
+      }),
     ]).fetchSerp(request);
     expect(outcome).toMatchObject({
       kind: 'failed',
       cause: 'blocked',
       egress: 'direct',
       reason: 'every source failed (browser: blocked by Google | dataforseo: dataforseo: the task failed (50000: Internal Error.))',
-      sourceFailures: [{ source: 'browser', cause: 'blocked' }, { source: 'dataforseo', cause: 'http_error' }],
+      sourceFailures: [
+        { source: 'browser', cause: 'blocked' },
+        { source: 'dataforseo', cause: 'http_error' },
+      ],
     });
   });
 });
@@ -116,7 +162,13 @@ describe('pacing: one egress keeps a minimum interval between requests to Google
     // Three pages of ten for every query, so that one check pages; two checks at once share the egress. The
     // pages are small and cheaply parsed: the fake Google runs in this process, and a long parse would
     // delay the moment it notes a request's arrival.
-    google.reset((seen) => ({ kind: 'page', html: fakeResultsPage({ urls: resultUrls(seen.start + 1, 10).map((url) => `${url}?q=${seen.query.get('q')}`), hasNextPage: seen.start < 20 }) }));
+    google.reset((seen) => ({
+      kind: 'page',
+      html: fakeResultsPage({
+        urls: resultUrls(seen.start + 1, 10).map((url) => `${url}?q=${seen.query.get('q')}`),
+        hasNextPage: seen.start < 20,
+      }),
+    }));
     const minIntervalMs = 300;
     // Straight to the fake Google, so that the log's times are the fetcher's send times plus a steady hop.
     const loader: PageLoader = {
@@ -127,7 +179,11 @@ describe('pacing: one egress keeps a minimum interval between requests to Google
       close: async () => undefined,
     };
     await fetch(`${google.baseUrl}/warm-up`);
-    const fetcher = new SerpFetcher(serpFetcherConfig({ baseUrl: google.baseUrl, minIntervalMs }), { loader, parse: parseFakeSerp, userAgents: ['test'] });
+    const fetcher = new SerpFetcher(serpFetcherConfig({ baseUrl: google.baseUrl, minIntervalMs }), {
+      loader,
+      parse: parseFakeSerp,
+      userAgents: ['test'],
+    });
     await Promise.all([fetcher.fetchSerp({ ...request, keyword: 'eggs one' }), fetcher.fetchSerp({ ...request, keyword: 'eggs two' })]);
     const times = google.searches.map((seen) => seen.at);
     expect(times).toHaveLength(6);

@@ -13,7 +13,8 @@ it('reads the sources in order, with what each needs and the default origins', (
   const { config, problems } = read({
     SERP_SOURCES: ' browser, fetch-api ,DataForSEO,serpapi',
     SERP_FETCH_URL_TEMPLATE: 'https://api.scraperapi.com/?api_key=secret-key&url={url}',
-    DATAFORSEO_LOGIN: 'me@example.com', DATAFORSEO_PASSWORD: 'pw',
+    DATAFORSEO_LOGIN: 'me@example.com',
+    DATAFORSEO_PASSWORD: 'pw',
     SERPAPI_API_KEY: 'serp-key',
   });
   expect(problems).toEqual([]);
@@ -41,7 +42,9 @@ it('names every bad variable, never the secrets in them', () => {
     'SERPAPI_BASE_URL must be an absolute http(s) URL, got "ftp://serpapi.com"',
   ]);
   expect(problems.join('\n')).not.toContain('secret-key');
-  expect(read({ SERP_SOURCES: 'fetch-api' }).problems).toEqual([expect.stringMatching(/^SERP_SOURCES lists fetch-api: set SERP_FETCH_URL_TEMPLATE/)]);
+  expect(read({ SERP_SOURCES: 'fetch-api' }).problems).toEqual([
+    expect.stringMatching(/^SERP_SOURCES lists fetch-api: set SERP_FETCH_URL_TEMPLATE/),
+  ]);
 });
 
 it('checks nothing of a source that is not listed', () => {

@@ -28,7 +28,12 @@ type Env = Readonly<Record<string, string | undefined>>;
  */
 export function serpSourcesConfigFromEnv(env: Env, problems: string[]): SerpSourcesConfig {
   const raw = env.SERP_SOURCES?.trim();
-  const names = raw ? raw.split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== '') : ['browser'];
+  const names = raw
+    ? raw
+        .split(',')
+        .map((name) => name.trim().toLowerCase())
+        .filter((name) => name !== '')
+    : ['browser'];
   const order: SerpSourceName[] = [];
   for (const name of names) {
     if (!isSerpSourceName(name)) problems.push(`SERP_SOURCES lists "${name}"; the sources are ${SERP_SOURCE_NAMES.join(', ')}`);
@@ -42,8 +47,13 @@ export function serpSourcesConfigFromEnv(env: Env, problems: string[]): SerpSour
   if (order.includes('dataforseo')) {
     const login = env.DATAFORSEO_LOGIN?.trim();
     const password = env.DATAFORSEO_PASSWORD?.trim();
-    if (!login || !password) problems.push('SERP_SOURCES lists dataforseo: set DATAFORSEO_LOGIN and DATAFORSEO_PASSWORD (your API credentials)');
-    config.dataForSeo = { login: login ?? '', password: password ?? '', baseUrl: readOrigin(env, 'DATAFORSEO_BASE_URL', DEFAULT_DATAFORSEO_BASE_URL, problems) };
+    if (!login || !password)
+      problems.push('SERP_SOURCES lists dataforseo: set DATAFORSEO_LOGIN and DATAFORSEO_PASSWORD (your API credentials)');
+    config.dataForSeo = {
+      login: login ?? '',
+      password: password ?? '',
+      baseUrl: readOrigin(env, 'DATAFORSEO_BASE_URL', DEFAULT_DATAFORSEO_BASE_URL, problems),
+    };
   }
   if (order.includes('serpapi')) {
     const apiKey = env.SERPAPI_API_KEY?.trim();

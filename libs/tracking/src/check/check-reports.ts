@@ -19,7 +19,10 @@ export function checkReports(metrics: Metrics, logger: LoggerService): { checks:
     finished: (check: QueuedCheck, settlement: CheckSettlement | undefined) => {
       metrics.checksInFlight.dec();
       if (!settlement) return;
-      metrics.checks.inc({ outcome: settlement.outcome, reason: settlement.outcome === 'failed' || settlement.outcome === 'retrying' ? settlement.cause : '' });
+      metrics.checks.inc({
+        outcome: settlement.outcome,
+        reason: settlement.outcome === 'failed' || settlement.outcome === 'retrying' ? settlement.cause : '',
+      });
       if (settlement.outcome !== 'failed' && settlement.outcome !== 'retrying') return;
       const keyword = settlement.keyword === undefined ? '' : ` "${settlement.keyword}"`;
       const message =
@@ -47,7 +50,12 @@ export function checkReports(metrics: Metrics, logger: LoggerService): { checks:
     blocked: (egress) => metrics.blockPages.inc({ egress }),
     // Once per block, not per check that meets the resting egress afterwards: those say so in their own warning.
     resting: (egress, until, why) =>
-      logger.warn({ message: `Google blocked ${egress} (${why}); it rests until ${new Date(until).toISOString()}, when it is asked again`, egress, restingUntil: new Date(until).toISOString(), reason: why }),
+      logger.warn({
+        message: `Google blocked ${egress} (${why}); it rests until ${new Date(until).toISOString()}, when it is asked again`,
+        egress,
+        restingUntil: new Date(until).toISOString(),
+        reason: why,
+      }),
   };
   return { checks, pages };
 }

@@ -1,7 +1,14 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Browser } from 'playwright-core';
 import type { EventStore } from '@rank/event-store/event-store.port';
-import { ChromiumChoice, ChromiumPathError, chooseChromium, closeChromium, describeChromiumChoice, launchChromium } from '@rank/serp/browser/chromium';
+import {
+  ChromiumChoice,
+  ChromiumPathError,
+  chooseChromium,
+  closeChromium,
+  describeChromiumChoice,
+  launchChromium,
+} from '@rank/serp/browser/chromium';
 import { createSerpFetcher, SerpFetcher, type SerpFetchOutcome, type SerpRequest } from '@rank/serp/fetcher';
 import { parseSerpPage } from '@rank/serp/parser';
 import { FailoverSerpSource, fetchApiSource, type SerpSource, type SerpSourceName } from '@rank/serp/sources';
@@ -122,7 +129,11 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
         return { name, fetchSerp: (request) => this.browserFetch(request), close: async () => undefined };
       case 'fetch-api':
         return fetchApiSource({
-          template: serpSources.fetchUrlTemplate!, config: scraper, parse: parseSerpPage, observer: this.reports.pages, now: () => this.clock.now().getTime(),
+          template: serpSources.fetchUrlTemplate!,
+          config: scraper,
+          parse: parseSerpPage,
+          observer: this.reports.pages,
+          now: () => this.clock.now().getTime(),
         });
       case 'dataforseo':
         return new DataForSeoSerpSource({ ...serpSources.dataForSeo!, timeoutMs: serpSources.apiTimeoutMs });
@@ -155,7 +166,13 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
         this.logger.log(`Browser started: ${browser.version()}`);
         this.launchError = undefined;
         // The service's clock decides when a blocked egress is back, so that a retry's time and the rest agree.
-        return createSerpFetcher({ browser, config: this.config.scraper, parse: parseSerpPage, observer: this.reports.pages, now: () => this.clock.now().getTime() });
+        return createSerpFetcher({
+          browser,
+          config: this.config.scraper,
+          parse: parseSerpPage,
+          observer: this.reports.pages,
+          now: () => this.clock.now().getTime(),
+        });
       });
       this.fetcher = fetcher;
       fetcher.catch(() => {

@@ -15,15 +15,35 @@ const project: ProjectToCheck = {
 };
 
 const success = (domain: string): SerpFetchOutcome => ({
-  kind: 'success', pagesRead: 1, aiOverview: [],
-  organic: [{ position: 1, url: 'https://other.example/', title: 'o', domain: 'other.example', snippet: '' }, { position: 2, url: `https://${domain}/p`, title: 't', domain, snippet: '' }],
+  kind: 'success',
+  pagesRead: 1,
+  aiOverview: [],
+  organic: [
+    { position: 1, url: 'https://other.example/', title: 'o', domain: 'other.example', snippet: '' },
+    { position: 2, url: `https://${domain}/p`, title: 't', domain, snippet: '' },
+  ],
 });
 
 async function requestScrape(store: EventStore, batchId: string, keywordIds: string[]) {
-  await store.appendToStream('account-acc', [{
-    id: randomUUID(), type: 'ScrapeRequested',
-    data: { batchId, projectId: 'p1', keywordIds, serpTop: 50, creditsPerCheck: 1, credits: keywordIds.length, requestedAt: '2026-05-01T00:00:00.000Z' },
-  }], { expectedRevision: 'any' });
+  await store.appendToStream(
+    'account-acc',
+    [
+      {
+        id: randomUUID(),
+        type: 'ScrapeRequested',
+        data: {
+          batchId,
+          projectId: 'p1',
+          keywordIds,
+          serpTop: 50,
+          creditsPerCheck: 1,
+          credits: keywordIds.length,
+          requestedAt: '2026-05-01T00:00:00.000Z',
+        },
+      },
+    ],
+    { expectedRevision: 'any' },
+  );
 }
 
 interface Harness {
@@ -36,18 +56,35 @@ function harness(): Harness {
 }
 
 function dispatcherFor(store: EventStore, h: Harness) {
-  return new WorkDispatcher({ store, loadProject: () => h.loadProject(), refund: async (r) => void h.refunds.push(r), log: () => undefined }, 10);
+  return new WorkDispatcher(
+    { store, loadProject: () => h.loadProject(), refund: async (r) => void h.refunds.push(r), log: () => undefined },
+    10,
+  );
 }
 
-function workerFor(store: EventStore, h: Harness, fetchSerp: (r: SerpRequest) => Promise<SerpFetchOutcome>, options: { concurrency?: number; checkTimeoutMs?: number; attempts?: number } = {}) {
+function workerFor(
+  store: EventStore,
+  h: Harness,
+  fetchSerp: (r: SerpRequest) => Promise<SerpFetchOutcome>,
+  options: { concurrency?: number; checkTimeoutMs?: number; attempts?: number } = {},
+) {
   return new CheckWorker(
-    { store, loadProject: () => h.loadProject(), projectStillExists: async () => (await h.loadProject()) !== null, fetchSerp, refund: async (r) => void h.refunds.push(r), now: () => new Date('2026-05-01T00:00:01.000Z'), log: () => undefined },
+    {
+      store,
+      loadProject: () => h.loadProject(),
+      projectStillExists: async () => (await h.loadProject()) !== null,
+      fetchSerp,
+      refund: async (r) => void h.refunds.push(r),
+      now: () => new Date('2026-05-01T00:00:01.000Z'),
+      log: () => undefined,
+    },
     { concurrency: options.concurrency ?? 2, checkTimeoutMs: options.checkTimeoutMs, attempts: options.attempts },
   );
 }
 
 const storedResults = async (store: EventStore) => (await store.readAll()).filter((e) => e.streamName.startsWith('checks-p1-'));
-const resultsOf = async (store: EventStore) => (await storedResults(store)).map((e) => ({ type: e.type, keywordId: (e.data as { keywordId: string }).keywordId }));
+const resultsOf = async (store: EventStore) =>
+  (await storedResults(store)).map((e) => ({ type: e.type, keywordId: (e.data as { keywordId: string }).keywordId }));
 const until = async (probe: () => Promise<boolean> | boolean, ms = 8000) => {
   const deadline = Date.now() + ms;
   while (!(await probe())) {
@@ -74,18 +111,27 @@ describe('WorkDispatcher and CheckWorker', () => {
     await started(dispatcherFor(store, h)).start();
     const seen: string[][] = [[], []];
     for (const index of [0, 1]) {
-      started(workerFor(store, h, async (r) => {
-        await new Promise((done) => setTimeout(done, 20));
-        seen[index]!.push(r.keyword);
-        return success('shop.example');
-      }, { concurrency: 1 })).start();
+      started(
+        workerFor(
+          store,
+          h,
+          async (r) => {
+            await new Promise((done) => setTimeout(done, 20));
+            seen[index]!.push(r.keyword);
+            return success('shop.example');
+          },
+          { concurrency: 1 },
+        ),
+      ).start();
     }
 
     for (let b = 0; b < 3; b++) await requestScrape(store, `batch-${b}`, ['k0', 'k1', 'k2']);
     await until(async () => (await resultsOf(store)).length === 9);
 
     expect((await store.readStream('check-work-batch-0')).map((e) => [e.type, (e.data as { keywordId: string }).keywordId])).toEqual([
-      ['CheckQueued', 'k0'], ['CheckQueued', 'k1'], ['CheckQueued', 'k2'],
+      ['CheckQueued', 'k0'],
+      ['CheckQueued', 'k1'],
+      ['CheckQueued', 'k2'],
     ]);
     expect(seen[0]!.length + seen[1]!.length).toBe(9);
     expect(seen[0]!.length).toBeGreaterThan(0);
@@ -95,10 +141,24 @@ describe('WorkDispatcher and CheckWorker', () => {
   it('given a scheduled slot, queues every keyword the project has when it is dispatched', async () => {
     const h = harness();
     await started(dispatcherFor(store, h)).start();
-    await store.appendToStream('schedule-p1', [{
-      id: randomUUID(), type: 'ScheduledCheckRequested',
-      data: { projectId: 'p1', accountId: 'acc', slotKey: '2026-05-01', batchId: 'slot-1', dueAt: '2026-05-01T00:00:00.000Z', requestedAt: '2026-05-01T00:00:00.000Z' },
-    }], { expectedRevision: 'no_stream' });
+    await store.appendToStream(
+      'schedule-p1',
+      [
+        {
+          id: randomUUID(),
+          type: 'ScheduledCheckRequested',
+          data: {
+            projectId: 'p1',
+            accountId: 'acc',
+            slotKey: '2026-05-01',
+            batchId: 'slot-1',
+            dueAt: '2026-05-01T00:00:00.000Z',
+            requestedAt: '2026-05-01T00:00:00.000Z',
+          },
+        },
+      ],
+      { expectedRevision: 'no_stream' },
+    );
 
     await until(async () => (await store.readStream('check-work-slot-1')).length === 4);
     const queued = (await store.readStream('check-work-slot-1')).map((e) => e.data as { keywordId: string; creditsPerCheck: number });
@@ -106,11 +166,15 @@ describe('WorkDispatcher and CheckWorker', () => {
     expect(queued.every((q) => q.creditsPerCheck === 0)).toBe(true);
   });
 
-  it('stores the project\'s position, and a failed check\'s refund is paid once even when the dispatcher reads the log again', async () => {
+  it("stores the project's position, and a failed check's refund is paid once even when the dispatcher reads the log again", async () => {
     const h = harness();
     const dispatcher = started(dispatcherFor(store, h));
     await dispatcher.start();
-    started(workerFor(store, h, async (r) => (r.keyword === 'keyword 1' ? { kind: 'failed', reason: 'blocked by Google', pagesRead: 1 } : success('shop.example')))).start();
+    started(
+      workerFor(store, h, async (r) =>
+        r.keyword === 'keyword 1' ? { kind: 'failed', reason: 'blocked by Google', pagesRead: 1 } : success('shop.example'),
+      ),
+    ).start();
     await requestScrape(store, 'b1', ['k0', 'k1']);
     await until(() => h.refunds.length === 1);
     await dispatcher.caughtUp();
@@ -118,7 +182,11 @@ describe('WorkDispatcher and CheckWorker', () => {
     const events = await storedResults(store);
     const completed = events.find((e) => e.type === 'CheckCompleted')!;
     expect((completed.data as { position: { position: number } }).position.position).toBe(2);
-    expect(events.find((e) => e.type === 'CheckFailed')!.data).toMatchObject({ keywordId: 'k1', reason: 'blocked by Google', refundCredits: 1 });
+    expect(events.find((e) => e.type === 'CheckFailed')!.data).toMatchObject({
+      keywordId: 'k1',
+      reason: 'blocked by Google',
+      refundCredits: 1,
+    });
     expect(h.refunds).toEqual([{ accountId: 'acc', batchId: 'b1', checkId: expect.stringMatching(/^[0-9a-f]{24}$/), credits: 1 }]);
 
     // A dispatcher that lost its checkpoint reads the whole log again: nothing new is queued. (The
@@ -142,7 +210,9 @@ describe('WorkDispatcher and CheckWorker', () => {
     const [queued] = await store.readStream('check-work-b1');
 
     // The same check again, as a redelivery would hand it out.
-    await store.appendToStream('check-work-b1-again', [{ id: randomUUID(), type: 'CheckQueued', data: queued!.data }], { expectedRevision: 'no_stream' });
+    await store.appendToStream('check-work-b1-again', [{ id: randomUUID(), type: 'CheckQueued', data: queued!.data }], {
+      expectedRevision: 'no_stream',
+    });
     await until(() => searches === 2);
     await until(async () => (await store.readStream('check-work-b1-again')).length === 1);
     await new Promise((r) => setTimeout(r, 100));
@@ -179,7 +249,10 @@ describe('WorkDispatcher and CheckWorker', () => {
 
     await until(() => h.refunds.length === 1);
     const [failed] = await storedResults(store);
-    expect(failed).toMatchObject({ type: 'CheckFailed', data: { keywordId: 'k0', reason: 'The check could not be completed after several attempts', refundCredits: 1 } });
+    expect(failed).toMatchObject({
+      type: 'CheckFailed',
+      data: { keywordId: 'k0', reason: 'The check could not be completed after several attempts', refundCredits: 1 },
+    });
     expect(flaky.refusedAppends).toBe(2);
   });
 
@@ -200,7 +273,11 @@ describe('WorkDispatcher and CheckWorker', () => {
 function storeFailingCompletedChecks(store: EventStore): EventStore & { refusedAppends: number } {
   const wrapper = Object.create(store) as EventStore & { refusedAppends: number };
   wrapper.refusedAppends = 0;
-  wrapper.appendToStream = async (stream: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> => {
+  wrapper.appendToStream = async (
+    stream: string,
+    events: NewEvent[],
+    options: { expectedRevision: ExpectedRevision },
+  ): Promise<AppendResult> => {
     if (events.some((e) => e.type === 'CheckCompleted')) {
       wrapper.refusedAppends++;
       throw new Error('store unavailable');

@@ -1,9 +1,26 @@
 import { parseEvent } from '@rank/domain/domain-event';
 import type { EventStore, RecordedEvent, Subscription } from '@rank/event-store/event-store.port';
 import type { SerpFetchOutcome, SerpRequest } from '@rank/serp/fetcher';
-import { CHECK_WORK_EVENT_TYPES, CHECK_WORK_STREAM_PREFIX, CheckEvent, CheckRetryEvent, checksStreamName, CheckWorkEvent, checkWorkStreamName } from '../domain/check.events';
+import {
+  CHECK_WORK_EVENT_TYPES,
+  CHECK_WORK_STREAM_PREFIX,
+  CheckEvent,
+  CheckRetryEvent,
+  checksStreamName,
+  CheckWorkEvent,
+  checkWorkStreamName,
+} from '../domain/check.events';
 import type { CreditRefund } from '../refund/refund.process';
-import { checkGivenUp, checkResult, dropCheck, ProjectToCheck, QueuedCheck, resultEventId, retryEventId, startCheck } from './check.process';
+import {
+  checkGivenUp,
+  checkResult,
+  dropCheck,
+  ProjectToCheck,
+  QueuedCheck,
+  resultEventId,
+  retryEventId,
+  startCheck,
+} from './check.process';
 
 export type { ProjectToCheck };
 
@@ -31,7 +48,16 @@ export type CheckSettlement =
   | { outcome: 'completed'; keyword?: string; source?: string }
   | { outcome: 'dropped' }
   | { outcome: 'failed'; cause: string; reason: string; egress?: string; keyword?: string; source?: string }
-  | { outcome: 'retrying'; cause: string; reason: string; egress?: string; keyword: string; source?: string; attempt: number; retryAt: string };
+  | {
+      outcome: 'retrying';
+      cause: string;
+      reason: string;
+      egress?: string;
+      keyword: string;
+      source?: string;
+      attempt: number;
+      retryAt: string;
+    };
 
 export interface CheckReport {
   started(check: QueuedCheck): void;
@@ -69,7 +95,10 @@ export class CheckWorker {
   private membership: Subscription | undefined;
   private readonly running = new Set<Promise<void>>();
 
-  constructor(private readonly deps: CheckWorkerDependencies, private readonly options: CheckWorkerOptions) {}
+  constructor(
+    private readonly deps: CheckWorkerDependencies,
+    private readonly options: CheckWorkerOptions,
+  ) {}
 
   start(): void {
     const attempts = this.options.attempts ?? DEFAULT_ATTEMPTS;
@@ -132,11 +161,27 @@ export class CheckWorker {
     if (result.type === 'CheckRetryScheduled') {
       await this.appendRetry(result);
       const { attempt, retryAt, reason } = result.data;
-      return { outcome: 'retrying', cause: failure?.cause ?? 'other', reason, egress: failure?.egress, keyword: keyword ?? '', source: failure?.source, attempt, retryAt };
+      return {
+        outcome: 'retrying',
+        cause: failure?.cause ?? 'other',
+        reason,
+        egress: failure?.egress,
+        keyword: keyword ?? '',
+        source: failure?.source,
+        attempt,
+        retryAt,
+      };
     }
     await this.appendResult(check, result);
     if (result.type === 'CheckCompleted') return { outcome: 'completed', keyword, source: result.data.source };
-    return { outcome: 'failed', cause: failure ? (failure.cause ?? 'other') : 'keyword_removed', reason: result.data.reason, egress: failure?.egress, keyword, source: failure?.source };
+    return {
+      outcome: 'failed',
+      cause: failure ? (failure.cause ?? 'other') : 'keyword_removed',
+      reason: result.data.reason,
+      egress: failure?.egress,
+      keyword,
+      source: failure?.source,
+    };
   }
 
   /** A failed try of a scheduled check, to be tried again: recorded in its work order's stream, once per try. */

@@ -41,8 +41,12 @@ const PASSING_CAUSES: ReadonlySet<SerpFailureCause> = new Set(['blocked', 'egres
 
 export function startCheck(check: QueuedCheck, project: ProjectToCheck, now: Date): CheckStart {
   const keyword = project.keywords.find((k) => k.keywordId === check.keywordId);
-  if (!keyword) return { kind: 'record', result: checkFailed(check, now, 'The keyword was removed from the project before it was checked') };
-  return { kind: 'fetch', request: { keyword: keyword.value, geoCode: keyword.geoCode, langCode: keyword.langCode, depth: project.serpTop } };
+  if (!keyword)
+    return { kind: 'record', result: checkFailed(check, now, 'The keyword was removed from the project before it was checked') };
+  return {
+    kind: 'fetch',
+    request: { keyword: keyword.value, geoCode: keyword.geoCode, langCode: keyword.langCode, depth: project.serpTop },
+  };
 }
 
 /**
@@ -51,7 +55,12 @@ export function startCheck(check: QueuedCheck, project: ProjectToCheck, now: Dat
  * once the egress is back, as long as that is still its local day and it has tries left; only then
  * does it fail. An on-demand check fails at once: its credits go back and the user may ask again.
  */
-export function checkResult(check: QueuedCheck, project: ProjectToCheck, outcome: SerpFetchOutcome, now: Date): CheckEvent | CheckRetryEvent {
+export function checkResult(
+  check: QueuedCheck,
+  project: ProjectToCheck,
+  outcome: SerpFetchOutcome,
+  now: Date,
+): CheckEvent | CheckRetryEvent {
   if (outcome.kind !== 'success') return failedOrRetried(check, project, outcome, now);
   const ranked = (r: RankedResult): RankedResult => ({ position: r.position, url: r.url, title: r.title, domain: r.domain });
   const results = outcome.organic.slice(0, project.serpTop).map(ranked);
@@ -70,7 +79,12 @@ export function checkResult(check: QueuedCheck, project: ProjectToCheck, outcome
   };
 }
 
-function failedOrRetried(check: QueuedCheck, project: ProjectToCheck, outcome: Extract<SerpFetchOutcome, { kind: 'failed' }>, now: Date): CheckEvent | CheckRetryEvent {
+function failedOrRetried(
+  check: QueuedCheck,
+  project: ProjectToCheck,
+  outcome: Extract<SerpFetchOutcome, { kind: 'failed' }>,
+  now: Date,
+): CheckEvent | CheckRetryEvent {
   const attempt = check.attempt ?? 1;
   const scheduled = check.creditsPerCheck === 0;
   if (!scheduled || outcome.cause === undefined || !PASSING_CAUSES.has(outcome.cause)) return checkFailed(check, now, outcome.reason);
@@ -95,7 +109,8 @@ export const retryEventId = (check: QueuedCheck, attempt: number) => uuidFromNam
 export const requeueEventId = (check: QueuedCheck, attempt: number) => uuidFromName(`check-requeue:${check.checkId}:${attempt}`);
 
 /** A check that kept failing (the store, say) through its attempts: recorded as failed rather than left open. */
-export const checkGivenUp = (check: QueuedCheck, now: Date): CheckEvent => checkFailed(check, now, 'The check could not be completed after several attempts');
+export const checkGivenUp = (check: QueuedCheck, now: Date): CheckEvent =>
+  checkFailed(check, now, 'The check could not be completed after several attempts');
 
 /**
  * A check whose project is gone (before it started, or while its page loaded) stores no result: the
@@ -107,7 +122,10 @@ export const dropCheck = (check: QueuedCheck): { refund: CreditRefund | undefine
 export const resultEventId = (check: QueuedCheck) => uuidFromName(`check-result:${check.checkId}`);
 
 function checkFailed(check: QueuedCheck, now: Date, reason: string): CheckEvent {
-  return { type: 'CheckFailed', data: { ...baseOf(check), failedAt: now.toISOString(), reason, accountId: check.accountId, refundCredits: check.creditsPerCheck } };
+  return {
+    type: 'CheckFailed',
+    data: { ...baseOf(check), failedAt: now.toISOString(), reason, accountId: check.accountId, refundCredits: check.creditsPerCheck },
+  };
 }
 
 function baseOf(check: QueuedCheck) {

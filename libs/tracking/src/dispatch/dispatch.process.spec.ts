@@ -5,15 +5,31 @@ import { checkIdFor } from '../domain/project-position';
 import { CheckToQueue, dispatchWorkOrder, WorkOrder, workOrderOf } from './dispatch.process';
 
 const requestedAt = '2026-05-01T00:00:00.000Z';
-const checkId = (orderId: string, keywordId: string) => checkIdFor(orderId, keywordId, new Date(requestedAt), (s) => createHash('sha256').update(s).digest('hex'));
-const onDemand: WorkOrder = { orderId: 'order-1', projectId: 'p1', accountId: 'acc', keywordIds: ['k0', 'k2'], creditsPerCheck: 1, requestedAt: new Date(requestedAt) };
+const checkId = (orderId: string, keywordId: string) =>
+  checkIdFor(orderId, keywordId, new Date(requestedAt), (s) => createHash('sha256').update(s).digest('hex'));
+const onDemand: WorkOrder = {
+  orderId: 'order-1',
+  projectId: 'p1',
+  accountId: 'acc',
+  keywordIds: ['k0', 'k2'],
+  creditsPerCheck: 1,
+  requestedAt: new Date(requestedAt),
+};
 const scheduled: WorkOrder = { ...onDemand, orderId: 'slot-1', keywordIds: null, creditsPerCheck: 0 };
 const queued = (order: WorkOrder, keywordId: string): CheckToQueue => {
   const id = checkId(order.orderId, keywordId);
   return {
     id: uuidFromName(`check-queued:${id}`),
     type: 'CheckQueued',
-    data: { checkId: id, batchId: order.orderId, projectId: 'p1', accountId: 'acc', keywordId, creditsPerCheck: order.creditsPerCheck, requestedAt },
+    data: {
+      checkId: id,
+      batchId: order.orderId,
+      projectId: 'p1',
+      accountId: 'acc',
+      keywordId,
+      creditsPerCheck: order.creditsPerCheck,
+      requestedAt,
+    },
   };
 };
 
@@ -21,17 +37,23 @@ describe('dispatch process: work orders', () => {
   const placed = processSpec(workOrderOf);
 
   it('when an account asks for an on-demand check, then that is a charged work order of the keywords asked for, for that account', () => {
-    placed.when({
-      streamName: 'account-acc', type: 'ScrapeRequested',
-      data: { batchId: 'order-1', projectId: 'p1', keywordIds: ['k0', 'k2'], serpTop: 50, creditsPerCheck: 1, credits: 2, requestedAt },
-    }).then(onDemand);
+    placed
+      .when({
+        streamName: 'account-acc',
+        type: 'ScrapeRequested',
+        data: { batchId: 'order-1', projectId: 'p1', keywordIds: ['k0', 'k2'], serpTop: 50, creditsPerCheck: 1, credits: 2, requestedAt },
+      })
+      .then(onDemand);
   });
 
   it('when a slot is requested, then that is a free work order of every keyword', () => {
-    placed.when({
-      streamName: 'schedule-p1', type: 'ScheduledCheckRequested',
-      data: { projectId: 'p1', accountId: 'acc', slotKey: '2026-05-01', batchId: 'slot-1', dueAt: requestedAt, requestedAt },
-    }).then(scheduled);
+    placed
+      .when({
+        streamName: 'schedule-p1',
+        type: 'ScheduledCheckRequested',
+        data: { projectId: 'p1', accountId: 'acc', slotKey: '2026-05-01', batchId: 'slot-1', dueAt: requestedAt, requestedAt },
+      })
+      .then(scheduled);
   });
 
   it('when anything else happens, then there is no work order', () => {
@@ -43,23 +65,32 @@ describe('dispatch process: work orders', () => {
 describe('dispatch process: queued checks', () => {
   const dispatch = processSpec((order: WorkOrder, keywordIds: string[] | null) => dispatchWorkOrder(order, keywordIds));
 
-  it('given the project\'s keywords, when an on-demand order is dispatched, then one check is queued per keyword asked for, in the order\'s work stream', () => {
-    dispatch.given(['k0', 'k1', 'k2']).when(onDemand).then({ kind: 'queue', streamName: 'check-work-order-1', checks: [queued(onDemand, 'k0'), queued(onDemand, 'k2')] });
+  it("given the project's keywords, when an on-demand order is dispatched, then one check is queued per keyword asked for, in the order's work stream", () => {
+    dispatch
+      .given(['k0', 'k1', 'k2'])
+      .when(onDemand)
+      .then({ kind: 'queue', streamName: 'check-work-order-1', checks: [queued(onDemand, 'k0'), queued(onDemand, 'k2')] });
   });
 
-  it('given the project\'s keywords, when a scheduled order is dispatched, then every keyword the project has now is checked, for nothing', () => {
-    dispatch.given(['k0', 'k1']).when(scheduled).then({ kind: 'queue', streamName: 'check-work-slot-1', checks: [queued(scheduled, 'k0'), queued(scheduled, 'k1')] });
+  it("given the project's keywords, when a scheduled order is dispatched, then every keyword the project has now is checked, for nothing", () => {
+    dispatch
+      .given(['k0', 'k1'])
+      .when(scheduled)
+      .then({ kind: 'queue', streamName: 'check-work-slot-1', checks: [queued(scheduled, 'k0'), queued(scheduled, 'k1')] });
   });
 
   it('given the same order dispatched twice (a replay of the log), then the same checks with the same ids: stored once', () => {
     expect(dispatch.given(['k0']).when(scheduled).outcome()).toEqual(dispatch.given(['k0']).when(scheduled).outcome());
   });
 
-  it('given a deleted project, when an on-demand order is dispatched, then nothing is queued and every check\'s credits go back', () => {
-    dispatch.given(null).when(onDemand).then({
-      kind: 'refund',
-      refunds: ['k0', 'k2'].map((k) => ({ accountId: 'acc', batchId: 'order-1', checkId: checkId('order-1', k), credits: 1 })),
-    });
+  it("given a deleted project, when an on-demand order is dispatched, then nothing is queued and every check's credits go back", () => {
+    dispatch
+      .given(null)
+      .when(onDemand)
+      .then({
+        kind: 'refund',
+        refunds: ['k0', 'k2'].map((k) => ({ accountId: 'acc', batchId: 'order-1', checkId: checkId('order-1', k), credits: 1 })),
+      });
   });
 
   it('given a deleted project, when a scheduled order is dispatched, then nothing is queued and nothing is owed', () => {

@@ -35,12 +35,26 @@ export function workOrderOf(stored: StoredEvent): WorkOrder | undefined {
   const accountId = streamIdIn('account', stored.streamName);
   if (onDemand && accountId !== undefined) {
     const d = onDemand.data;
-    return { orderId: d.batchId, projectId: d.projectId, accountId, keywordIds: d.keywordIds, creditsPerCheck: d.creditsPerCheck, requestedAt: new Date(d.requestedAt) };
+    return {
+      orderId: d.batchId,
+      projectId: d.projectId,
+      accountId,
+      keywordIds: d.keywordIds,
+      creditsPerCheck: d.creditsPerCheck,
+      requestedAt: new Date(d.requestedAt),
+    };
   }
   const scheduled = parseEvent<ScheduledCheckRequested>(stored, ['ScheduledCheckRequested']);
   if (scheduled) {
     const d = scheduled.data;
-    return { orderId: d.batchId, projectId: d.projectId, accountId: d.accountId, keywordIds: null, creditsPerCheck: 0, requestedAt: new Date(d.requestedAt) };
+    return {
+      orderId: d.batchId,
+      projectId: d.projectId,
+      accountId: d.accountId,
+      keywordIds: null,
+      creditsPerCheck: 0,
+      requestedAt: new Date(d.requestedAt),
+    };
   }
   return undefined;
 }

@@ -38,7 +38,10 @@ export class WorkDispatcher {
   private timer: NodeJS.Timeout | undefined;
   private caughtUpWaiters: Array<{ position: number; resolve: () => void }> = [];
 
-  constructor(private readonly deps: WorkDispatcherDependencies, private readonly checkpointEveryMs = 1_000) {}
+  constructor(
+    private readonly deps: WorkDispatcherDependencies,
+    private readonly checkpointEveryMs = 1_000,
+  ) {}
 
   async start(): Promise<void> {
     const [last] = await this.deps.store.readStream(DISPATCHER_CHECKPOINT_STREAM, { direction: 'backwards', maxCount: 1 });
@@ -70,7 +73,11 @@ export class WorkDispatcher {
   /** For tests: resolves once every event up to the log's current end has been dispatched. */
   async caughtUp(): Promise<void> {
     let newest = this.lastHandled;
-    for (let page = await this.deps.store.readAll({ afterPosition: newest, maxCount: 1000 }); page.length > 0; page = await this.deps.store.readAll({ afterPosition: newest, maxCount: 1000 })) {
+    for (
+      let page = await this.deps.store.readAll({ afterPosition: newest, maxCount: 1000 });
+      page.length > 0;
+      page = await this.deps.store.readAll({ afterPosition: newest, maxCount: 1000 })
+    ) {
       newest = page[page.length - 1]!.position;
     }
     if (newest <= this.lastHandled) return;

@@ -20,7 +20,16 @@ export type MonthlyTokensEvent =
   | {
       /** Not enough tokens left for the slot: it is skipped, and stays skipped for the rest of the month. */
       type: 'MonthlyTokensRefused';
-      data: { accountId: string; month: string; projectId: string; slotKey: string; needed: number; available: number; total: number; refusedAt: string };
+      data: {
+        accountId: string;
+        month: string;
+        projectId: string;
+        slotKey: string;
+        needed: number;
+        available: number;
+        total: number;
+        refusedAt: string;
+      };
     };
 
 export const MONTHLY_TOKENS_EVENT_TYPES = eventTypes<MonthlyTokensEvent>()(['MonthlyTokensDrawn', 'MonthlyTokensRefused']);
@@ -95,7 +104,12 @@ export function decideMonthlyTokens(command: MonthlyTokensCommand, state: Monthl
       if (amount === 0) return [];
       const available = Math.max(0, total - state.drawn);
       if (amount > available) {
-        return [{ type: 'MonthlyTokensRefused', data: { accountId, month, projectId, slotKey, needed: amount, available, total, refusedAt: now.toISOString() } }];
+        return [
+          {
+            type: 'MonthlyTokensRefused',
+            data: { accountId, month, projectId, slotKey, needed: amount, available, total, refusedAt: now.toISOString() },
+          },
+        ];
       }
       return [{ type: 'MonthlyTokensDrawn', data: { accountId, month, projectId, slotKey, amount, total, drawnAt: now.toISOString() } }];
     }
@@ -108,11 +122,17 @@ export function evolveMonthlyTokens(state: MonthlyTokensState, event: MonthlyTok
   switch (event.type) {
     case 'MonthlyTokensDrawn': {
       const { projectId, slotKey, amount } = event.data;
-      return { drawn: state.drawn + amount, decisions: { decision: { projectId, slotKey, tokens: { kind: 'drawn', amount } }, older: state.decisions } };
+      return {
+        drawn: state.drawn + amount,
+        decisions: { decision: { projectId, slotKey, tokens: { kind: 'drawn', amount } }, older: state.decisions },
+      };
     }
     case 'MonthlyTokensRefused': {
       const { projectId, slotKey, needed, available } = event.data;
-      return { drawn: state.drawn, decisions: { decision: { projectId, slotKey, tokens: { kind: 'refused', needed, available } }, older: state.decisions } };
+      return {
+        drawn: state.drawn,
+        decisions: { decision: { projectId, slotKey, tokens: { kind: 'refused', needed, available } }, older: state.decisions },
+      };
     }
     default:
       return assertNever(event);

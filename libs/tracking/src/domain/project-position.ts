@@ -12,6 +12,8 @@ export function projectPosition(results: readonly RankedResult[], ownDomains: re
 
 /** A check's id: 24 hex characters, the work order's time first (so ids sort by time), then a hash. */
 export function checkIdFor(batchId: string, keywordId: string, requestedAt: Date, hash: (s: string) => string): string {
-  const seconds = Math.floor(requestedAt.getTime() / 1000).toString(16).padStart(8, '0');
+  const seconds = Math.floor(requestedAt.getTime() / 1000)
+    .toString(16)
+    .padStart(8, '0');
   return seconds + hash(`${batchId}:${keywordId}`).slice(0, 16);
 }

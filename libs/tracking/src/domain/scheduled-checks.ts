@@ -19,7 +19,16 @@ export type SkipReason = 'monthlyTokensExhausted';
 /** A slot that will not run: recorded, so it is neither lost silently nor tried again every minute. */
 export type ScheduledCheckSkipped = {
   type: 'ScheduledCheckSkipped';
-  data: { projectId: string; accountId: string; slotKey: string; dueAt: string; reason: SkipReason; needed: number; available: number; skippedAt: string };
+  data: {
+    projectId: string;
+    accountId: string;
+    slotKey: string;
+    dueAt: string;
+    reason: SkipReason;
+    needed: number;
+    available: number;
+    skippedAt: string;
+  };
 };
 
 /** Everything a schedule stream holds. */
@@ -29,7 +38,16 @@ export const SCHEDULE_EVENT_TYPES = eventTypes<ScheduleStreamEvent>()(['Schedule
 
 export type ScheduleCommand =
   | { type: 'RequestSlot'; projectId: string; accountId: string; slotKey: string; batchId: string; dueAt: string }
-  | { type: 'SkipSlot'; projectId: string; accountId: string; slotKey: string; dueAt: string; reason: SkipReason; needed: number; available: number };
+  | {
+      type: 'SkipSlot';
+      projectId: string;
+      accountId: string;
+      slotKey: string;
+      dueAt: string;
+      reason: SkipReason;
+      needed: number;
+      available: number;
+    };
 
 /** Slots remembered: enough that a settings change cannot bring back a recent slot; old ones never recur. */
 const REMEMBERED_SLOTS = 60;
@@ -53,7 +71,12 @@ export function decideSchedule(command: ScheduleCommand, state: ScheduleState, n
     }
     case 'SkipSlot': {
       const { projectId, accountId, slotKey, dueAt, reason, needed, available } = command;
-      return [{ type: 'ScheduledCheckSkipped', data: { projectId, accountId, slotKey, dueAt, reason, needed, available, skippedAt: now.toISOString() } }];
+      return [
+        {
+          type: 'ScheduledCheckSkipped',
+          data: { projectId, accountId, slotKey, dueAt, reason, needed, available, skippedAt: now.toISOString() },
+        },
+      ];
     }
     default:
       return assertNever(command);

@@ -112,12 +112,18 @@ export interface AgentReportInput {
  * Built only from stored data (no "generated at" time), so the same data gives the same bytes.
  * The keyword table is written page by page, after a first paged pass has gathered the totals.
  */
-export async function* agentReport(history: RankingHistoryReader, { project, keywords, domain = project.settings.domain, domainData = NO_DOMAIN_DATA }: AgentReportInput): AsyncGenerator<string> {
+export async function* agentReport(
+  history: RankingHistoryReader,
+  { project, keywords, domain = project.settings.domain, domainData = NO_DOMAIN_DATA }: AgentReportInput,
+): AsyncGenerator<string> {
   const { settings } = project;
   const ordered = inExportOrder(keywords);
   const tally = new RankingTally();
   for (const page of pagesOf(ordered, MAX_KEYWORDS_PER_PAGE)) {
-    const latest = await history.latestChecks(project.projectId, page.map((k) => k.keywordId));
+    const latest = await history.latestChecks(
+      project.projectId,
+      page.map((k) => k.keywordId),
+    );
     for (const keyword of page) tally.add(keyword, latest.get(keyword.keywordId));
   }
 
@@ -125,19 +131,36 @@ export async function* agentReport(history: RankingHistoryReader, { project, key
   yield projectSection(project);
   yield rankingsSection(settings, ordered.length, tally);
   if (ordered.length > 0) {
-    yield '### Keywords\n\n'
-      + 'Position: the latest successful check (0: not within the top ' + settings.serpTop + ' checked; –: no successful check yet). '
-      + 'Change: places gained since the check before (positive is better; – when either check did not rank).\n\n'
-      + mdTable(['Keyword', 'Country', 'Language', 'Position', 'Change', 'URL', 'Checked'], ['left', 'left', 'left', 'right', 'right', 'left', 'left']);
+    yield (
+      '### Keywords\n\n' +
+      'Position: the latest successful check (0: not within the top ' +
+      settings.serpTop +
+      ' checked; –: no successful check yet). ' +
+      'Change: places gained since the check before (positive is better; – when either check did not rank).\n\n' +
+      mdTable(
+        ['Keyword', 'Country', 'Language', 'Position', 'Change', 'URL', 'Checked'],
+        ['left', 'left', 'left', 'right', 'right', 'left', 'left'],
+      )
+    );
     for (const page of pagesOf(ordered, MAX_KEYWORDS_PER_PAGE)) {
-      const latest = await history.latestChecks(project.projectId, page.map((k) => k.keywordId));
-      yield page.map((keyword) => {
-        const check = latest.get(keyword.keywordId);
-        return mdRow([
-          mdText(keyword.value), keyword.geoCode, keyword.langCode,
-          check ? String(check.position) : '–', mdChange(changeOf(check)), mdUrl(check?.url ?? ''), check?.day ?? '–',
-        ]);
-      }).join('');
+      const latest = await history.latestChecks(
+        project.projectId,
+        page.map((k) => k.keywordId),
+      );
+      yield page
+        .map((keyword) => {
+          const check = latest.get(keyword.keywordId);
+          return mdRow([
+            mdText(keyword.value),
+            keyword.geoCode,
+            keyword.langCode,
+            check ? String(check.position) : '–',
+            mdChange(changeOf(check)),
+            mdUrl(check?.url ?? ''),
+            check?.day ?? '–',
+          ]);
+        })
+        .join('');
     }
     yield '\n';
   }
@@ -153,30 +176,39 @@ const clsOf = (value: number | null) => (value === null ? '–' : value.toFixed(
 function trafficSection(domain: string, traffic: ReportTraffic | undefined): string {
   const title = '## Traffic\n\n';
   if (!traffic) {
-    return `${title}No traffic data is stored for ${mdText(domain)} yet: it is fetched in the background when the project is created or changed, `
-      + 'from the traffic provider when one is configured.\n\n';
+    return (
+      `${title}No traffic data is stored for ${mdText(domain)} yet: it is fetched in the background when the project is created or changed, ` +
+      'from the traffic provider when one is configured.\n\n'
+    );
   }
   const engagement = [
     traffic.bounceRate === null ? null : `bounce rate ${(traffic.bounceRate * 100).toFixed(1)}%`,
     traffic.avgVisitDuration === null ? null : `average visit ${Math.round(traffic.avgVisitDuration)} s`,
   ].filter((part) => part !== null);
-  return `${title}Visits to ${mdText(domain)} (worldwide, all devices, subdomains included), fetched ${traffic.fetchedAt.slice(0, 10)}:\n\n`
-    + `- Total over the last ${traffic.months.length} month(s): ${thousandsOf(traffic.totalVisits)}\n`
-    + (engagement.length > 0 ? `- Engagement: ${engagement.join(', ')}\n` : '')
-    + '\n' + mdTable(['Month', 'Visits'], ['left', 'right'])
-    + traffic.months.map((m) => mdRow([m.month, orDash(m.visits)])).join('') + '\n';
+  return (
+    `${title}Visits to ${mdText(domain)} (worldwide, all devices, subdomains included), fetched ${traffic.fetchedAt.slice(0, 10)}:\n\n` +
+    `- Total over the last ${traffic.months.length} month(s): ${thousandsOf(traffic.totalVisits)}\n` +
+    (engagement.length > 0 ? `- Engagement: ${engagement.join(', ')}\n` : '') +
+    '\n' +
+    mdTable(['Month', 'Visits'], ['left', 'right']) +
+    traffic.months.map((m) => mdRow([m.month, orDash(m.visits)])).join('') +
+    '\n'
+  );
 }
 
 function performanceSection({ homePage, pages, crux }: ReportDomainData): string {
   let text = '## Performance\n\n';
   if (!homePage && pages.length === 0 && !crux) {
-    return `${text}No page-performance data (PageSpeed, Core Web Vitals) is stored for this project yet: the home page is measured in the background `
-      + 'when the project is created, and its ranking pages after their checks.\n';
+    return (
+      `${text}No page-performance data (PageSpeed, Core Web Vitals) is stored for this project yet: the home page is measured in the background ` +
+      'when the project is created, and its ranking pages after their checks.\n'
+    );
   }
   if (homePage) {
-    text += `### Home page (${mdUrl(homePage.url)}, ${homePage.source === 'psi' ? 'PageSpeed Insights' : 'local Lighthouse'}, mobile, ${homePage.measuredAt.slice(0, 10)})\n\n`
-      + mdTable(['Measure', 'Value'], ['left', 'right'])
-      + [
+    text +=
+      `### Home page (${mdUrl(homePage.url)}, ${homePage.source === 'psi' ? 'PageSpeed Insights' : 'local Lighthouse'}, mobile, ${homePage.measuredAt.slice(0, 10)})\n\n` +
+      mdTable(['Measure', 'Value'], ['left', 'right']) +
+      [
         ['Performance score', orDash(homePage.performanceScore)],
         ['Accessibility score', orDash(homePage.accessibilityScore)],
         ['Best-practices score', orDash(homePage.bestPracticesScore)],
@@ -188,24 +220,43 @@ function performanceSection({ homePage, pages, crux }: ReportDomainData): string
         ['Core Web Vitals passed (field, % of LCP, INP, CLS good at p75)', orDash(homePage.cruxScore)],
         ...(homePage.cruxFieldData
           ? [
-            ['LCP p75 (field)', orDash(homePage.cruxFieldData.LCP.p75, ' ms')],
-            ['INP p75 (field)', orDash(homePage.cruxFieldData.INP.p75, ' ms')],
-            ['CLS p75 (field)', clsOf(homePage.cruxFieldData.CLS.p75)],
-          ]
+              ['LCP p75 (field)', orDash(homePage.cruxFieldData.LCP.p75, ' ms')],
+              ['INP p75 (field)', orDash(homePage.cruxFieldData.INP.p75, ' ms')],
+              ['CLS p75 (field)', clsOf(homePage.cruxFieldData.CLS.p75)],
+            ]
           : []),
-      ].map((row) => mdRow(row)).join('') + '\n';
+      ]
+        .map((row) => mdRow(row))
+        .join('') +
+      '\n';
   }
   if (crux) {
-    text += `Chrome UX Report for the origin, period ending ${crux.date}: LCP p75 ${orDash(crux.lcp, ' ms')}, INP p75 ${orDash(crux.inp, ' ms')}, `
-      + `CLS p75 ${clsOf(crux.cls)}.\n\n`;
+    text +=
+      `Chrome UX Report for the origin, period ending ${crux.date}: LCP p75 ${orDash(crux.lcp, ' ms')}, INP p75 ${orDash(crux.inp, ' ms')}, ` +
+      `CLS p75 ${clsOf(crux.cls)}.\n\n`;
   }
   if (pages.length > 0) {
-    text += '### Ranking pages\n\n'
-      + mdTable(['Page', 'Performance', 'LCP (lab)', 'CLS (lab)', 'TBT (lab)', 'Source', 'Measured'], ['left', 'right', 'right', 'right', 'right', 'left', 'left'])
-      + [...pages].sort((a, b) => a.url.localeCompare(b.url)).map((p) => mdRow([
-        mdUrl(p.url), orDash(p.performanceScore), orDash(p.largestContentfulPaint, ' ms'), clsOf(p.cumulativeLayoutShift),
-        orDash(p.totalBlockingTime, ' ms'), p.source, p.measuredAt.slice(0, 10),
-      ])).join('') + '\n';
+    text +=
+      '### Ranking pages\n\n' +
+      mdTable(
+        ['Page', 'Performance', 'LCP (lab)', 'CLS (lab)', 'TBT (lab)', 'Source', 'Measured'],
+        ['left', 'right', 'right', 'right', 'right', 'left', 'left'],
+      ) +
+      [...pages]
+        .sort((a, b) => a.url.localeCompare(b.url))
+        .map((p) =>
+          mdRow([
+            mdUrl(p.url),
+            orDash(p.performanceScore),
+            orDash(p.largestContentfulPaint, ' ms'),
+            clsOf(p.cumulativeLayoutShift),
+            orDash(p.totalBlockingTime, ' ms'),
+            p.source,
+            p.measuredAt.slice(0, 10),
+          ]),
+        )
+        .join('') +
+      '\n';
   }
   return text;
 }
@@ -218,17 +269,21 @@ function competitorTraffic(domain: string, competitors: readonly string[], traff
     return mdRow([label, t ? thousandsOf(t.totalVisits) : '–', share, t ? t.fetchedAt.slice(0, 10) : '–']);
   };
   if (!competitors.some((c) => traffic.has(c)) && !own) return 'No traffic data is stored for this project or its competitors yet.\n\n';
-  return '### Traffic of the competitors (visits over the last 12 months; – when not stored)\n\n'
-    + mdTable(['Domain', 'Visits', 'Of this project\'s', 'Fetched'], ['left', 'right', 'right', 'left'])
-    + row(`${mdText(domain)} (this project)`, domain)
-    + competitors.map((c) => row(mdText(c), c)).join('') + '\n';
+  return (
+    '### Traffic of the competitors (visits over the last 12 months; – when not stored)\n\n' +
+    mdTable(['Domain', 'Visits', "Of this project's", 'Fetched'], ['left', 'right', 'right', 'left']) +
+    row(`${mdText(domain)} (this project)`, domain) +
+    competitors.map((c) => row(mdText(c), c)).join('') +
+    '\n'
+  );
 }
 
 function projectSection({ settings, competitors, createdAt }: ProjectRecord): string {
   const list = (items: readonly string[]) => (items.length === 0 ? 'none' : items.map(mdText).join(', '));
-  const frequency = settings.updateFrequency === 'custom'
-    ? `custom: ${settings.customUpdateDays.map((d) => WEEKDAYS[d]).join(', ')}`
-    : { daily: 'daily', every3days: 'every 3 days', weekly: 'weekly', biweekly: 'every 2 weeks' }[settings.updateFrequency];
+  const frequency =
+    settings.updateFrequency === 'custom'
+      ? `custom: ${settings.customUpdateDays.map((d) => WEEKDAYS[d]).join(', ')}`
+      : { daily: 'daily', every3days: 'every 3 days', weekly: 'weekly', biweekly: 'every 2 weeks' }[settings.updateFrequency];
   const rows: [string, string][] = [
     ['Name', mdText(settings.name)],
     ['Domain', mdText(settings.domain)],
@@ -249,51 +304,75 @@ function rankingsSection(settings: ProjectSettings, tracked: number, tally: Rank
     return `${text}- Keywords tracked: ${tracked}\n\nNo ranking data exists yet: none of the keywords has had a successful check.\n\n`;
   }
   const average = tally.averagePosition;
-  text += [
-    `- Keywords tracked: ${tracked}`,
-    `- Keywords with a successful check: ${tally.checked}`,
-    `- Latest check: ${tally.latestDay}`,
-    `- Ranking in the top 3: ${tally.top3}`,
-    `- Ranking in the top 10: ${tally.top10}`,
-    `- Ranking in the top 100: ${tally.top100}`,
-    `- Not ranking (not within the top ${settings.serpTop} checked): ${tally.notRanking}`,
-    `- Average position (ranking keywords only): ${average === null ? '–' : formatAverage(average)}`,
-  ].join('\n') + '\n\n';
+  text +=
+    [
+      `- Keywords tracked: ${tracked}`,
+      `- Keywords with a successful check: ${tally.checked}`,
+      `- Latest check: ${tally.latestDay}`,
+      `- Ranking in the top 3: ${tally.top3}`,
+      `- Ranking in the top 10: ${tally.top10}`,
+      `- Ranking in the top 100: ${tally.top100}`,
+      `- Not ranking (not within the top ${settings.serpTop} checked): ${tally.notRanking}`,
+      `- Average position (ranking keywords only): ${average === null ? '–' : formatAverage(average)}`,
+    ].join('\n') + '\n\n';
   text += moversTable('### Biggest movers up (latest check vs the one before)', tally.up, 'No keyword gained places in its latest check.');
-  text += moversTable('### Biggest movers down (latest check vs the one before)', tally.down, 'No keyword lost places in its latest check.');
+  text += moversTable(
+    '### Biggest movers down (latest check vs the one before)',
+    tally.down,
+    'No keyword lost places in its latest check.',
+  );
   return text;
 }
 
 function moversTable(title: string, movers: readonly Mover[], none: string): string {
   if (movers.length === 0) return `${title}\n\n${none}\n\n`;
-  return `${title}\n\n${mdTable(['Keyword', 'Country', 'Language', 'Position', 'Change'], ['left', 'left', 'left', 'right', 'right'])}`
-    + movers.map((m) => mdRow([mdText(m.keyword.value), m.keyword.geoCode, m.keyword.langCode, String(m.position), mdChange(m.change)])).join('')
-    + '\n';
+  return (
+    `${title}\n\n${mdTable(['Keyword', 'Country', 'Language', 'Position', 'Change'], ['left', 'left', 'left', 'right', 'right'])}` +
+    movers
+      .map((m) => mdRow([mdText(m.keyword.value), m.keyword.geoCode, m.keyword.langCode, String(m.position), mdChange(m.change)]))
+      .join('') +
+    '\n'
+  );
 }
 
 async function competitorsSection(
-  history: RankingHistoryReader, project: ProjectRecord, keywords: readonly TrackedKeyword[], latestDay: string | null,
-  domain: string, traffic: ReadonlyMap<string, ReportTraffic>,
+  history: RankingHistoryReader,
+  project: ProjectRecord,
+  keywords: readonly TrackedKeyword[],
+  latestDay: string | null,
+  domain: string,
+  traffic: ReadonlyMap<string, ReportTraffic>,
 ): Promise<string> {
   const title = '## Competitors\n\n';
   if (project.competitors.length === 0) return `${title}No competitor domains are tracked for this project.\n\n`;
   const trafficPart = competitorTraffic(domain, project.competitors, traffic);
   if (latestDay === null) {
-    return `${title}Tracked competitors: ${project.competitors.map(mdText).join(', ')}. No ranking data exists yet for them: no keyword has had a successful check.\n\n`
-      + trafficPart;
+    return (
+      `${title}Tracked competitors: ${project.competitors.map(mdText).join(', ')}. No ranking data exists yet for them: no keyword has had a successful check.\n\n` +
+      trafficPart
+    );
   }
-  const { checkedKeywords, project: own, domains } = await history.standingsOn(
-    project.projectId, keywords.map((k) => k.keywordId), latestDay, project.competitors,
+  const {
+    checkedKeywords,
+    project: own,
+    domains,
+  } = await history.standingsOn(
+    project.projectId,
+    keywords.map((k) => k.keywordId),
+    latestDay,
+    project.competitors,
   );
-  const row = (label: string, s: DomainStanding) => mdRow([
-    label, String(s.ranking), String(s.top3), String(s.top10), s.ranking === 0 ? '–' : formatAverage(s.averagePosition),
-  ]);
+  const row = (label: string, s: DomainStanding) =>
+    mdRow([label, String(s.ranking), String(s.top3), String(s.top10), s.ranking === 0 ? '–' : formatAverage(s.averagePosition)]);
   const empty: DomainStanding = { ranking: 0, top3: 0, top10: 0, averagePosition: 0 };
-  return `${title}Positions on the latest check day, ${latestDay}, over the ${checkedKeywords} keyword(s) checked that day `
-    + `(each keyword's latest successful check of the day). A domain ranks for a keyword when it or one of its subdomains is an organic `
-    + `result within the top ${project.settings.serpTop}; the average is over the keywords it ranks for.\n\n`
-    + mdTable(['Domain', 'Keywords ranking', 'Top 3', 'Top 10', 'Average position'], ['left', 'right', 'right', 'right', 'right'])
-    + row(`${mdText(project.settings.domain)} (this project)`, own)
-    + project.competitors.map((c) => row(mdText(c), domains.get(c) ?? empty)).join('')
-    + '\n' + trafficPart;
+  return (
+    `${title}Positions on the latest check day, ${latestDay}, over the ${checkedKeywords} keyword(s) checked that day ` +
+    `(each keyword's latest successful check of the day). A domain ranks for a keyword when it or one of its subdomains is an organic ` +
+    `result within the top ${project.settings.serpTop}; the average is over the keywords it ranks for.\n\n` +
+    mdTable(['Domain', 'Keywords ranking', 'Top 3', 'Top 10', 'Average position'], ['left', 'right', 'right', 'right', 'right']) +
+    row(`${mdText(project.settings.domain)} (this project)`, own) +
+    project.competitors.map((c) => row(mdText(c), domains.get(c) ?? empty)).join('') +
+    '\n' +
+    trafficPart
+  );
 }

@@ -17,7 +17,17 @@ export interface CsvExportInput {
 }
 
 export const FULL_COLUMNS = ['Keyword', 'SERP', 'Volume', 'URL', 'Change'] as const;
-export const SUMMARY_COLUMNS = ['Keyword', 'Current', 'Best', 'Worst', 'Average', 'Change', 'Checked days', 'Days not ranking', 'URL'] as const;
+export const SUMMARY_COLUMNS = [
+  'Keyword',
+  'Current',
+  'Best',
+  'Worst',
+  'Average',
+  'Change',
+  'Checked days',
+  'Days not ranking',
+  'URL',
+] as const;
 
 const numberOrEmpty = (value: number | null | undefined) => (value === null || value === undefined ? '' : String(value));
 
@@ -38,22 +48,29 @@ export function csvExport(history: RankingHistoryReader, format: CsvFormat, inpu
  */
 async function* fullCsv(history: RankingHistoryReader, { projectId, keywords, range, volumes }: CsvExportInput): AsyncGenerator<string> {
   const ordered = inExportOrder(keywords);
-  const { days, positionsOf, latestOf } = await loadExportHistory(history, projectId, ordered.map((k) => k.keywordId), range);
+  const { days, positionsOf, latestOf } = await loadExportHistory(
+    history,
+    projectId,
+    ordered.map((k) => k.keywordId),
+    range,
+  );
   yield CSV_BOM + csvLine([...FULL_COLUMNS, ...days]);
   for (const page of pagesOf(ordered, keywordsPerPage(days.length))) {
     const volumeOf = await volumes(page);
-    yield page.map((keyword) => {
-      const check = latestOf(keyword.keywordId);
-      return csvLine([
-        csvTextField(keyword.value),
-        numberOrEmpty(check?.position),
-        // Empty means "unknown": no volumes stored for the keyword.
-        numberOrEmpty(volumeOf.get(keyword.keywordId)),
-        csvTextField(check?.url ?? ''),
-        numberOrEmpty(changeOf(check)),
-        ...positionsOf(keyword.keywordId).map(numberOrEmpty),
-      ]);
-    }).join('');
+    yield page
+      .map((keyword) => {
+        const check = latestOf(keyword.keywordId);
+        return csvLine([
+          csvTextField(keyword.value),
+          numberOrEmpty(check?.position),
+          // Empty means "unknown": no volumes stored for the keyword.
+          numberOrEmpty(volumeOf.get(keyword.keywordId)),
+          csvTextField(check?.url ?? ''),
+          numberOrEmpty(changeOf(check)),
+          ...positionsOf(keyword.keywordId).map(numberOrEmpty),
+        ]);
+      })
+      .join('');
   }
 }
 
@@ -65,24 +82,31 @@ async function* fullCsv(history: RankingHistoryReader, { projectId, keywords, ra
  */
 async function* summaryCsv(history: RankingHistoryReader, { projectId, keywords, range }: CsvExportInput): AsyncGenerator<string> {
   const ordered = inExportOrder(keywords);
-  const { days, positionsOf, latestOf } = await loadExportHistory(history, projectId, ordered.map((k) => k.keywordId), range);
+  const { days, positionsOf, latestOf } = await loadExportHistory(
+    history,
+    projectId,
+    ordered.map((k) => k.keywordId),
+    range,
+  );
   yield CSV_BOM + csvLine([...SUMMARY_COLUMNS]);
   for (const page of pagesOf(ordered, keywordsPerPage(days.length))) {
-    yield page.map((keyword) => {
-      const check = latestOf(keyword.keywordId);
-      const summary = summarise(positionsOf(keyword.keywordId).filter((p) => p !== undefined));
-      return csvLine([
-        csvTextField(keyword.value),
-        numberOrEmpty(check?.position),
-        numberOrEmpty(summary.best),
-        numberOrEmpty(summary.worst),
-        summary.average === null ? '' : formatAverage(summary.average),
-        numberOrEmpty(changeOf(check)),
-        String(summary.checkedDays),
-        String(summary.notRankingDays),
-        csvTextField(check?.url ?? ''),
-      ]);
-    }).join('');
+    yield page
+      .map((keyword) => {
+        const check = latestOf(keyword.keywordId);
+        const summary = summarise(positionsOf(keyword.keywordId).filter((p) => p !== undefined));
+        return csvLine([
+          csvTextField(keyword.value),
+          numberOrEmpty(check?.position),
+          numberOrEmpty(summary.best),
+          numberOrEmpty(summary.worst),
+          summary.average === null ? '' : formatAverage(summary.average),
+          numberOrEmpty(changeOf(check)),
+          String(summary.checkedDays),
+          String(summary.notRankingDays),
+          csvTextField(check?.url ?? ''),
+        ]);
+      })
+      .join('');
   }
 }
 

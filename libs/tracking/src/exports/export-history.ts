@@ -18,7 +18,12 @@ export interface ExportHistory {
  * 3,500 keywords is 2.6 MB), never as rows, so the memory stays small and the CSV lines are written
  * afterwards, in export order, a page at a time.
  */
-export async function loadExportHistory(history: RankingHistoryReader, projectId: string, keywordIds: readonly string[], range: DayRange): Promise<ExportHistory> {
+export async function loadExportHistory(
+  history: RankingHistoryReader,
+  projectId: string,
+  keywordIds: readonly string[],
+  range: DayRange,
+): Promise<ExportHistory> {
   const ids = [...keywordIds].sort();
   const days = await history.checkedDays(projectId, ids, range);
   const column = new Map(days.map((day, i) => [day, i]));
@@ -27,7 +32,10 @@ export async function loadExportHistory(history: RankingHistoryReader, projectId
   const latest = new Map<string, LatestCheck>();
   for (const page of pagesOf(ids, keywordsPerPage(days.length))) {
     // The two reads of a page are independent: ClickHouse runs them side by side.
-    const [daily, latestOfPage] = await Promise.all([history.dailyPositions(projectId, page, range), history.latestChecks(projectId, page, range.endDate)]);
+    const [daily, latestOfPage] = await Promise.all([
+      history.dailyPositions(projectId, page, range),
+      history.latestChecks(projectId, page, range.endDate),
+    ]);
     for (const [keywordId, byDay] of daily) {
       const row = new Uint16Array(days.length);
       for (const [day, position] of byDay) {

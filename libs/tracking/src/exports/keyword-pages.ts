@@ -9,7 +9,8 @@ export const MAX_KEYWORDS_PER_PAGE = 200;
  */
 export const MAX_CELLS_PER_PAGE = 100_000;
 
-export const keywordsPerPage = (days: number) => Math.max(1, Math.min(MAX_KEYWORDS_PER_PAGE, Math.floor(MAX_CELLS_PER_PAGE / Math.max(1, days))));
+export const keywordsPerPage = (days: number) =>
+  Math.max(1, Math.min(MAX_KEYWORDS_PER_PAGE, Math.floor(MAX_CELLS_PER_PAGE / Math.max(1, days))));
 
 /**
  * The export's row order: by keyword, then country, then language, compared by code unit so that the

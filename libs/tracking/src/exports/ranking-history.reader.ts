@@ -86,13 +86,19 @@ export class RankingHistoryReader {
     if (incomplete.length === 0) return recent;
     const whole = await this.lastTwoChecks(projectId, incomplete, { asOfDay });
     // Map order is not part of the answer (callers look keywords up), but keep the callers' order anyway.
-    return new Map(keywordIds.flatMap((id) => {
-      const check = whole.get(id) ?? recent.get(id);
-      return check ? [[id, check] as const] : [];
-    }));
+    return new Map(
+      keywordIds.flatMap((id) => {
+        const check = whole.get(id) ?? recent.get(id);
+        return check ? [[id, check] as const] : [];
+      }),
+    );
   }
 
-  private async lastTwoChecks(projectId: string, keywordIds: readonly string[], bounds: { asOfDay?: string; since?: string }): Promise<Map<string, LatestCheck>> {
+  private async lastTwoChecks(
+    projectId: string,
+    keywordIds: readonly string[],
+    bounds: { asOfDay?: string; since?: string },
+  ): Promise<Map<string, LatestCheck>> {
     const latest = new Map<string, LatestCheck>();
     // DISTINCT, because a replayed check is a second identical row until ClickHouse merges it, and
     // it would pose as "the check before".
@@ -120,7 +126,12 @@ export class RankingHistoryReader {
    * that day: for the project, from the checks' own position (domain and aliases); for a domain, from
    * its best result (itself or a subdomain) in the stored results, which end at the check's depth.
    */
-  async standingsOn(projectId: string, keywordIds: readonly string[], day: string, domains: readonly string[]): Promise<{
+  async standingsOn(
+    projectId: string,
+    keywordIds: readonly string[],
+    day: string,
+    domains: readonly string[],
+  ): Promise<{
     checkedKeywords: number;
     project: DomainStanding;
     domains: Map<string, DomainStanding>;
@@ -139,8 +150,11 @@ export class RankingHistoryReader {
        FROM (${latestOfDay})`,
       params,
     );
-    const rows = domains.length === 0 ? [] : await this.store.query<StandingRow & { domain: string }>(
-      `SELECT matched AS domain, count() AS ranking, countIf(best <= 3) AS top3, countIf(best <= 10) AS top10, avg(best) AS average
+    const rows =
+      domains.length === 0
+        ? []
+        : await this.store.query<StandingRow & { domain: string }>(
+            `SELECT matched AS domain, count() AS ranking, countIf(best <= 3) AS top3, countIf(best <= 10) AS top10, avg(best) AS average
        FROM (
          SELECT keyword_id, arrayJoin(arrayFilter(d -> domain = d OR endsWith(domain, concat('.', d)), {domains:Array(String)})) AS matched,
                 min(position) AS best
@@ -150,8 +164,8 @@ export class RankingHistoryReader {
          GROUP BY keyword_id, matched
        )
        GROUP BY matched`,
-      params,
-    );
+            params,
+          );
     return {
       checkedKeywords: Number(own?.checked ?? 0),
       project: toStanding(own),
@@ -168,7 +182,10 @@ interface StandingRow {
 }
 
 const toStanding = (row: StandingRow | undefined): DomainStanding => ({
-  ranking: Number(row?.ranking ?? 0), top3: Number(row?.top3 ?? 0), top10: Number(row?.top10 ?? 0), averagePosition: Number(row?.average ?? 0),
+  ranking: Number(row?.ranking ?? 0),
+  top3: Number(row?.top3 ?? 0),
+  top10: Number(row?.top10 ?? 0),
+  averagePosition: Number(row?.average ?? 0),
 });
 
 export interface DomainStanding {

@@ -6,7 +6,16 @@ type CheckFailed = Extract<CheckEvent, { type: 'CheckFailed' }>;
 
 const failed = (refundCredits: number): CheckFailed => ({
   type: 'CheckFailed',
-  data: { checkId: 'c1', batchId: 'order-1', projectId: 'p1', keywordId: 'k1', failedAt: '2026-05-01T00:00:01.000Z', reason: 'blocked by Google', accountId: 'acc', refundCredits },
+  data: {
+    checkId: 'c1',
+    batchId: 'order-1',
+    projectId: 'p1',
+    keywordId: 'k1',
+    failedAt: '2026-05-01T00:00:01.000Z',
+    reason: 'blocked by Google',
+    accountId: 'acc',
+    refundCredits,
+  },
 });
 const queued = (creditsPerCheck: number) => ({ checkId: 'c1', batchId: 'order-1', accountId: 'acc', creditsPerCheck });
 
@@ -28,10 +37,12 @@ describe('refund process', () => {
   });
 
   it('asks the account for the refund keyed by the check, so that asking twice pays once', () => {
-    processSpec(refundCommand).when({ accountId: 'acc', batchId: 'order-1', checkId: 'c1', credits: 2 }).then({
-      accountId: 'acc',
-      command: { type: 'RefundCheck', batchId: 'order-1', checkId: 'c1', credits: 2 },
-      idempotencyKey: 'refund:c1',
-    });
+    processSpec(refundCommand)
+      .when({ accountId: 'acc', batchId: 'order-1', checkId: 'c1', credits: 2 })
+      .then({
+        accountId: 'acc',
+        command: { type: 'RefundCheck', batchId: 'order-1', checkId: 'c1', credits: 2 },
+        idempotencyKey: 'refund:c1',
+      });
   });
 });

@@ -26,13 +26,19 @@ export function refundOfFailedCheck(failed: CheckFailed): CreditRefund | undefin
 }
 
 /** A check that never ran (its project was deleted first) stores no failure, but its credits go back all the same. */
-export function refundOfUnrunCheck(check: Pick<QueuedCheck, 'accountId' | 'batchId' | 'checkId' | 'creditsPerCheck'>): CreditRefund | undefined {
+export function refundOfUnrunCheck(
+  check: Pick<QueuedCheck, 'accountId' | 'batchId' | 'checkId' | 'creditsPerCheck'>,
+): CreditRefund | undefined {
   const { accountId, batchId, checkId, creditsPerCheck } = check;
   return creditsPerCheck > 0 ? { accountId, batchId, checkId, credits: creditsPerCheck } : undefined;
 }
 
 /** What the account is asked, keyed by check id: the account pays a refund asked twice once. */
-export function refundCommand(refund: CreditRefund): { accountId: string; command: Extract<AccountCommand, { type: 'RefundCheck' }>; idempotencyKey: string } {
+export function refundCommand(refund: CreditRefund): {
+  accountId: string;
+  command: Extract<AccountCommand, { type: 'RefundCheck' }>;
+  idempotencyKey: string;
+} {
   const { accountId, batchId, checkId, credits } = refund;
   return { accountId, command: { type: 'RefundCheck', batchId, checkId, credits }, idempotencyKey: `refund:${checkId}` };
 }

@@ -1,6 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  drawOutcome, MonthlyTokensCommand, monthlyTokensDecider, MonthlyTokensEvent, MonthlyTokensState, monthlyTokensStreamName, SlotTokens,
+  drawOutcome,
+  MonthlyTokensCommand,
+  monthlyTokensDecider,
+  MonthlyTokensEvent,
+  MonthlyTokensState,
+  monthlyTokensStreamName,
+  SlotTokens,
 } from '../domain/monthly-tokens';
 import { AggregateRepository } from '@rank/event-store/aggregate-repository';
 import type { EventStore } from '@rank/event-store/event-store.port';

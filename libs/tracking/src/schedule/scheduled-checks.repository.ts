@@ -1,6 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  isSlotHandled, ScheduleCommand, scheduleDecider, ScheduleState, ScheduleStreamEvent, scheduleStreamName,
+  isSlotHandled,
+  ScheduleCommand,
+  scheduleDecider,
+  ScheduleState,
+  ScheduleStreamEvent,
+  scheduleStreamName,
 } from '../domain/scheduled-checks';
 import { AggregateRepository } from '@rank/event-store/aggregate-repository';
 import type { EventStore } from '@rank/event-store/event-store.port';
@@ -12,7 +17,10 @@ import { EVENT_STORE, STATE_CACHE } from '@rank/platform/tokens';
 export class ScheduledChecksRepository {
   private readonly repository: AggregateRepository<ScheduleCommand, ScheduleStreamEvent, ScheduleState>;
 
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore, @Inject(STATE_CACHE) cache: StateCache) {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(STATE_CACHE) cache: StateCache,
+  ) {
     this.repository = new AggregateRepository(store, scheduleDecider, cache);
   }
 

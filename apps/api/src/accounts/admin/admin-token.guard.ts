@@ -1,4 +1,13 @@
-import { CanActivate, ExecutionContext, HttpException, HttpStatus, Inject, Injectable, NotFoundException, UnauthorizedException } from '@nestjs/common';
+import {
+  CanActivate,
+  ExecutionContext,
+  HttpException,
+  HttpStatus,
+  Inject,
+  Injectable,
+  NotFoundException,
+  UnauthorizedException,
+} from '@nestjs/common';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { AppConfig } from '@rank/platform/config/app-config';
@@ -27,7 +36,10 @@ export class AdminTokenGuard implements CanActivate {
     const retryAfter = this.failures.retryAfterSeconds(request.ip);
     if (retryAfter > 0) {
       this.metrics.rateLimitRefusals.inc({ limiter: 'admin-token' });
-      throw new HttpException({ message: 'Too many wrong operator tokens from this address; try again later', retryAfter }, HttpStatus.TOO_MANY_REQUESTS);
+      throw new HttpException(
+        { message: 'Too many wrong operator tokens from this address; try again later', retryAfter },
+        HttpStatus.TOO_MANY_REQUESTS,
+      );
     }
     const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
     const digest = (s: string) => createHash('sha256').update(s).digest();

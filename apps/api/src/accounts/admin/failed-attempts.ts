@@ -7,7 +7,11 @@
 export class FailedAttempts {
   readonly #windows = new Map<string, { startedAt: number; failures: number }>();
 
-  constructor(readonly limit = 10, readonly windowMs = 60_000, private readonly now: () => number = Date.now) {}
+  constructor(
+    readonly limit = 10,
+    readonly windowMs = 60_000,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Seconds the address must wait before it is heard again; 0 when it may try. */
   retryAfterSeconds(address: string): number {

@@ -29,7 +29,10 @@ class CreateApiKeyResponse {
 @ApiBearerAuth()
 @Controller('api/user/api-keys')
 export class CreateApiKeyController {
-  constructor(private readonly issueApiKey: IssueApiKey, @Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(
+    private readonly issueApiKey: IssueApiKey,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   @Post()
   @HttpCode(201)

@@ -15,7 +15,10 @@ class ListApiKeysResponse {
 @ApiBearerAuth()
 @Controller('api/user/api-keys')
 export class ListApiKeysController {
-  constructor(private readonly usageStore: KeyUsageStore, private readonly tracker: KeyUsageTracker) {}
+  constructor(
+    private readonly usageStore: KeyUsageStore,
+    private readonly tracker: KeyUsageTracker,
+  ) {}
 
   /** Active keys only: revoked keys are not listed, and secrets never are. */
   @Get()

@@ -17,7 +17,10 @@ class SuccessResponse {
 @ApiBearerAuth()
 @Controller('api/user/api-keys')
 export class RevokeApiKeyController {
-  constructor(private readonly accounts: AccountRepository, @Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(
+    private readonly accounts: AccountRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   /** Soft revoke: the key stays in the account's history with `revokedAt`, and stops working at once. */
   @Delete()

@@ -29,7 +29,8 @@ export const API_OPERATIONS: Readonly<Record<string, ApiOperation>> = {
   'PUT /api/projects': {
     operationId: 'updateProject',
     summary: 'Update a project',
-    description: 'Replaces a project\'s settings: `_id`, `name` and `domain` are required every time, so re-send unchanged values. The only way to set competitors.',
+    description:
+      "Replaces a project's settings: `_id`, `name` and `domain` are required every time, so re-send unchanged values. The only way to set competitors.",
     errors: [404],
   },
   'DELETE /api/projects': {
@@ -41,13 +42,14 @@ export const API_OPERATIONS: Readonly<Record<string, ApiOperation>> = {
   'GET /api/projects/{id}': {
     operationId: 'getProject',
     summary: 'Get a project',
-    description: 'One project with its keywords (ids, text, market, latest position), competitors and settings. Use it to find keyword ids. Public when the project is shared.',
+    description:
+      'One project with its keywords (ids, text, market, latest position), competitors and settings. Use it to find keyword ids. Public when the project is shared.',
     errors: [404],
   },
   'GET /api/projects/folders': {
     operationId: 'listFolders',
     summary: 'List folders',
-    description: 'The folders that group the account\'s projects.',
+    description: "The folders that group the account's projects.",
   },
   'POST /api/projects/folders': {
     operationId: 'createFolder',
@@ -70,7 +72,8 @@ export const API_OPERATIONS: Readonly<Record<string, ApiOperation>> = {
   'POST /api/projects/keywords': {
     operationId: 'addKeywords',
     summary: 'Add keywords to a project',
-    description: 'Adds keywords to track in one market (geoCode country, langCode language). Duplicates are dropped silently; at most 3500 keywords per project. Positions appear after the next check (see scrapeKeywords).',
+    description:
+      'Adds keywords to track in one market (geoCode country, langCode language). Duplicates are dropped silently; at most 3500 keywords per project. Positions appear after the next check (see scrapeKeywords).',
     errors: [404],
   },
   'DELETE /api/projects/keywords': {
@@ -82,61 +85,69 @@ export const API_OPERATIONS: Readonly<Record<string, ApiOperation>> = {
   'POST /api/scrape/new-keywords': {
     operationId: 'scrapeKeywords',
     summary: 'Check keywords now',
-    description: 'Queues a fresh Google check of the given keywords and returns at once; read the results later with getKeywordUpdates. Costs 1 balance credit per keyword (2 when the project\'s serpTop is 100).',
+    description:
+      "Queues a fresh Google check of the given keywords and returns at once; read the results later with getKeywordUpdates. Costs 1 balance credit per keyword (2 when the project's serpTop is 100).",
     errors: [404],
   },
   'GET /api/projects/keyword-updates': {
     operationId: 'getKeywordUpdates',
-    summary: 'Ranking history of a project\'s keywords',
-    description: 'Each keyword with its dated positions between startDate and endDate (default the last 30 days), optionally aggregated weekly or monthly and filtered by search text or market. The main read for "how do we rank". Public when the project is shared.',
+    summary: "Ranking history of a project's keywords",
+    description:
+      'Each keyword with its dated positions between startDate and endDate (default the last 30 days), optionally aggregated weekly or monthly and filtered by search text or market. The main read for "how do we rank". Public when the project is shared.',
     errors: [404],
   },
   'GET /api/projects/position-history': {
     operationId: 'getPositionHistory',
     summary: 'SERP snapshot of one check',
-    description: 'The top 30 Google results of one keyword check (a keywordUpdateId from getKeywordUpdates), with movements since the previous check and the AI overview sources. Use it to see who outranks the project. Public when the project is shared.',
+    description:
+      'The top 30 Google results of one keyword check (a keywordUpdateId from getKeywordUpdates), with movements since the previous check and the AI overview sources. Use it to see who outranks the project. Public when the project is shared.',
     errors: [404],
   },
   'GET /api/projects/keyword-volumes': {
     operationId: 'getKeywordVolumes',
-    summary: 'Search volumes of a project\'s keywords',
-    description: 'Monthly search volumes: compact records of every keyword with data, or the whole history of one keyword with keywordId. Public when the project is shared.',
+    summary: "Search volumes of a project's keywords",
+    description:
+      'Monthly search volumes: compact records of every keyword with data, or the whole history of one keyword with keywordId. Public when the project is shared.',
     errors: [404],
   },
   'POST /api/tools/serp-check': {
     operationId: 'serpCheck',
     summary: 'Live Google results for a keyword',
-    description: 'Loads Google\'s current results for any keyword in a market, with its search volume, without tracking it. Rate limited per account.',
+    description:
+      "Loads Google's current results for any keyword in a market, with its search volume, without tracking it. Rate limited per account.",
     errors: [429, 502],
   },
   'POST /api/tools/traffic-check': {
     operationId: 'trafficCheck',
     summary: 'Traffic and page speed of a domain',
-    description: 'Estimated monthly visits and page-speed scores of any domain, fetched live when not cached. Rate limited; new domains count against a daily allowance.',
+    description:
+      'Estimated monthly visits and page-speed scores of any domain, fetched live when not cached. Rate limited; new domains count against a daily allowance.',
     errors: [429],
   },
   'GET /api/projects/keyword-suggestions': {
     operationId: 'getKeywordSuggestions',
     summary: 'AI keyword suggestions for a project',
-    description: 'Keyword ideas generated for the project\'s site per market, with volumes. Answers {ready: false} while generation runs: retry after a few seconds.',
+    description:
+      "Keyword ideas generated for the project's site per market, with volumes. Answers {ready: false} while generation runs: retry after a few seconds.",
     errors: [404],
   },
   'POST /api/projects/keyword-ideas': {
     operationId: 'getKeywordIdeas',
     summary: 'Keyword ideas for a project',
-    description: 'Related keywords with average monthly searches and competition, for a project\'s site in a market. Rate limited.',
+    description: "Related keywords with average monthly searches and competition, for a project's site in a market. Rate limited.",
     errors: [404, 429],
   },
   'POST /api/tools/keyword-research': {
     operationId: 'keywordResearch',
     summary: 'Keyword research from a seed',
-    description: 'Researches keywords around a seed keyword in a market. Expected failures answer success: false with a message. Rate limited.',
+    description:
+      'Researches keywords around a seed keyword in a market. Expected failures answer success: false with a message. Rate limited.',
     errors: [429],
   },
   'GET /api/projects/competitor-positions': {
     operationId: 'getCompetitorPositions',
-    summary: 'A competitor\'s positions on the project\'s keywords',
-    description: 'How a competitor domain ranked for each of the project\'s keywords, day by day. Public when the project is shared.',
+    summary: "A competitor's positions on the project's keywords",
+    description: "How a competitor domain ranked for each of the project's keywords, day by day. Public when the project is shared.",
     errors: [404],
   },
   'GET /api/projects/competitors-filtered': {
@@ -148,7 +159,8 @@ export const API_OPERATIONS: Readonly<Record<string, ApiOperation>> = {
   'GET /api/projects/pages': {
     operationId: 'getPages',
     summary: 'Ranking pages of a project',
-    description: 'The project\'s URLs that rank, with their keywords and average-position trend over 90 days, worst first. Public when the project is shared.',
+    description:
+      "The project's URLs that rank, with their keywords and average-position trend over 90 days, worst first. Public when the project is shared.",
     errors: [404],
   },
   'GET /api/projects/pagespeed': {
@@ -159,8 +171,9 @@ export const API_OPERATIONS: Readonly<Record<string, ApiOperation>> = {
   },
   'GET /api/projects/pages-pagespeed': {
     operationId: 'getPagesPagespeed',
-    summary: 'Page speed of a project\'s pages',
-    description: 'Lab metrics of each ranking page of a project, with the home page (or domain) as baseline. Public when the project is shared.',
+    summary: "Page speed of a project's pages",
+    description:
+      'Lab metrics of each ranking page of a project, with the home page (or domain) as baseline. Public when the project is shared.',
     errors: [404],
   },
   'GET /api/projects/crux-history': {
@@ -177,43 +190,47 @@ export const API_OPERATIONS: Readonly<Record<string, ApiOperation>> = {
   },
   'GET /api/projects/notes': {
     operationId: 'listNotes',
-    summary: 'List a project\'s notes',
-    description: 'Timeline notes of a project (one per day), oldest first; they explain ranking changes. Public when the project is shared.',
+    summary: "List a project's notes",
+    description:
+      'Timeline notes of a project (one per day), oldest first; they explain ranking changes. Public when the project is shared.',
     errors: [404],
   },
   'POST /api/projects/notes': {
     operationId: 'saveNote',
     summary: 'Save a note',
-    description: 'Creates the project\'s note for a day (201) or updates the one that exists (200).',
+    description: "Creates the project's note for a day (201) or updates the one that exists (200).",
     errors: [404],
   },
   'DELETE /api/projects/notes': {
     operationId: 'deleteNote',
     summary: 'Delete a note',
-    description: 'Deletes a note by id; answers the project\'s remaining notes.',
+    description: "Deletes a note by id; answers the project's remaining notes.",
     errors: [404],
   },
   'GET /api/user/capacity': {
     operationId: 'getCapacity',
     summary: 'Account capacity and limits',
-    description: 'Monthly check tokens (total, booked, available), project and keyword counts, and the account\'s limits and rate limits. Use it before adding many keywords.',
+    description:
+      "Monthly check tokens (total, booked, available), project and keyword counts, and the account's limits and rate limits. Use it before adding many keywords.",
   },
   'GET /api/projects/export-agent': {
     operationId: 'exportAgentReport',
     summary: 'Markdown report of a project',
-    description: 'One Markdown report of rankings, traffic, competitors and performance, written for reading by people and agents. Public when the project is shared.',
+    description:
+      'One Markdown report of rankings, traffic, competitors and performance, written for reading by people and agents. Public when the project is shared.',
     errors: [404],
   },
   'GET /api/projects/export': {
     operationId: 'exportCsv',
-    summary: 'CSV export of a project\'s rankings',
-    description: 'Rankings as semicolon-separated CSV: `full` has one column per checked day, `summary` one row per keyword with current, best, worst and average positions. Public when the project is shared.',
+    summary: "CSV export of a project's rankings",
+    description:
+      'Rankings as semicolon-separated CSV: `full` has one column per checked day, `summary` one row per keyword with current, best, worst and average positions. Public when the project is shared.',
     errors: [404],
   },
   'GET /api/user/api-keys': {
     operationId: 'listApiKeys',
     summary: 'List API keys',
-    description: 'The account\'s API keys (never their secrets), with when each was last used.',
+    description: "The account's API keys (never their secrets), with when each was last used.",
   },
   'POST /api/user/api-keys': {
     operationId: 'createApiKey',

@@ -31,7 +31,10 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
  * idioms (`type: [T, "null"]` instead of 3.0's `nullable`).
  */
 export function refineDocument(document: OpenAPIObject): OpenAPIObject {
-  const doc = document as unknown as Json & { paths: Record<string, Record<string, Operation>>; components: Json & { schemas?: Record<string, unknown>; securitySchemes?: Record<string, Json> } };
+  const doc = document as unknown as Json & {
+    paths: Record<string, Record<string, Operation>>;
+    components: Json & { schemas?: Record<string, unknown>; securitySchemes?: Record<string, Json> };
+  };
   doc.servers = [{ url: '/', description: 'The service that serves this document (paths are relative to its address)' }];
   doc.security = [{ bearer: [] }];
   // An API key is an opaque token, not a JWT.
@@ -55,7 +58,9 @@ export function refineDocument(document: OpenAPIObject): OpenAPIObject {
  * defaultNonNullable), which would make every defaulted field of a body required for the client.
  * Only bodies with a defaulted field are inlined; one that nothing else refers to leaves the components.
  */
-function inlineRequestBodies(doc: Json & { paths: Record<string, Record<string, Operation>>; components: { schemas?: Record<string, unknown> } }): void {
+function inlineRequestBodies(
+  doc: Json & { paths: Record<string, Record<string, Operation>>; components: { schemas?: Record<string, unknown> } },
+): void {
   const schemas = doc.components.schemas ?? {};
   const bodies: Json[] = [];
   for (const item of Object.values(doc.paths)) {
@@ -167,7 +172,8 @@ function replaceNullable(node: unknown): void {
   // (@nestjs/swagger writes a nullable reference as `type: object, allOf: [$ref]`: the type goes with the union.)
   const { description, example, default: fallback, type: _type, ...shape } = schema;
   for (const key of Object.keys(schema)) delete schema[key];
-  const single = Array.isArray(shape.allOf) && shape.allOf.length === 1 && Object.keys(shape).length === 1 ? (shape.allOf[0] as Json) : shape;
+  const single =
+    Array.isArray(shape.allOf) && shape.allOf.length === 1 && Object.keys(shape).length === 1 ? (shape.allOf[0] as Json) : shape;
   Object.assign(schema, { anyOf: [single, { type: 'null' }] });
   if (description !== undefined) schema.description = description;
   if (example !== undefined) schema.example = example;

@@ -41,7 +41,10 @@ export class ApiKeyGuard implements CanActivate {
     if (!this.plans.find(account.plan)?.apiAccess) {
       throw new ForbiddenException({ message: 'API access requires a paid plan; upgrade to use the API', planRequired: true });
     }
-    const refusedWhenSuspended = this.reflector.getAllAndOverride<boolean | undefined>(REFUSED_WHEN_SUSPENDED, [context.getHandler(), context.getClass()]);
+    const refusedWhenSuspended = this.reflector.getAllAndOverride<boolean | undefined>(REFUSED_WHEN_SUSPENDED, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
     if (account.status === 'suspended' && refusedWhenSuspended) {
       throw new ForbiddenException({ message: 'Account suspended', suspended: true });
     }

@@ -3,7 +3,6 @@ import type { Caller } from '@rank/accounts/caller';
 
 export type { AccountCaller, Caller } from '@rank/accounts/caller';
 
-
 export const CALLER = 'caller';
 
 export const CurrentCaller = createParamDecorator((_: unknown, context: ExecutionContext): Caller => {

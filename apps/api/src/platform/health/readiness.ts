@@ -77,7 +77,10 @@ async function bounded(probe: () => Promise<ReadinessPart>): Promise<ReadinessPa
     timer = setTimeout(() => resolve({ ok: false, error: `no answer within ${PART_TIMEOUT_MS} ms` }), PART_TIMEOUT_MS);
   });
   try {
-    return await Promise.race([probe().catch((error: unknown) => ({ ok: false, error: error instanceof Error ? error.message : String(error) })), timeout]);
+    return await Promise.race([
+      probe().catch((error: unknown) => ({ ok: false, error: error instanceof Error ? error.message : String(error) })),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }

@@ -21,15 +21,25 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const request = host.switchToHttp().getRequest<FastifyRequest>();
     const { status, body, headers } = this.toResponse(exception, request);
     if (status >= 500) {
-      this.logger.error(`${request.method} ${request.url.split('?')[0]} failed`, exception instanceof Error ? exception.stack : String(exception));
+      this.logger.error(
+        `${request.method} ${request.url.split('?')[0]} failed`,
+        exception instanceof Error ? exception.stack : String(exception),
+      );
     }
     for (const [name, value] of Object.entries(headers)) void reply.header(name, value);
     void reply.status(status).send(body);
   }
 
-  private toResponse(exception: unknown, request: FastifyRequest): { status: number; body: Record<string, unknown>; headers: Record<string, string> } {
+  private toResponse(
+    exception: unknown,
+    request: FastifyRequest,
+  ): { status: number; body: Record<string, unknown>; headers: Record<string, string> } {
     if (exception instanceof DomainError) {
-      return { status: STATUS_OF_KIND[exception.kind], body: { success: false, message: exception.message, ...exception.details }, headers: {} };
+      return {
+        status: STATUS_OF_KIND[exception.kind],
+        body: { success: false, message: exception.message, ...exception.details },
+        headers: {},
+      };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
@@ -46,7 +56,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
         return { status: 404, body: { success: false, message: `No route ${request.method} ${path}` }, headers: {} };
       }
       const response = exception.getResponse();
-      const body: Record<string, unknown> = typeof response === 'string' ? { message: response } : { ...(response as Record<string, unknown>) };
+      const body: Record<string, unknown> =
+        typeof response === 'string' ? { message: response } : { ...(response as Record<string, unknown>) };
       if (Array.isArray(body.message)) body.message = body.message.join('; ');
       if (typeof body.message !== 'string') body.message = exception.message;
       // Nest adds `statusCode` and `error: "Bad Request"`; the spec's bodies carry the text in `message` only.

@@ -30,7 +30,10 @@ export function limitJsonDepth(fastify: FastifyInstance): void {
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (jsonDepthExceeds(body as string, MAX_JSON_DEPTH)) {
-      return done(Object.assign(new Error(`The request body is nested too deeply: at most ${MAX_JSON_DEPTH} levels`), { statusCode: 400 }), undefined);
+      return done(
+        Object.assign(new Error(`The request body is nested too deeply: at most ${MAX_JSON_DEPTH} levels`), { statusCode: 400 }),
+        undefined,
+      );
     }
     parse(request, body as string, done);
   });

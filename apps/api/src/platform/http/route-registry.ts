@@ -8,7 +8,12 @@ export class RouteRegistry {
   add(method: string | string[], url: string): void {
     const methods = Array.isArray(method) ? method : [method];
     const pattern = new RegExp(
-      '^' + url.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/') + '/?$',
+      '^' +
+        url
+          .split('/')
+          .map((part) => (part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+          .join('/') +
+        '/?$',
     );
     for (const m of methods) if (m !== 'HEAD' && m !== 'OPTIONS') this.routes.push({ method: m, pattern });
   }

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 
 /** Swagger UI's page loads its own scripts and styles (some inline) and data: images. */
-const DOCS_POLICY = "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; frame-ancestors 'none'";
+const DOCS_POLICY =
+  "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; frame-ancestors 'none'";
 /** Everything else is JSON or CSV: nothing in it may load or run anything. */
 const API_POLICY = "default-src 'none'; frame-ancestors 'none'";
 

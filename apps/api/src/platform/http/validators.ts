@@ -6,10 +6,7 @@ import { isCalendarDate } from '@rank/domain/calendar-date';
 
 /** A 24-character lowercase hex id (clarifications: Identifiers). */
 export const IsObjectIdString = (options: ValidationOptions = {}) =>
-  applyDecorators(
-    IsString(options),
-    Matches(/^[0-9a-f]{24}$/, { ...options, message: '$property must be a 24-character hex id' }),
-  );
+  applyDecorators(IsString(options), Matches(/^[0-9a-f]{24}$/, { ...options, message: '$property must be a 24-character hex id' }));
 
 /** A required id, documented. */
 export const ObjectIdField = (description?: string) =>
@@ -31,10 +28,13 @@ export const LAST_STORABLE_DAY = '2149-06-06';
 
 /** `YYYY-MM-DD` naming a real calendar day (2026-02-30 is refused) that the read models can store. */
 export const IsCalendarDate = (options: ValidationOptions = {}) =>
-  ValidateBy({
-    name: 'isCalendarDate',
-    validator: {
-      validate: (value: unknown) => isCalendarDate(value) && value >= FIRST_STORABLE_DAY && value <= LAST_STORABLE_DAY,
-      defaultMessage: () => `$property must be a real calendar date as YYYY-MM-DD, from ${FIRST_STORABLE_DAY} to ${LAST_STORABLE_DAY}`,
+  ValidateBy(
+    {
+      name: 'isCalendarDate',
+      validator: {
+        validate: (value: unknown) => isCalendarDate(value) && value >= FIRST_STORABLE_DAY && value <= LAST_STORABLE_DAY,
+        defaultMessage: () => `$property must be a real calendar date as YYYY-MM-DD, from ${FIRST_STORABLE_DAY} to ${LAST_STORABLE_DAY}`,
+      },
     },
-  }, options);
+    options,
+  );

@@ -30,7 +30,13 @@ class NewDomainsAllowance {
   @ApiProperty(int) limit!: number;
   @ApiProperty(int) used!: number;
   @ApiProperty(int) remaining!: number;
-  @ApiProperty({ type: 'integer', nullable: true, minimum: 0, description: 'Seconds until the allowance clears if no new domain is counted; null when none is counted' }) resetsInSeconds!: number | null;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    minimum: 0,
+    description: 'Seconds until the allowance clears if no new domain is counted; null when none is counted',
+  })
+  resetsInSeconds!: number | null;
   @ApiProperty({ type: [String], description: 'The paths that count new domains' }) appliesTo!: string[];
 }
 class RateLimitsView {
@@ -87,7 +93,9 @@ export class CapacityController {
     const total = this.plans.find(caller.account.plan)?.monthlySerpTokens ?? 0;
     const { rateLimits } = LIMITS;
     // `remaining` is read from the same counters the limited endpoints draw on (shared across replicas with REDIS_URL).
-    const remaining = async (bucket: 'serpCheck' | 'trafficCheck' | 'keywordResearch' | 'domainReads') => ({ remaining: await this.rateLimits.remaining(bucket, caller.accountId) });
+    const remaining = async (bucket: 'serpCheck' | 'trafficCheck' | 'keywordResearch' | 'domainReads') => ({
+      remaining: await this.rateLimits.remaining(bucket, caller.accountId),
+    });
     return {
       total,
       booked,
@@ -106,7 +114,10 @@ export class CapacityController {
           trafficCheck: { ...rateLimits.trafficCheck, ...(await remaining('trafficCheck')) },
           keywordResearch: { ...rateLimits.keywordResearch, ...(await remaining('keywordResearch')) },
           domainReads: { ...rateLimits.domainReads, ...(await remaining('domainReads')) },
-          newDomainsPerDay: { ...(await this.allowances.usage(caller.accountId, this.clock.now())), appliesTo: [...rateLimits.newDomainsPerDay.appliesTo] },
+          newDomainsPerDay: {
+            ...(await this.allowances.usage(caller.accountId, this.clock.now())),
+            appliesTo: [...rateLimits.newDomainsPerDay.appliesTo],
+          },
         },
       },
     };

@@ -45,7 +45,11 @@ export class CreateProjectController {
     const projectId = newObjectId(now);
     await this.contents.handle(projectId, { type: 'RecordOwner', projectId, accountId: caller.accountId }, now);
     try {
-      const { state } = await this.workspaces.handle(caller.accountId, { type: 'CreateProject', projectId, accountId: caller.accountId, settings, folder }, now);
+      const { state } = await this.workspaces.handle(
+        caller.accountId,
+        { type: 'CreateProject', projectId, accountId: caller.accountId, settings, folder },
+        now,
+      );
       return { success: true, project: toProjectView(findProject(state, projectId)!), message: 'Project created' };
     } catch (error) {
       await this.contents.delete(projectId);

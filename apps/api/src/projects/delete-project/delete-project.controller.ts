@@ -36,8 +36,17 @@ export class DeleteProjectController {
   @ApiOkResponse({ type: DeleteProjectResponse })
   async delete(@CurrentAccount() caller: AccountCaller, @Body() body: DeleteProjectBody): Promise<DeleteProjectResponse> {
     const { project } = await this.access.owned(caller, body._id);
-    const { state } = await this.workspaces.handle(caller.accountId, { type: 'DeleteProject', projectId: project.projectId }, this.clock.now());
+    const { state } = await this.workspaces.handle(
+      caller.accountId,
+      { type: 'DeleteProject', projectId: project.projectId },
+      this.clock.now(),
+    );
     await this.eraser.erase(project.projectId);
-    return { success: true, message: 'Project deleted', projects: state.projects.map(toProjectView), folders: toFolderViews(state.folders) };
+    return {
+      success: true,
+      message: 'Project deleted',
+      projects: state.projects.map(toProjectView),
+      folders: toFolderViews(state.folders),
+    };
   }
 }

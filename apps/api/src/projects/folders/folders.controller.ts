@@ -39,7 +39,10 @@ function folderIdFromQuery(id: unknown): string {
 @ApiBearerAuth()
 @Controller('api/projects/folders')
 export class FoldersController {
-  constructor(private readonly workspaces: WorkspaceRepository, @Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(
+    private readonly workspaces: WorkspaceRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   @Get()
   @ApiOkResponse({ type: FoldersResponse })

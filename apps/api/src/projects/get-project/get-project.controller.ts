@@ -36,7 +36,9 @@ export class GetProjectController {
     const { project } = await this.access.readable(caller, id);
     const content = await this.contents.load(id);
     // Volumes are market data of their own context: one separate lookup, merged here.
-    const volumes = new Map([...(await this.volumes.ofKeywords(content.keywords))].map(([keywordId, v]) => [keywordId, averageMonthlySearches(v)]));
+    const volumes = new Map(
+      [...(await this.volumes.ofKeywords(content.keywords))].map(([keywordId, v]) => [keywordId, averageMonthlySearches(v)]),
+    );
     return { success: true, project: toProjectDetail(project, content, volumes, await this.checkProgress.lastCheckDay(id)) };
   }
 }

@@ -42,7 +42,8 @@ class AddKeywordsBody {
 
 class ProjectKeywordIds {
   @ApiProperty({ example: '6740a1b2c3d4e5f601234567' }) _id!: string;
-  @ApiProperty({ type: [String], description: 'The ids of all the project\'s keywords', example: ['6740a1b2c3d4e5f601234568'] }) keywords!: string[];
+  @ApiProperty({ type: [String], description: "The ids of all the project's keywords", example: ['6740a1b2c3d4e5f601234568'] })
+  keywords!: string[];
 }
 class ProjectRef {
   @ApiProperty({ example: '6740a1b2c3d4e5f601234567' }) _id!: string;
@@ -76,7 +77,11 @@ class RemoveKeywordsResponse {
 @ApiBearerAuth()
 @Controller('api/projects/keywords')
 export class KeywordsController {
-  constructor(private readonly access: ProjectAccess, private readonly contents: ProjectContentRepository, @Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(
+    private readonly access: ProjectAccess,
+    private readonly contents: ProjectContentRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   /**
    * Duplicates (within the request and against the project) are dropped silently. A request that
@@ -97,9 +102,17 @@ export class KeywordsController {
     });
     const { project } = await this.access.owned(caller, body.projectId);
     const now = this.clock.now();
-    const { events, state } = await this.contents.handle(project.projectId, {
-      type: 'AddKeywords', values, geoCode: body.geoCode, langCode: body.langCode, keywordIds: values.map(() => newObjectId(now)),
-    }, now);
+    const { events, state } = await this.contents.handle(
+      project.projectId,
+      {
+        type: 'AddKeywords',
+        values,
+        geoCode: body.geoCode,
+        langCode: body.langCode,
+        keywordIds: values.map(() => newObjectId(now)),
+      },
+      now,
+    );
     const addedCount = events.reduce((n, e) => n + (e.type === 'KeywordsAdded' ? e.data.keywords.length : 0), 0);
     return {
       success: true,
@@ -115,7 +128,11 @@ export class KeywordsController {
   @ApiOkResponse({ type: RemoveKeywordsResponse })
   async remove(@CurrentAccount() caller: AccountCaller, @Body() body: RemoveKeywordsBody): Promise<RemoveKeywordsResponse> {
     const { project } = await this.access.owned(caller, body.projectId);
-    const { events } = await this.contents.handle(project.projectId, { type: 'RemoveKeywords', keywordIds: body.keywordIds }, this.clock.now());
+    const { events } = await this.contents.handle(
+      project.projectId,
+      { type: 'RemoveKeywords', keywordIds: body.keywordIds },
+      this.clock.now(),
+    );
     const removedCount = events.reduce((n, e) => n + (e.type === 'KeywordsRemoved' ? e.data.keywordIds.length : 0), 0);
     return { success: true, removedCount, project: { _id: project.projectId } };
   }

@@ -35,7 +35,11 @@ class SaveNoteBody {
   @MultilineText()
   text!: string;
 
-  @ApiPropertyOptional({ enum: NOTE_COLORS, default: 'info', description: 'Default `info` when a note is created; on an update, a sent color replaces the old one and an unsent one keeps it' })
+  @ApiPropertyOptional({
+    enum: NOTE_COLORS,
+    default: 'info',
+    description: 'Default `info` when a note is created; on an update, a sent color replaces the old one and an unsent one keeps it',
+  })
   @IsOptional()
   @IsIn(NOTE_COLORS)
   color?: NoteColor;
@@ -59,7 +63,13 @@ class DeleteNoteResponse extends NotesResponse {
   @ApiProperty({ example: 'Note deleted' }) message!: string;
 }
 
-const toNoteView = (projectId: string, note: Note): NoteView => ({ _id: note.noteId, projectId, date: startOfUtcDay(note.date), text: note.text, color: note.color });
+const toNoteView = (projectId: string, note: Note): NoteView => ({
+  _id: note.noteId,
+  projectId,
+  date: startOfUtcDay(note.date),
+  text: note.text,
+  color: note.color,
+});
 const notesOf = (projectId: string, content: ProjectContentState) =>
   [...content.notes].sort((a, b) => a.date.localeCompare(b.date)).map((n) => toNoteView(projectId, n));
 
@@ -91,13 +101,25 @@ export class NotesController {
   @Post()
   @RefusedWhenSuspended()
   @ApiCreatedResponse({ type: NoteResponse, description: 'Note saved: there was no note for the day' })
-  @ApiOkResponse({ type: NoteResponse, description: 'Note updated: the day\'s note existed' })
-  async save(@CurrentAccount() caller: AccountCaller, @Body() body: SaveNoteBody, @Res({ passthrough: true }) reply: FastifyReply): Promise<NoteResponse> {
+  @ApiOkResponse({ type: NoteResponse, description: "Note updated: the day's note existed" })
+  async save(
+    @CurrentAccount() caller: AccountCaller,
+    @Body() body: SaveNoteBody,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<NoteResponse> {
     const { project } = await this.access.owned(caller, body.projectId);
     const now = this.clock.now();
-    const { events, state } = await this.contents.handle(project.projectId, {
-      type: 'SaveNote', noteId: newObjectId(now), date: body.date, text: body.text, color: body.color,
-    }, now);
+    const { events, state } = await this.contents.handle(
+      project.projectId,
+      {
+        type: 'SaveNote',
+        noteId: newObjectId(now),
+        date: body.date,
+        text: body.text,
+        color: body.color,
+      },
+      now,
+    );
     const created = events.some((e) => e.type === 'NoteSaved');
     const note = state.notes.find((n) => n.date === body.date)!;
     void reply.status(created ? 201 : 200);

@@ -32,7 +32,11 @@ class UpdateProjectResponse {
 @ApiBearerAuth()
 @Controller('api/projects')
 export class UpdateProjectController {
-  constructor(private readonly access: ProjectAccess, private readonly workspaces: WorkspaceRepository, @Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(
+    private readonly access: ProjectAccess,
+    private readonly workspaces: WorkspaceRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   /** `_id`, `name` and `domain` are required; other settings keep their value when absent. */
   @Put()
@@ -41,9 +45,17 @@ export class UpdateProjectController {
     const { project } = await this.access.owned(caller, body._id);
     const settings = resolveSettings(body, project.settings);
     const competitors = parseDomainList('competitors', body.competitors, settings.domain);
-    const { state } = await this.workspaces.handle(caller.accountId, {
-      type: 'UpdateProject', projectId: project.projectId, settings, folder: parseFolder(body.folder), competitors,
-    }, this.clock.now());
+    const { state } = await this.workspaces.handle(
+      caller.accountId,
+      {
+        type: 'UpdateProject',
+        projectId: project.projectId,
+        settings,
+        folder: parseFolder(body.folder),
+        competitors,
+      },
+      this.clock.now(),
+    );
     return { success: true, project: toProjectView(findProject(state, project.projectId)!), message: 'Project updated' };
   }
 }

@@ -13,7 +13,13 @@ import { RequiredText } from '../../platform/http/validators';
 const MAX_KEYWORD_LENGTH = 200;
 
 const twoLetterCode = (test: (code: string) => boolean, what: string) =>
-  ValidateBy({ name: 'twoLetterCode', validator: { validate: (v: unknown) => typeof v === 'string' && v.length === 2 && test(v), defaultMessage: () => `$property must be ${what}` } });
+  ValidateBy({
+    name: 'twoLetterCode',
+    validator: {
+      validate: (v: unknown) => typeof v === 'string' && v.length === 2 && test(v),
+      defaultMessage: () => `$property must be ${what}`,
+    },
+  });
 
 class SerpCheckBody {
   @RequiredText(MAX_KEYWORD_LENGTH, { example: 'how to boil eggs' })
@@ -62,7 +68,10 @@ class SerpCheckVolumeView {
 }
 
 class SerpCheckData {
-  @ApiProperty({ type: [SerpResultView], description: 'Organic results of the first page (at most 10); [] when the page could not be loaded but the volume could' })
+  @ApiProperty({
+    type: [SerpResultView],
+    description: 'Organic results of the first page (at most 10); [] when the page could not be loaded but the volume could',
+  })
   serp!: SerpResultView[];
   @ApiProperty({ type: SerpCheckVolumeView }) volume!: SerpCheckVolumeView;
 }
@@ -70,7 +79,7 @@ class SerpCheckData {
 class SerpCheckResponse {
   @ApiProperty({ enum: [true] }) success!: true;
   @ApiProperty({ type: SerpCheckData }) data!: SerpCheckData;
-  @ApiProperty({ description: 'Calls left in the account\'s 10-per-60-s window after this one' }) remaining!: number;
+  @ApiProperty({ description: "Calls left in the account's 10-per-60-s window after this one" }) remaining!: number;
 }
 
 @ApiTags('Keyword research')
@@ -90,9 +99,17 @@ export class SerpCheckController {
   @ApiBadGatewayResponse({ description: 'Both the results page and the volume lookup failed' })
   async check(@CurrentAccount() caller: AccountCaller, @Body() body: SerpCheckBody): Promise<SerpCheckResponse> {
     const { remaining } = await this.rateLimits.take('serpCheck', caller.accountId);
-    const outcome = await this.serpCheck.check({ accountId: caller.accountId, keyword: body.keyword, geoCode: body.geo, langCode: body.lang });
+    const outcome = await this.serpCheck.check({
+      accountId: caller.accountId,
+      keyword: body.keyword,
+      geoCode: body.geo,
+      langCode: body.lang,
+    });
     if (outcome.kind === 'failed') {
-      throw new HttpException({ success: false, message: 'The results page could not be loaded and the volume lookup failed; try again shortly' }, HttpStatus.BAD_GATEWAY);
+      throw new HttpException(
+        { success: false, message: 'The results page could not be loaded and the volume lookup failed; try again shortly' },
+        HttpStatus.BAD_GATEWAY,
+      );
     }
     return { success: true, data: { serp: outcome.serp, volume: outcome.volume }, remaining };
   }

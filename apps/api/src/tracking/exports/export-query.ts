@@ -6,7 +6,6 @@ import { IsCalendarDate, ObjectIdField } from '../../platform/http/validators';
 import type { DayRange } from '@rank/tracking/exports/ranking-history.reader';
 import { CSV_FORMATS, CsvFormat } from '@rank/tracking/exports/csv-exports';
 
-
 /** Days in the default window before its end day (the spec's "last 30 days", as keyword-updates has it). */
 export const DEFAULT_WINDOW_DAYS = 30;
 

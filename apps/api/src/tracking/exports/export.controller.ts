@@ -48,7 +48,10 @@ export class ExportController {
     const format = query.format ?? 'full';
     const { project } = await this.access.readable(caller, query.projectId);
     const { keywords } = await this.contents.load(project.projectId);
-    const body = await streamedBody(csvExport(this.history, format, { projectId: project.projectId, keywords, range, volumes: (page) => this.averageSearches(page) }), 'CSV export');
+    const body = await streamedBody(
+      csvExport(this.history, format, { projectId: project.projectId, keywords, range, volumes: (page) => this.averageSearches(page) }),
+      'CSV export',
+    );
     await reply
       .type('text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="${csvFilename(project.settings.domain, format, range)}"`)
@@ -75,7 +78,12 @@ export class ExportController {
     // Traffic, competitors and performance from the domain data's read models: what is stored, never a fetch.
     const domain = normaliseDomain(project.settings.domain) ?? project.settings.domain;
     const competitors = project.competitors.map((c) => normaliseDomain(c) ?? c);
-    const domainData = await this.domainData.load(project.projectId, domain, competitors, keywords.map((k) => k.keywordId));
+    const domainData = await this.domainData.load(
+      project.projectId,
+      domain,
+      competitors,
+      keywords.map((k) => k.keywordId),
+    );
     const body = await streamedBody(agentReport(this.history, { project, keywords, domain, domainData }), 'Markdown report');
     await reply.type('text/markdown; charset=utf-8').send(body);
   }

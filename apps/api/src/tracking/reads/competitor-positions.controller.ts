@@ -15,7 +15,10 @@ class CompetitorPositionsParams {
   @RequiredObjectIdQuery()
   projectId!: string;
 
-  @ApiProperty({ example: 'rival.com', description: 'Any spelling of the domain (https://www.Rival.com/x is rival.com); its subdomains count as it' })
+  @ApiProperty({
+    example: 'rival.com',
+    description: 'Any spelling of the domain (https://www.Rival.com/x is rival.com); its subdomains count as it',
+  })
   @RequiredQuery((value) => typeof value === 'string' && normaliseDomain(value) !== null, 'a domain name such as rival.com')
   competitorDomain!: string;
 
@@ -30,7 +33,8 @@ class CompetitorHistoryEntry {
   @ApiProperty({ type: KeywordRefView }) keyword!: KeywordRefView;
   @ApiProperty({
     type: [KeywordUpdateView],
-    description: 'One per UTC day, oldest first: the day\'s latest successful check (else its latest failed one). position describes the competitor\'s best result in the top 30, 0 when absent',
+    description:
+      "One per UTC day, oldest first: the day's latest successful check (else its latest failed one). position describes the competitor's best result in the top 30, 0 when absent",
   })
   updates!: KeywordUpdateView[];
 }
@@ -39,7 +43,11 @@ class CompetitorHistoryEntry {
 class CompetitorPositionsResponse {
   @ApiProperty() success!: boolean;
   @ApiProperty({ example: 'rival.com', description: 'The competitor domain as normalised and matched' }) competitorDomain!: string;
-  @ApiProperty({ type: 'object', additionalProperties: { $ref: getSchemaPath(CompetitorHistoryEntry) }, description: 'Keyed by keyword id, in the project\'s keyword order' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { $ref: getSchemaPath(CompetitorHistoryEntry) },
+    description: "Keyed by keyword id, in the project's keyword order",
+  })
   keywordHistory!: Record<string, CompetitorHistoryEntry>;
 }
 
@@ -63,7 +71,10 @@ export class CompetitorPositionsController {
     const window = resolveDayWindow(params, this.clock.now());
     const { project } = await this.access.readable(caller, params.projectId);
     const keywords = (await this.contents.load(project.projectId)).keywords;
-    const updates = keywords.length === 0 ? new Map<string, KeywordUpdateView[]>() : updatesByKeyword(await this.positions.run(project.projectId, competitor, window));
+    const updates =
+      keywords.length === 0
+        ? new Map<string, KeywordUpdateView[]>()
+        : updatesByKeyword(await this.positions.run(project.projectId, competitor, window));
     const keywordHistory: Record<string, CompetitorHistoryEntry> = {};
     for (const keyword of keywords) {
       keywordHistory[keyword.keywordId] = { keyword: toKeywordRef(keyword), updates: updates.get(keyword.keywordId) ?? [] };

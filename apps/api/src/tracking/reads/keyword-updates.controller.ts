@@ -22,7 +22,10 @@ import { averageMonthlySearches } from '@rank/research/reads/volume-views';
 const isCode = (test: (code: string) => boolean, what: string) =>
   ValidateBy({
     name: 'isCode',
-    validator: { validate: (value: unknown) => typeof value === 'string' && test(value.trim()), defaultMessage: () => `$property must be ${what}` },
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && test(value.trim()),
+      defaultMessage: () => `$property must be ${what}`,
+    },
   });
 
 class KeywordUpdatesParams {
@@ -35,7 +38,11 @@ class KeywordUpdatesParams {
   @OptionalCalendarDateQuery('Last day (UTC), included; default today')
   endDate?: string;
 
-  @OptionalEnumQuery(AGGREGATIONS, 'daily', 'daily: one update per day (latest successful, else latest failed); weekly (ISO weeks) / monthly: the latest successful check of each period')
+  @OptionalEnumQuery(
+    AGGREGATIONS,
+    'daily',
+    'daily: one update per day (latest successful, else latest failed); weekly (ISO weeks) / monthly: the latest successful check of each period',
+  )
   aggregation?: Aggregation;
 
   @OptionalTextQuery(200, 'Case-insensitive substring of the keyword')
@@ -53,7 +60,11 @@ class KeywordUpdatesParams {
   @isCode(isLanguageCode, 'an ISO 639-1 language code such as en')
   langCode?: string;
 
-  @OptionalEnumQuery(SORT_FIELDS, undefined, 'Without it, keywords come in the order they were added. position: the latest successful update in the window; keywords not ranking or without one come last in both orders')
+  @OptionalEnumQuery(
+    SORT_FIELDS,
+    undefined,
+    'Without it, keywords come in the order they were added. position: the latest successful update in the window; keywords not ranking or without one come last in both orders',
+  )
   sortBy?: SortField;
 
   @OptionalEnumQuery(SORT_ORDERS, 'desc')
@@ -88,7 +99,8 @@ function keywordFilter(params: KeywordUpdatesParams): ((k: TrackedKeyword) => bo
   const geoCode = params.geoCode?.trim().toUpperCase();
   const langCode = params.langCode?.trim().toLowerCase();
   if (!search && !geoCode && !langCode) return undefined;
-  return (k) => (!search || k.value.toLowerCase().includes(search)) && (!geoCode || k.geoCode === geoCode) && (!langCode || k.langCode === langCode);
+  return (k) =>
+    (!search || k.value.toLowerCase().includes(search)) && (!geoCode || k.geoCode === geoCode) && (!langCode || k.langCode === langCode);
 }
 
 @ApiTags('Ranking data')
@@ -117,9 +129,15 @@ export class KeywordUpdatesController {
     const all = (await this.contents.load(project.projectId)).keywords;
     const filter = keywordFilter(params);
     const keywords = filter ? all.filter(filter) : all;
-    const { byKeyword, pages } = keywords.length === 0 ? { byKeyword: new Map(), pages: new Map() } : await this.updates.run(
-      project.projectId, window, params.aggregation ?? 'daily', filter ? keywords.map((k) => k.keywordId) : undefined,
-    );
+    const { byKeyword, pages } =
+      keywords.length === 0
+        ? { byKeyword: new Map(), pages: new Map() }
+        : await this.updates.run(
+            project.projectId,
+            window,
+            params.aggregation ?? 'daily',
+            filter ? keywords.map((k) => k.keywordId) : undefined,
+          );
     // Volumes are market data of their own context: one separate lookup, merged here.
     const volumes = await this.volumes.ofKeywords(keywords);
 
@@ -128,8 +146,11 @@ export class KeywordUpdatesController {
       const volume = volumes.get(keyword.keywordId);
       return { keyword, latestPosition: latestPosition(picks), volume: volume ? averageMonthlySearches(volume) : null, picks };
     });
-    const ordered = orderKeywords(sortable, params.sortBy, params.sortOrder ?? 'desc')
-      .map(({ keyword, volume, picks }) => ({ keyword, avgMonthlySearches: volume, picks }));
+    const ordered = orderKeywords(sortable, params.sortBy, params.sortOrder ?? 'desc').map(({ keyword, volume, picks }) => ({
+      keyword,
+      avgMonthlySearches: volume,
+      picks,
+    }));
     await reply.type('application/json; charset=utf-8').send(Readable.from(keywordUpdatesJson(ordered, pages)));
   }
 }

@@ -19,7 +19,7 @@ class PagesParams {
 class RankingPageKeywordView {
   @ApiProperty() keywordId!: string;
   @ApiProperty() value!: string;
-  @ApiProperty({ description: 'Position in the keyword\'s latest successful check' }) position!: number;
+  @ApiProperty({ description: "Position in the keyword's latest successful check" }) position!: number;
 }
 
 class PageTrendPointView {
@@ -39,12 +39,15 @@ class RankingPageView {
   @ApiProperty({ example: 'https://example.com/shoes' }) url!: string;
   @ApiProperty({ example: '/shoes' }) path!: string;
   @ApiProperty() keywordCount!: number;
-  @ApiProperty({ description: 'Average of the keywords\' current positions, 2 decimals' }) avgPosition!: number;
+  @ApiProperty({ description: "Average of the keywords' current positions, 2 decimals" }) avgPosition!: number;
   @ApiProperty() bestPosition!: number;
   @ApiProperty({ type: [RankingPageKeywordView], description: 'Best position first' }) keywords!: RankingPageKeywordView[];
   @ApiProperty({ type: [PageTrendPointView], description: '14 points: ISO weeks ending with the current one, or the last 14 days' })
   avgPositionTrend!: PageTrendPointView[];
-  @ApiProperty({ enum: ['week', 'day'], description: 'day when all of the page\'s ranking history in the last 90 days lies within the last 14 days' })
+  @ApiProperty({
+    enum: ['week', 'day'],
+    description: "day when all of the page's ranking history in the last 90 days lies within the last 14 days",
+  })
   avgPositionTrendGranularity!: TrendGranularity;
   @ApiProperty({ type: [PageWeeklyPointView], description: 'The 14 weekly points, whatever the trend granularity' })
   weeklyAvgPositions!: PageWeeklyPointView[];
@@ -53,7 +56,12 @@ class RankingPageView {
 class PagesResponse {
   @ApiProperty() success!: boolean;
   @ApiProperty({ type: [RankingPageView], description: 'Worst average position first' }) data!: RankingPageView[];
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Newest successful check the pages were built from; null when none' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'Newest successful check the pages were built from; null when none',
+  })
   lastPagesUpdate!: string | null;
 }
 
@@ -96,7 +104,9 @@ export class PagesController {
     if (keywords.length === 0) return { success: true, data: [], lastPagesUpdate: null };
 
     const tracked = new Map(keywords.map((k) => [k.keywordId, k]));
-    const latest = (await this.pages.latestPositions(project.projectId, { keywordIds: [...tracked.keys()], now: this.clock.now() })).filter((row) => tracked.has(row.keywordId));
+    const latest = (await this.pages.latestPositions(project.projectId, { keywordIds: [...tracked.keys()], now: this.clock.now() })).filter(
+      (row) => tracked.has(row.keywordId),
+    );
     const keywordsOfPage = new Map<string, RankingPageKeywordView[]>();
     let newestCheck: number | null = null;
     for (const row of latest) {

@@ -29,7 +29,11 @@ class SerpResultView {
   @ApiProperty() title!: string;
   @ApiProperty({ example: 'example.com' }) domain!: string;
   @ApiProperty() url!: string;
-  @ApiProperty({ type: Number, nullable: true, description: 'The domain\'s position in the previous successful check; null when it was not there' })
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: "The domain's position in the previous successful check; null when it was not there",
+  })
   previousPosition!: number | null;
   @ApiProperty({ type: SerpMovementView }) movement!: SerpMovementView;
 }
@@ -55,11 +59,14 @@ class PositionHistoryView {
   @ApiProperty({ enum: UPDATE_STATUSES, description: 'A failed check has no result page: its lists are empty' }) status!: UpdateStatus;
   @ApiProperty({ type: String, nullable: true, description: 'Why the check failed; null when it succeeded' }) failureReason!: string | null;
   @ApiProperty({
-    type: String, nullable: true, enum: ['browser', 'fetch-api', 'dataforseo', 'serpapi'],
-    description: 'The SERP source that answered (checks from before sources existed: browser); null for a failed check, whose failureReason names each source\'s reason',
+    type: String,
+    nullable: true,
+    enum: ['browser', 'fetch-api', 'dataforseo', 'serpapi'],
+    description:
+      "The SERP source that answered (checks from before sources existed: browser); null for a failed check, whose failureReason names each source's reason",
   })
   source!: string | null;
-  @ApiProperty({ type: [SerpResultView], description: 'The top 30 organic results, plus the project\'s own result when it ranks deeper' })
+  @ApiProperty({ type: [SerpResultView], description: "The top 30 organic results, plus the project's own result when it ranks deeper" })
   resultList!: SerpResultView[];
   @ApiProperty({ type: [DroppedDomainView], description: 'Domains of the previous top 30 with no result in resultList' })
   droppedDomains!: DroppedDomainView[];

@@ -16,7 +16,8 @@ export const RequiredQuery = (test: (value: unknown) => boolean, what: string) =
     name: 'requiredQuery',
     validator: {
       validate: test,
-      defaultMessage: (args) => (args?.value === undefined || args.value === '' ? `${args?.property} is required` : `${args?.property} must be ${what}`),
+      defaultMessage: (args) =>
+        args?.value === undefined || args.value === '' ? `${args?.property} is required` : `${args?.property} must be ${what}`,
     },
   });
 

@@ -61,13 +61,23 @@ export class RequestScrapeController {
     const own = new Set((await this.contents.load(project.projectId)).keywords.map((k) => k.keywordId));
     const foreign = body.keywordIds.filter((id) => !own.has(id));
     if (foreign.length > 0) {
-      throw invalid(`keywordIds must all belong to the project; not in it: ${[...new Set(foreign)].slice(0, 10).join(', ')}${foreign.length > 10 ? ', ...' : ''}`);
+      throw invalid(
+        `keywordIds must all belong to the project; not in it: ${[...new Set(foreign)].slice(0, 10).join(', ')}${foreign.length > 10 ? ', ...' : ''}`,
+      );
     }
     const keywordIds = [...new Set(body.keywordIds)];
     const now = this.clock.now();
-    await this.accounts.handle(caller.accountId, {
-      type: 'RequestScrape', batchId: newObjectId(now), projectId: project.projectId, keywordIds, serpTop: project.settings.serpTop,
-    }, now);
+    await this.accounts.handle(
+      caller.accountId,
+      {
+        type: 'RequestScrape',
+        batchId: newObjectId(now),
+        projectId: project.projectId,
+        keywordIds,
+        serpTop: project.settings.serpTop,
+      },
+      now,
+    );
     return {
       success: true,
       message: `Checking ${keywordIds.length} keyword${keywordIds.length === 1 ? '' : 's'} in the background`,

@@ -47,7 +47,10 @@ export function handleAppend(
       case 'idempotent':
         return callback(null, new streams.AppendResp().setSuccess(appendSuccess(outcome)));
       case 'wrong-expected-version':
-        return callback(null, new streams.AppendResp().setWrongExpectedVersion(appendWrongExpectedVersion(outcome.currentVersion, expected)));
+        return callback(
+          null,
+          new streams.AppendResp().setWrongExpectedVersion(appendWrongExpectedVersion(outcome.currentVersion, expected)),
+        );
       case 'stream-deleted':
         return callback(RpcErrors.streamDeleted(streamName));
       case 'invalid-transaction':
@@ -61,7 +64,11 @@ export function handleAppend(
  * One long-lived duplex call carries many appends, matched by correlation id. A request may be
  * split over several messages (`is_final` on the last); the options come with the first.
  */
-export function handleBatchAppend(log: TransactionLog, call: ServerDuplexStream<streams.BatchAppendReq, streams.BatchAppendResp>, onAnswered: () => void = () => undefined): void {
+export function handleBatchAppend(
+  log: TransactionLog,
+  call: ServerDuplexStream<streams.BatchAppendReq, streams.BatchAppendResp>,
+  onAnswered: () => void = () => undefined,
+): void {
   const pending = new Map<string, { streamName: string; expected: number; events: ProposedEvent[] }>();
   call.on('data', (request: streams.BatchAppendReq) => {
     const correlationId = request.getCorrelationId();
@@ -77,7 +84,11 @@ export function handleBatchAppend(log: TransactionLog, call: ServerDuplexStream<
     try {
       if (request.hasOptions()) {
         const options = request.getOptions()!;
-        pending.set(key, { streamName: streamNameOf(options.getStreamIdentifier()), expected: batchExpectedVersionOf(options), events: [] });
+        pending.set(key, {
+          streamName: streamNameOf(options.getStreamIdentifier()),
+          expected: batchExpectedVersionOf(options),
+          events: [],
+        });
       }
       const write = pending.get(key);
       if (!write) return;
@@ -85,25 +96,34 @@ export function handleBatchAppend(log: TransactionLog, call: ServerDuplexStream<
       if (appendSize(write.events) > MAX_APPEND_SIZE) {
         pending.delete(key);
         const details = new shared.MaximumAppendSizeExceeded().setMaxappendsize(MAX_APPEND_SIZE);
-        return respond(write.streamName, { error: rpcStatus(3, 'MaximumAppendSizeExceeded', packAny(details, 'event_store.client.MaximumAppendSizeExceeded')) });
+        return respond(write.streamName, {
+          error: rpcStatus(3, 'MaximumAppendSizeExceeded', packAny(details, 'event_store.client.MaximumAppendSizeExceeded')),
+        });
       }
       if (!request.getIsFinal()) return;
       pending.delete(key);
       respond(write.streamName, batchOutcome(write.streamName, write.expected, log.write(write.streamName, write.expected, write.events)));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      respond(pending.get(key)?.streamName ?? '', { error: rpcStatus(3, 'BadRequest', packAny(new shared.BadRequest().setMessage(message), 'event_store.client.BadRequest')) });
+      respond(pending.get(key)?.streamName ?? '', {
+        error: rpcStatus(3, 'BadRequest', packAny(new shared.BadRequest().setMessage(message), 'event_store.client.BadRequest')),
+      });
     }
   });
   call.on('end', () => call.end());
   call.on('error', () => undefined);
 }
 
-function batchOutcome(streamName: string, expected: number, outcome: WriteOutcome): { success: streams.BatchAppendResp.Success } | { error: status.Status } {
+function batchOutcome(
+  streamName: string,
+  expected: number,
+  outcome: WriteOutcome,
+): { success: streams.BatchAppendResp.Success } | { error: status.Status } {
   switch (outcome.kind) {
     case 'written':
     case 'idempotent': {
-      const [commit, prepare] = outcome.kind === 'written' ? [outcome.commitPosition, outcome.preparePosition] : [outcome.position, outcome.position];
+      const [commit, prepare] =
+        outcome.kind === 'written' ? [outcome.commitPosition, outcome.preparePosition] : [outcome.position, outcome.position];
       const success = new streams.BatchAppendResp.Success().setPosition(
         new shared.AllStreamPosition().setCommitPosition(String(commit)).setPreparePosition(String(prepare)),
       );
@@ -187,7 +207,8 @@ function batchExpectedVersionOf(options: streams.BatchAppendReq.Options): number
 }
 
 function appendSuccess(outcome: Extract<WriteOutcome, { kind: 'written' | 'idempotent' }>): streams.AppendResp.Success {
-  const [commit, prepare] = outcome.kind === 'written' ? [outcome.commitPosition, outcome.preparePosition] : [outcome.position, outcome.position];
+  const [commit, prepare] =
+    outcome.kind === 'written' ? [outcome.commitPosition, outcome.preparePosition] : [outcome.position, outcome.position];
   const success = new streams.AppendResp.Success().setPosition(
     new streams.AppendResp.Position().setCommitPosition(String(commit)).setPreparePosition(String(prepare)),
   );
@@ -203,7 +224,8 @@ function appendWrongExpectedVersion(currentVersion: number, expected: number): s
   else wrong.setCurrentRevision(String(currentVersion)).setCurrentRevision2060(currentVersion);
   if (expected >= 0) wrong.setExpectedRevision(String(expected)).setExpectedRevision2060(expected);
   else if (expected === ExpectedVersion.Any) wrong.setExpectedAny(new shared.Empty()).setAny2060(new shared.Empty());
-  else if (expected === ExpectedVersion.StreamExists) wrong.setExpectedStreamExists(new shared.Empty()).setStreamExists2060(new shared.Empty());
+  else if (expected === ExpectedVersion.StreamExists)
+    wrong.setExpectedStreamExists(new shared.Empty()).setStreamExists2060(new shared.Empty());
   else wrong.setExpectedNoStream(new shared.Empty());
   return wrong;
 }

@@ -49,7 +49,9 @@ describe('EventStoreDB double, as the real client sees it', () => {
       await client.appendToStream('order-1', [event(), event(), event()], { expectedRevision: NO_STREAM });
 
       const error = await client.appendToStream('order-1', [event()], { expectedRevision: 0n }).catch((caught: unknown) => caught);
-      const absent = await client.appendToStream('order-2', [event()], { expectedRevision: STREAM_EXISTS }).catch((caught: unknown) => caught);
+      const absent = await client
+        .appendToStream('order-2', [event()], { expectedRevision: STREAM_EXISTS })
+        .catch((caught: unknown) => caught);
 
       expect(error).toBeInstanceOf(WrongExpectedVersionError);
       expect(error).toMatchObject({ streamName: 'order-1', expectedVersion: 0n, actualVersion: 2n });
@@ -65,7 +67,10 @@ describe('EventStoreDB double, as the real client sees it', () => {
       const withAny = await client.appendToStream('order-1', batch, { expectedRevision: ANY });
 
       // The repeat reports the revision and commit position of the stored write (both ends at its last event).
-      const stored = { nextExpectedRevision: first.nextExpectedRevision, position: { commit: first.position!.commit, prepare: first.position!.commit } };
+      const stored = {
+        nextExpectedRevision: first.nextExpectedRevision,
+        position: { commit: first.position!.commit, prepare: first.position!.commit },
+      };
       expect(sameExpectation).toMatchObject(stored);
       expect(withAny).toMatchObject(stored);
       expect(await readIds(client, 'order-1')).toEqual(batch.map((e) => e.id));
@@ -121,7 +126,9 @@ describe('EventStoreDB double, as the real client sees it', () => {
       await client.appendToStream('order-1', [event(), event()], { expectedRevision: NO_STREAM });
       await client.deleteStream('order-1');
 
-      const exists = await client.appendToStream('order-1', [event()], { expectedRevision: STREAM_EXISTS }).catch((caught: unknown) => caught);
+      const exists = await client
+        .appendToStream('order-1', [event()], { expectedRevision: STREAM_EXISTS })
+        .catch((caught: unknown) => caught);
       const written = await client.appendToStream('order-1', [event()], { expectedRevision: 1n });
 
       expect(exists).toBeInstanceOf(StreamDeletedError);
@@ -153,7 +160,10 @@ describe('EventStoreDB double, as the real client sees it', () => {
       const checkpoints: Position[] = [];
       const subscription = client.subscribeToAll({
         fromPosition: START,
-        filter: streamNameFilter({ prefixes: ['wanted-'], checkpointReached: (_subscription, position) => void checkpoints.push(position) }),
+        filter: streamNameFilter({
+          prefixes: ['wanted-'],
+          checkpointReached: (_subscription, position) => void checkpoints.push(position),
+        }),
       });
       const seen: string[] = [];
       subscription.on('data', (resolved) => seen.push(resolved.event!.streamId));
@@ -185,7 +195,9 @@ describe('EventStoreDB double, as the real client sees it', () => {
       const { client } = await connect();
       await client.createPersistentSubscriptionToAll('workers', settings(), work);
 
-      await expect(client.createPersistentSubscriptionToAll('workers', settings(), work)).rejects.toBeInstanceOf(PersistentSubscriptionExistsError);
+      await expect(client.createPersistentSubscriptionToAll('workers', settings(), work)).rejects.toBeInstanceOf(
+        PersistentSubscriptionExistsError,
+      );
       const stranger = member(client, 'nobody');
       await waitFor(() => stranger.errors.length > 0);
       expect(stranger.errors[0]).toBeInstanceOf(PersistentSubscriptionDoesNotExistError);

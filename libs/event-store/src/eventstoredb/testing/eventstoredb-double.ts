@@ -85,13 +85,20 @@ function writeFreshNodeSystemEvents(log: TransactionLog): void {
   log.writeSystemEvent('$$$scavenges', '$metadata', '{"$maxAge":2592000}');
   for (const login of ['admin', 'ops']) {
     const fullName = login === 'admin' ? 'Event Store Administrator' : 'Event Store Operations';
-    log.writeSystemEvent(`$user-${login}`, '$User', JSON.stringify({ loginName: login, fullName, groups: [`$${login}s`], disabled: false }));
+    log.writeSystemEvent(
+      `$user-${login}`,
+      '$User',
+      JSON.stringify({ loginName: login, fullName, groups: [`$${login}s`], disabled: false }),
+    );
     log.writeSystemEvent('$users', '$UserCreated', login, { isJson: false });
   }
   log.writeSystemEvent(
     '$settings',
     '$settings',
-    JSON.stringify({ $userStreamAcl: { $r: '$all', $w: '$all', $d: '$all', $mr: '$all', $mw: '$all' }, $systemStreamAcl: { $r: '$admins' } }),
+    JSON.stringify({
+      $userStreamAcl: { $r: '$all', $w: '$all', $d: '$all', $mr: '$all', $mw: '$all' },
+      $systemStreamAcl: { $r: '$admins' },
+    }),
   );
 }
 

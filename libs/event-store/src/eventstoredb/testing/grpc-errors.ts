@@ -27,7 +27,10 @@ export const RpcErrors = {
     ),
 
   streamDeleted: (streamName: string) =>
-    rpcError(status.FAILED_PRECONDITION, `Event stream '${streamName}' is deleted.`, { exception: 'stream-deleted', 'stream-name': streamName }),
+    rpcError(status.FAILED_PRECONDITION, `Event stream '${streamName}' is deleted.`, {
+      exception: 'stream-deleted',
+      'stream-name': streamName,
+    }),
 
   invalidTransaction: () => rpcError(status.INVALID_ARGUMENT, 'Invalid Transaction', { exception: 'invalid-transaction' }),
 

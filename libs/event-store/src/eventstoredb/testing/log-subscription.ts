@@ -65,7 +65,11 @@ export class LogSubscription {
         if (this.options.checkpointInterval !== undefined && ++this.readSinceCheckpoint >= this.options.checkpointInterval) {
           this.readSinceCheckpoint = 0;
           const position = String(record.position);
-          await this.send(new streams.ReadResp().setCheckpoint(new streams.ReadResp.Checkpoint().setCommitPosition(position).setPreparePosition(position)));
+          await this.send(
+            new streams.ReadResp().setCheckpoint(
+              new streams.ReadResp.Checkpoint().setCommitPosition(position).setPreparePosition(position),
+            ),
+          );
         }
       }
     } finally {

@@ -59,13 +59,16 @@ export class PersistentSubscriptionsService {
     if (this.groups.has(groupName)) return callback(RpcErrors.persistentSubscriptionExists(ALL, groupName));
     const settings = options.getSettings()!;
     const strategy = consumerStrategyOf(settings);
-    if (strategy === 'Pinned' || strategy === 'PinnedByCorrelation') return callback(RpcErrors.notEmulated(`the ${strategy} consumer strategy`));
+    if (strategy === 'Pinned' || strategy === 'PinnedByCorrelation')
+      return callback(RpcErrors.notEmulated(`the ${strategy} consumer strategy`));
     if (strategy !== 'RoundRobin' && strategy !== 'DispatchToSingle') {
       return callback(RpcErrors.persistentSubscriptionFailed(ALL, groupName, `Consumer strategy ${strategy} does not exist.`));
     }
     if (settings.getReadBatchSize() >= settings.getHistoryBufferSize()) {
       // `PersistentSubscriptionParams` refuses this combination.
-      return callback(RpcErrors.persistentSubscriptionFailed(ALL, groupName, 'ReadBatchSize may not be greater than or equal to BufferSize'));
+      return callback(
+        RpcErrors.persistentSubscriptionFailed(ALL, groupName, 'ReadBatchSize may not be greater than or equal to BufferSize'),
+      );
     }
     const all = options.getAll()!;
     const position = all.getPosition();
@@ -77,11 +80,15 @@ export class PersistentSubscriptionsService {
           ? 'end'
           : { commit: BigInt(position!.getCommitPosition()), prepare: BigInt(position!.getPreparePosition()) },
       filter: all.hasFilter() ? eventFilterFrom(all.getFilter()!) : undefined,
-      messageTimeoutMs: settings.hasMessageTimeoutMs() ? settings.getMessageTimeoutMs() : Number(BigInt(settings.getMessageTimeoutTicks() || '0') / 10_000n),
+      messageTimeoutMs: settings.hasMessageTimeoutMs()
+        ? settings.getMessageTimeoutMs()
+        : Number(BigInt(settings.getMessageTimeoutTicks() || '0') / 10_000n),
       maxRetryCount: settings.getMaxRetryCount(),
       maxSubscriberCount: settings.getMaxSubscriberCount(),
       consumerStrategy: strategy satisfies ConsumerStrategy,
-      checkPointAfterMs: settings.hasCheckpointAfterMs() ? settings.getCheckpointAfterMs() : Number(BigInt(settings.getCheckpointAfterTicks() || '0') / 10_000n),
+      checkPointAfterMs: settings.hasCheckpointAfterMs()
+        ? settings.getCheckpointAfterMs()
+        : Number(BigInt(settings.getCheckpointAfterTicks() || '0') / 10_000n),
       minCheckPointCount: settings.getMinCheckpointCount(),
       maxCheckPointCount: settings.getMaxCheckpointCount(),
     });
@@ -102,10 +109,20 @@ export class PersistentSubscriptionsService {
     call.on('data', (request: persistent.ReadReq) => {
       try {
         if (request.hasOptions()) member = this.join(call, request.getOptions()!);
-        else if (request.hasAck()) member?.group.ack(request.getAck()!.getIdsList().map((id) => parseUuid(id)));
+        else if (request.hasAck())
+          member?.group.ack(
+            request
+              .getAck()!
+              .getIdsList()
+              .map((id) => parseUuid(id)),
+          );
         else if (request.hasNack()) {
           const nack = request.getNack()!;
-          member?.group.nack(nackAction(nack.getAction()), nack.getIdsList().map((id) => parseUuid(id)), nack.getReason());
+          member?.group.nack(
+            nackAction(nack.getAction()),
+            nack.getIdsList().map((id) => parseUuid(id)),
+            nack.getReason(),
+          );
         }
       } catch (error) {
         call.emit('error', error);
@@ -169,7 +186,10 @@ export class PersistentSubscriptionsService {
 
 function readEvent(record: LogRecord, retryCount: number, structuredIds: boolean): persistent.ReadResp {
   const event = fillRecordedEvent(new persistent.ReadResp.ReadEvent.RecordedEvent(), record, structuredIds);
-  const readEvent = new persistent.ReadResp.ReadEvent().setEvent(event).setCommitPosition(String(record.position)).setRetryCount(retryCount);
+  const readEvent = new persistent.ReadResp.ReadEvent()
+    .setEvent(event)
+    .setCommitPosition(String(record.position))
+    .setRetryCount(retryCount);
   return new persistent.ReadResp().setEvent(readEvent);
 }
 

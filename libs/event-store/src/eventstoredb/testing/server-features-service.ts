@@ -24,7 +24,10 @@ export function serverFeaturesImplementation(options: { batchAppend: boolean }):
   ];
   if (options.batchAppend) methods.push(['event_store.client.streams.Streams', 'BatchAppend', []]);
   return {
-    getSupportedMethods: (_call: ServerUnaryCall<shared.Empty, features.SupportedMethods>, callback: sendUnaryData<features.SupportedMethods>) => {
+    getSupportedMethods: (
+      _call: ServerUnaryCall<shared.Empty, features.SupportedMethods>,
+      callback: sendUnaryData<features.SupportedMethods>,
+    ) => {
       const supported = new features.SupportedMethods().setEventStoreServerVersion(EMULATED_SERVER_VERSION);
       for (const [service, method, list] of methods) {
         supported.addMethods(

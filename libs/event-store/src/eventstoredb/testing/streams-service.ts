@@ -126,7 +126,12 @@ export class StreamsService {
     call.end();
   }
 
-  private readStream(streamName: string, stream: streams.ReadReq.Options.StreamOptions, backwards: boolean, count: number): StreamReadResult {
+  private readStream(
+    streamName: string,
+    stream: streams.ReadReq.Options.StreamOptions,
+    backwards: boolean,
+    count: number,
+  ): StreamReadResult {
     if (backwards) {
       const from = stream.hasEnd() ? undefined : stream.hasStart() ? 0 : Number(stream.getRevision());
       return this.log.readStreamBackwards(streamName, from, count);
@@ -164,19 +169,26 @@ export class StreamsService {
     const expected = expectedVersionOf(options);
     const outcome = this.log.softDelete(streamName, expected);
     if (outcome.kind === 'deleted') {
-      const position = new streams.DeleteResp.Position().setCommitPosition(String(outcome.position)).setPreparePosition(String(outcome.position));
+      const position = new streams.DeleteResp.Position()
+        .setCommitPosition(String(outcome.position))
+        .setPreparePosition(String(outcome.position));
       return callback(null, new streams.DeleteResp().setPosition(position));
     }
     callback(deleteError('Delete', streamName, expected, outcome));
   }
 
-  private tombstone(call: ServerUnaryCall<streams.TombstoneReq, streams.TombstoneResp>, callback: sendUnaryData<streams.TombstoneResp>): void {
+  private tombstone(
+    call: ServerUnaryCall<streams.TombstoneReq, streams.TombstoneResp>,
+    callback: sendUnaryData<streams.TombstoneResp>,
+  ): void {
     const options = call.request.getOptions()!;
     const streamName = streamNameOf(options.getStreamIdentifier());
     const expected = expectedVersionOf(options);
     const outcome = this.log.tombstone(streamName, expected);
     if (outcome.kind === 'deleted') {
-      const position = new streams.TombstoneResp.Position().setCommitPosition(String(outcome.position)).setPreparePosition(String(outcome.position));
+      const position = new streams.TombstoneResp.Position()
+        .setCommitPosition(String(outcome.position))
+        .setPreparePosition(String(outcome.position));
       return callback(null, new streams.TombstoneResp().setPosition(position));
     }
     callback(deleteError('Tombstone', streamName, expected, outcome));
@@ -192,9 +204,14 @@ function tfPosition(position: { getCommitPosition(): string; getPreparePosition(
   return { commit: BigInt(position.getCommitPosition()), prepare: BigInt(position.getPreparePosition()) };
 }
 
-function deleteError(operation: string, streamName: string, expected: number, outcome: { kind: string; currentVersion?: number }): GrpcError {
-  if (outcome.kind === 'wrong-expected-version') return RpcErrors.wrongExpectedVersion(operation, streamName, expected, outcome.currentVersion ?? -1);
+function deleteError(
+  operation: string,
+  streamName: string,
+  expected: number,
+  outcome: { kind: string; currentVersion?: number },
+): GrpcError {
+  if (outcome.kind === 'wrong-expected-version')
+    return RpcErrors.wrongExpectedVersion(operation, streamName, expected, outcome.currentVersion ?? -1);
   if (outcome.kind === 'stream-deleted') return RpcErrors.streamDeleted(streamName);
   return RpcErrors.invalidTransaction();
 }
-

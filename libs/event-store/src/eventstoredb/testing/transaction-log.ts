@@ -54,10 +54,7 @@ export type WriteOutcome =
   | { kind: 'stream-deleted' }
   | { kind: 'invalid-transaction' };
 
-export type StreamReadResult =
-  | { kind: 'success'; records: LogRecord[] }
-  | { kind: 'no-stream' }
-  | { kind: 'stream-deleted' };
+export type StreamReadResult = { kind: 'success'; records: LogRecord[] } | { kind: 'no-stream' } | { kind: 'stream-deleted' };
 
 export interface StreamMetadata {
   truncateBefore?: number;
@@ -149,7 +146,11 @@ export class TransactionLog {
 
   /** Appends with the server's expected-version and idempotency rules. */
   write(streamName: string, expectedVersion: number, events: ProposedEvent[]): WriteOutcome {
-    const decision = this.checkCommit(streamName, expectedVersion, events.map((event) => event.eventId));
+    const decision = this.checkCommit(
+      streamName,
+      expectedVersion,
+      events.map((event) => event.eventId),
+    );
     switch (decision.kind) {
       case 'wrong-expected-version':
         return { kind: 'wrong-expected-version', currentVersion: decision.currentVersion };
@@ -185,7 +186,10 @@ export class TransactionLog {
    * metadata (wrong expected version, current -1), otherwise replace its metadata with `$tb` =
    * long.MaxValue. Reads then see no stream, and the next append continues the event numbers.
    */
-  softDelete(streamName: string, expectedVersion: number): { kind: 'deleted'; position: number } | Exclude<WriteOutcome, { kind: 'written' | 'idempotent' }> {
+  softDelete(
+    streamName: string,
+    expectedVersion: number,
+  ): { kind: 'deleted'; position: number } | Exclude<WriteOutcome, { kind: 'written' | 'idempotent' }> {
     const check = this.checkCommit(streamName, expectedVersion, [randomUUID()]);
     if (check.kind === 'wrong-expected-version') return { kind: 'wrong-expected-version', currentVersion: check.currentVersion };
     if (check.kind === 'deleted') return { kind: 'stream-deleted' };
@@ -199,7 +203,10 @@ export class TransactionLog {
   }
 
   /** Hard delete: a `$streamDeleted` record with event number long.MaxValue; the name can never be used again. */
-  tombstone(streamName: string, expectedVersion: number): { kind: 'deleted'; position: number } | Exclude<WriteOutcome, { kind: 'written' | 'idempotent' }> {
+  tombstone(
+    streamName: string,
+    expectedVersion: number,
+  ): { kind: 'deleted'; position: number } | Exclude<WriteOutcome, { kind: 'written' | 'idempotent' }> {
     const check = this.checkCommit(streamName, expectedVersion, [randomUUID()]);
     if (check.kind === 'wrong-expected-version') return { kind: 'wrong-expected-version', currentVersion: check.currentVersion };
     if (check.kind === 'deleted') return { kind: 'stream-deleted' };
@@ -342,7 +349,9 @@ export class TransactionLog {
     return events && events.length > 0 ? events[events.length - 1]!.data : undefined;
   }
 
-  private visibleRange(streamName: string): { kind: 'success'; from: number; to: number } | { kind: 'no-stream' } | { kind: 'stream-deleted' } {
+  private visibleRange(
+    streamName: string,
+  ): { kind: 'success'; from: number; to: number } | { kind: 'no-stream' } | { kind: 'stream-deleted' } {
     const last = this.lastEventNumber(streamName);
     if (last === Number.POSITIVE_INFINITY) return { kind: 'stream-deleted' };
     const metadata = this.metadataOf(streamName);

@@ -18,7 +18,9 @@ store.joinConsumerGroup({
   messageTimeoutMs: 600_000,
   maxRetries: 3,
   onEvent: async (event, attempt) => {
-    await store.appendToStream(logStream, [{ id: randomUUID(), type: 'Holding', data: { eventId: event.id, attempt } }], { expectedRevision: 'any' });
+    await store.appendToStream(logStream, [{ id: randomUUID(), type: 'Holding', data: { eventId: event.id, attempt } }], {
+      expectedRevision: 'any',
+    });
     process.kill(process.pid, 'SIGKILL');
     await new Promise(() => undefined);
   },

@@ -77,9 +77,11 @@ export class FakeGoogleAutocomplete {
   private answer(query: URLSearchParams, res: ServerResponse): void {
     const failure = this.queued.shift() ?? this.failure;
     if (failure !== undefined) {
-      if (failure === 'block') res.writeHead(429, { 'content-type': 'text/html' }).end('<html><body>Our systems have detected unusual traffic</body></html>');
+      if (failure === 'block')
+        res.writeHead(429, { 'content-type': 'text/html' }).end('<html><body>Our systems have detected unusual traffic</body></html>');
       else if (failure === 'server-error') res.writeHead(503, { 'content-type': 'text/html' }).end('<html>Service Unavailable</html>');
-      else if (failure === 'malformed') res.writeHead(200, { 'content-type': 'text/javascript; charset=UTF-8' }).end('["q",{"not":"a list"}]');
+      else if (failure === 'malformed')
+        res.writeHead(200, { 'content-type': 'text/javascript; charset=UTF-8' }).end('["q",{"not":"a list"}]');
       else if (failure === 'reset') res.socket?.destroy();
       else {
         const timer = setTimeout(() => {

@@ -72,9 +72,22 @@ function historyRecord(key: { origin?: string; url?: string }, periods: FakeCrux
     record: {
       key,
       metrics: {
-        largest_contentful_paint: { histogramTimeseries: histogram([2500, 4000]), percentilesTimeseries: { p75s: periods.map((p) => p.lcpMs) } },
-        cumulative_layout_shift: { histogramTimeseries: histogram([0.1, 0.25]).map((bin) => ({ ...bin, start: String(bin.start), ...(bin.end !== undefined ? { end: String(bin.end) } : {}) })), percentilesTimeseries: { p75s: periods.map((p) => p.cls) } },
-        interaction_to_next_paint: { histogramTimeseries: histogram([200, 500]), percentilesTimeseries: { p75s: periods.map((p) => p.inpMs) } },
+        largest_contentful_paint: {
+          histogramTimeseries: histogram([2500, 4000]),
+          percentilesTimeseries: { p75s: periods.map((p) => p.lcpMs) },
+        },
+        cumulative_layout_shift: {
+          histogramTimeseries: histogram([0.1, 0.25]).map((bin) => ({
+            ...bin,
+            start: String(bin.start),
+            ...(bin.end !== undefined ? { end: String(bin.end) } : {}),
+          })),
+          percentilesTimeseries: { p75s: periods.map((p) => p.cls) },
+        },
+        interaction_to_next_paint: {
+          histogramTimeseries: histogram([200, 500]),
+          percentilesTimeseries: { p75s: periods.map((p) => p.inpMs) },
+        },
       },
       collectionPeriods: periods.map((p) => ({ firstDate: date(firstDateOf(p.lastDate)), lastDate: date(p.lastDate) })),
     },

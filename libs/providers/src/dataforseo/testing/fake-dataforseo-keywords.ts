@@ -1,7 +1,11 @@
 import { FAILURES, FakeJsonApi, type FakeAnswer, type SeenRequest } from '../../testing/fake-json-api';
 import { AnswerQueue } from '../../testing/answer-queue';
 import type { KeywordFigures } from '../../keyword-data/keyword-data.port';
-import { DATAFORSEO_KEYWORDS_FOR_KEYWORDS_PATH, DATAFORSEO_KEYWORDS_FOR_SITE_PATH, DATAFORSEO_SEARCH_VOLUME_PATH } from '../keyword-data.client';
+import {
+  DATAFORSEO_KEYWORDS_FOR_KEYWORDS_PATH,
+  DATAFORSEO_KEYWORDS_FOR_SITE_PATH,
+  DATAFORSEO_SEARCH_VOLUME_PATH,
+} from '../keyword-data.client';
 
 export const FAKE_DATAFORSEO_KEYWORDS_LOGIN = 'fake-dataforseo-login';
 export const FAKE_DATAFORSEO_KEYWORDS_PASSWORD = 'fake-dataforseo-password';
@@ -48,7 +52,19 @@ export function dataForSeoTaskError(statusCode: number, message: string): FakeAn
       cost: 0,
       tasks_count: 1,
       tasks_error: 1,
-      tasks: [{ id: '05251200-0000-0000-0000-000000000000', status_code: statusCode, status_message: message, time: '0 sec.', cost: 0, result_count: 0, path: [], data: {}, result: null }],
+      tasks: [
+        {
+          id: '05251200-0000-0000-0000-000000000000',
+          status_code: statusCode,
+          status_message: message,
+          time: '0 sec.',
+          cost: 0,
+          result_count: 0,
+          path: [],
+          data: {},
+          result: null,
+        },
+      ],
     },
   };
 }
@@ -60,8 +76,26 @@ export const DATAFORSEO_KEYWORD_FAILURES = {
   /** 50301 Too many requests: Google Ads' own limit, passed on by DataForSEO. */
   tooManyRequests: () => dataForSeoTaskError(50301, 'Too many requests.'),
   /** A call-level error (the whole answer's `status_code`). */
-  callError: (statusCode = 50000, message = 'Internal Error.'): FakeAnswer => ({ kind: 'json', status: 200, body: { version: '0.1.20250526', status_code: statusCode, status_message: message, time: '0 sec.', cost: 0, tasks_count: 0, tasks_error: 0, tasks: null } }),
-  malformed: (): FakeAnswer => ({ kind: 'text', status: 200, body: '{"status_code": 20000, "tasks": [{"status_code": 20000, "result": [', contentType: 'application/json' }),
+  callError: (statusCode = 50000, message = 'Internal Error.'): FakeAnswer => ({
+    kind: 'json',
+    status: 200,
+    body: {
+      version: '0.1.20250526',
+      status_code: statusCode,
+      status_message: message,
+      time: '0 sec.',
+      cost: 0,
+      tasks_count: 0,
+      tasks_error: 0,
+      tasks: null,
+    },
+  }),
+  malformed: (): FakeAnswer => ({
+    kind: 'text',
+    status: 200,
+    body: '{"status_code": 20000, "tasks": [{"status_code": 20000, "result": [',
+    contentType: 'application/json',
+  }),
 } as const;
 
 /**
@@ -129,14 +163,29 @@ export class FakeDataForSeoKeywords {
   private answer(request: SeenRequest): FakeAnswer {
     const expected = `Basic ${Buffer.from(`${FAKE_DATAFORSEO_KEYWORDS_LOGIN}:${FAKE_DATAFORSEO_KEYWORDS_PASSWORD}`).toString('base64')}`;
     if (request.headers.authorization !== expected) {
-      return { kind: 'json', status: 401, body: { version: '0.1.20250526', status_code: 40100, status_message: 'You are not authorized to access this resource.', time: '0 sec.', cost: 0, tasks_count: 0, tasks_error: 0, tasks: null } };
+      return {
+        kind: 'json',
+        status: 401,
+        body: {
+          version: '0.1.20250526',
+          status_code: 40100,
+          status_message: 'You are not authorized to access this resource.',
+          time: '0 sec.',
+          cost: 0,
+          tasks_count: 0,
+          tasks_error: 0,
+          tasks: null,
+        },
+      };
     }
     const paths = [DATAFORSEO_SEARCH_VOLUME_PATH, DATAFORSEO_KEYWORDS_FOR_KEYWORDS_PATH, DATAFORSEO_KEYWORDS_FOR_SITE_PATH];
-    if (request.method !== 'POST' || !paths.includes(request.path)) return { kind: 'json', status: 404, body: { status_code: 40400, status_message: 'Not Found.' } };
+    if (request.method !== 'POST' || !paths.includes(request.path))
+      return { kind: 'json', status: 404, body: { status_code: 40400, status_message: 'Not Found.' } };
     const tasks = Array.isArray(request.body) ? (request.body as Record<string, unknown>[]) : [];
     if (tasks.length !== 1) return DATAFORSEO_KEYWORD_FAILURES.callError(40000, 'You can set only one task at a time.');
     const task = tasks[0];
-    if (typeof task.location_code !== 'number' || task.location_code < 2000) return DATAFORSEO_KEYWORD_FAILURES.invalidField('location_code');
+    if (typeof task.location_code !== 'number' || task.location_code < 2000)
+      return DATAFORSEO_KEYWORD_FAILURES.invalidField('location_code');
     const keywords = Array.isArray(task.keywords) ? (task.keywords as string[]) : [];
     let texts: string[];
     if (request.path === DATAFORSEO_SEARCH_VOLUME_PATH) {
@@ -179,9 +228,24 @@ export class FakeDataForSeoKeywords {
   }
 
   private item(keyword: string, task: Record<string, unknown>): Record<string, unknown> {
-    const base = { keyword, spell: null, location_code: task.location_code, language_code: task.language_code ?? null, search_partners: task.search_partners ?? false };
+    const base = {
+      keyword,
+      spell: null,
+      location_code: task.location_code,
+      language_code: task.language_code ?? null,
+      search_partners: task.search_partners ?? false,
+    };
     if (this.unknown.has(keyword)) {
-      return { ...base, competition: null, competition_index: null, search_volume: null, low_top_of_page_bid: null, high_top_of_page_bid: null, cpc: null, monthly_searches: null };
+      return {
+        ...base,
+        competition: null,
+        competition_index: null,
+        search_volume: null,
+        low_top_of_page_bid: null,
+        high_top_of_page_bid: null,
+        cpc: null,
+        monthly_searches: null,
+      };
     }
     const figures = this.keywords.get(keyword) ?? fakeFiguresFor(keyword);
     return {

@@ -18,30 +18,75 @@ export interface FakeSerp {
  * `ai_overview` item whose `references` carry `source`, `domain`, `url`, `title` and `text`.
  */
 export function dataForSeoSerpAnswer(task: Record<string, unknown>, serp: FakeSerp | null): unknown {
-  const aiItems = serp && serp.aiOverview.length > 0
-    ? [{
-        type: 'ai_overview', rank_group: 1, rank_absolute: 1, position: 'left', asynchronous_ai_overview: false,
-        items: [{ type: 'ai_overview_element', title: null, text: 'An overview.', references: null }],
-        references: serp.aiOverview.map((source) => ({ type: 'ai_overview_reference', source: source.domain, domain: source.domain, url: source.url, title: source.title, text: '' })),
-      }]
-    : [];
+  const aiItems =
+    serp && serp.aiOverview.length > 0
+      ? [
+          {
+            type: 'ai_overview',
+            rank_group: 1,
+            rank_absolute: 1,
+            position: 'left',
+            asynchronous_ai_overview: false,
+            items: [{ type: 'ai_overview_element', title: null, text: 'An overview.', references: null }],
+            references: serp.aiOverview.map((source) => ({
+              type: 'ai_overview_reference',
+              source: source.domain,
+              domain: source.domain,
+              url: source.url,
+              title: source.title,
+              text: '',
+            })),
+          },
+        ]
+      : [];
   const offset = aiItems.length;
   const organicItems = (serp?.organic ?? []).map((result, index) => ({
-    type: 'organic', rank_group: result.position, rank_absolute: index + 1 + offset, position: 'left',
-    domain: result.domain, title: result.title, url: result.url, description: result.snippet, breadcrumb: result.url,
+    type: 'organic',
+    rank_group: result.position,
+    rank_absolute: index + 1 + offset,
+    position: 'left',
+    domain: result.domain,
+    title: result.title,
+    url: result.url,
+    description: result.snippet,
+    breadcrumb: result.url,
   }));
   const items = serp === null ? null : [...aiItems, ...organicItems];
   return {
-    version: '0.1.20250101', status_code: 20000, status_message: 'Ok.', time: '5.2 sec.', cost: 0.002, tasks_count: 1, tasks_error: 0,
-    tasks: [{
-      id: '11251234-1234-0066-0000-c2b3e5ec6a8f', status_code: 20000, status_message: 'Ok.', time: '5.1 sec.', cost: 0.002, result_count: 1,
-      path: ['v3', 'serp', 'google', 'organic', 'live', 'advanced'], data: { api: 'serp', function: 'live', se: 'google', se_type: 'organic', ...task },
-      result: [{
-        keyword: task.keyword, type: 'organic', se_domain: 'google.com', location_code: task.location_code, language_code: task.language_code,
-        check_url: 'https://www.google.com/search?q=fake', datetime: '2026-01-01 09:00:00 +00:00', item_types: items ? [...new Set(items.map((i) => i.type))] : [],
-        se_results_count: 1000, items_count: items?.length ?? 0, items,
-      }],
-    }],
+    version: '0.1.20250101',
+    status_code: 20000,
+    status_message: 'Ok.',
+    time: '5.2 sec.',
+    cost: 0.002,
+    tasks_count: 1,
+    tasks_error: 0,
+    tasks: [
+      {
+        id: '11251234-1234-0066-0000-c2b3e5ec6a8f',
+        status_code: 20000,
+        status_message: 'Ok.',
+        time: '5.1 sec.',
+        cost: 0.002,
+        result_count: 1,
+        path: ['v3', 'serp', 'google', 'organic', 'live', 'advanced'],
+        data: { api: 'serp', function: 'live', se: 'google', se_type: 'organic', ...task },
+        result: [
+          {
+            keyword: task.keyword,
+            type: 'organic',
+            se_domain: 'google.com',
+            location_code: task.location_code,
+            language_code: task.language_code,
+            check_url: 'https://www.google.com/search?q=fake',
+            datetime: '2026-01-01 09:00:00 +00:00',
+            item_types: items ? [...new Set(items.map((i) => i.type))] : [],
+            se_results_count: 1000,
+            items_count: items?.length ?? 0,
+            items,
+          },
+        ],
+      },
+    ],
   };
 }
 
@@ -49,7 +94,16 @@ export function dataForSeoSerpAnswer(task: Record<string, unknown>, serp: FakeSe
 export const DATAFORSEO_UNAUTHORISED: FakeAnswer = {
   kind: 'json',
   status: 401,
-  body: { version: '0.1.20250101', status_code: 40100, status_message: 'You are not authorized to access this resource.', time: '0 sec.', cost: 0, tasks_count: 0, tasks_error: 0, tasks: null },
+  body: {
+    version: '0.1.20250101',
+    status_code: 40100,
+    status_message: 'You are not authorized to access this resource.',
+    time: '0 sec.',
+    cost: 0,
+    tasks_count: 0,
+    tasks_error: 0,
+    tasks: null,
+  },
 };
 
 /** A task DataForSEO could not run (here: its internal error), inside an HTTP 200. */
@@ -57,8 +111,24 @@ export const dataForSeoTaskError = (statusCode: number, message: string): FakeAn
   kind: 'json',
   status: 200,
   body: {
-    version: '0.1.20250101', status_code: 20000, status_message: 'Ok.', time: '0.1 sec.', cost: 0, tasks_count: 1, tasks_error: 1,
-    tasks: [{ id: '11251234-1234-0066-0000-000000000000', status_code: statusCode, status_message: message, time: '0 sec.', cost: 0, result_count: 0, result: null }],
+    version: '0.1.20250101',
+    status_code: 20000,
+    status_message: 'Ok.',
+    time: '0.1 sec.',
+    cost: 0,
+    tasks_count: 1,
+    tasks_error: 1,
+    tasks: [
+      {
+        id: '11251234-1234-0066-0000-000000000000',
+        status_code: statusCode,
+        status_message: message,
+        time: '0 sec.',
+        cost: 0,
+        result_count: 0,
+        result: null,
+      },
+    ],
   },
 });
 
@@ -70,7 +140,8 @@ export async function startFakeDataForSeoSerp(serps: Map<string, FakeSerp>): Pro
   return FakeJsonApi.start((request: SeenRequest): FakeAnswer => {
     const expected = `Basic ${Buffer.from(`${FAKE_DATAFORSEO_LOGIN}:${FAKE_DATAFORSEO_PASSWORD}`).toString('base64')}`;
     if (request.headers.authorization !== expected) return DATAFORSEO_UNAUTHORISED;
-    if (request.method !== 'POST' || request.path !== DATAFORSEO_SERP_PATH) return { kind: 'json', status: 404, body: { status_code: 40400, status_message: 'Not Found.' } };
+    if (request.method !== 'POST' || request.path !== DATAFORSEO_SERP_PATH)
+      return { kind: 'json', status: 404, body: { status_code: 40400, status_message: 'Not Found.' } };
     const tasks = Array.isArray(request.body) ? (request.body as Record<string, unknown>[]) : [];
     // Live SERP calls take exactly one task.
     if (tasks.length !== 1) return dataForSeoTaskError(40000, 'You can set only one task at a time.');

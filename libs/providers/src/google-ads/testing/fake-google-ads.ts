@@ -19,7 +19,18 @@ const MONTHS = ['JANUARY', 'FEBRUARY', 'MARCH', 'APRIL', 'MAY', 'JUNE', 'JULY', 
 
 /** Google's REST error body: `{error: {code, message, status, details}}`. */
 export function googleAdsError(code: number, status: string, message: string): FakeAnswer {
-  return { kind: 'json', status: code, body: { error: { code, message, status, details: [{ '@type': 'type.googleapis.com/google.ads.googleads.v26.errors.GoogleAdsFailure', errors: [{ message }] }] } } };
+  return {
+    kind: 'json',
+    status: code,
+    body: {
+      error: {
+        code,
+        message,
+        status,
+        details: [{ '@type': 'type.googleapis.com/google.ads.googleads.v26.errors.GoogleAdsFailure', errors: [{ message }] }],
+      },
+    },
+  };
 }
 
 export const GOOGLE_ADS_FAILURES = {
@@ -81,7 +92,13 @@ export class FakeGoogleAds {
 
   /** The provider configuration pointing at this fake. */
   config(overrides: Partial<GoogleAdsConfig> = {}): GoogleAdsConfig {
-    return { ...FAKE_GOOGLE_ADS_CREDENTIALS, loginCustomerId: undefined, baseUrl: this.url, tokenUrl: `${this.url}${FAKE_GOOGLE_TOKEN_PATH}`, ...overrides };
+    return {
+      ...FAKE_GOOGLE_ADS_CREDENTIALS,
+      loginCustomerId: undefined,
+      baseUrl: this.url,
+      tokenUrl: `${this.url}${FAKE_GOOGLE_TOKEN_PATH}`,
+      ...overrides,
+    };
   }
 
   failWith(answer: FakeAnswer | undefined): void {
@@ -119,24 +136,32 @@ export class FakeGoogleAds {
     if (expiry === undefined || expiry <= Date.now()) {
       return googleAdsError(401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials. Expected OAuth 2 access token.');
     }
-    if (request.headers['developer-token'] !== FAKE_GOOGLE_ADS_CREDENTIALS.developerToken) return googleAdsError(401, 'UNAUTHENTICATED', 'The developer token is not valid.');
+    if (request.headers['developer-token'] !== FAKE_GOOGLE_ADS_CREDENTIALS.developerToken)
+      return googleAdsError(401, 'UNAUTHENTICATED', 'The developer token is not valid.');
     const body = (request.body ?? {}) as Record<string, unknown>;
-    if (typeof body.language !== 'string' || !Array.isArray(body.geoTargetConstants)) return googleAdsError(400, 'INVALID_ARGUMENT', 'Request contains an invalid argument.');
+    if (typeof body.language !== 'string' || !Array.isArray(body.geoTargetConstants))
+      return googleAdsError(400, 'INVALID_ARGUMENT', 'Request contains an invalid argument.');
     const customer = FAKE_GOOGLE_ADS_CREDENTIALS.customerId;
     if (request.method === 'POST' && request.path === historicalMetricsPath(customer)) {
       const keywords = Array.isArray(body.keywords) ? (body.keywords as string[]) : [];
-      if (keywords.length === 0 || keywords.length > 10_000) return googleAdsError(400, 'INVALID_ARGUMENT', 'Too many keywords in the request.');
+      if (keywords.length === 0 || keywords.length > 10_000)
+        return googleAdsError(400, 'INVALID_ARGUMENT', 'Too many keywords in the request.');
       const merged = new Map<string, string[]>();
       for (const keyword of keywords) {
         const text = this.closeVariants.get(keyword) ?? keyword;
         merged.set(text, [...(merged.get(text) ?? []), keyword]);
       }
-      const results = [...merged].map(([text, variants]) => ({ text, ...(variants.some((v) => v !== text) ? { closeVariants: variants } : {}), keywordMetrics: this.metrics(text) }));
+      const results = [...merged].map(([text, variants]) => ({
+        text,
+        ...(variants.some((v) => v !== text) ? { closeVariants: variants } : {}),
+        keywordMetrics: this.metrics(text),
+      }));
       return { kind: 'json', body: { results, aggregateMetricResults: {} } };
     }
     if (request.method === 'POST' && request.path === keywordIdeasPath(customer)) {
       const seed = asSeed(body);
-      if (seed === undefined) return googleAdsError(400, 'INVALID_ARGUMENT', 'At least one of keyword seed, url seed or site seed is required.');
+      if (seed === undefined)
+        return googleAdsError(400, 'INVALID_ARGUMENT', 'At least one of keyword seed, url seed or site seed is required.');
       const texts = this.ideas ?? [seed, `${seed} near me`, `best ${seed}`];
       const pageSize = typeof body.pageSize === 'number' ? body.pageSize : texts.length;
       const results = texts.slice(0, pageSize).map((text) => ({ text, keywordIdeaMetrics: this.metrics(text) }));
@@ -156,7 +181,15 @@ export class FakeGoogleAds {
     if (!ok) return { kind: 'json', status: 400, body: { error: 'invalid_grant', error_description: 'Bad Request' } };
     const token = `ya29.fake-${this.issued.size + 1}-${Date.now()}`;
     this.issued.set(token, Date.now() + this.tokenLifetimeSeconds * 1_000);
-    return { kind: 'json', body: { access_token: token, expires_in: this.tokenLifetimeSeconds, scope: 'https://www.googleapis.com/auth/adwords', token_type: 'Bearer' } };
+    return {
+      kind: 'json',
+      body: {
+        access_token: token,
+        expires_in: this.tokenLifetimeSeconds,
+        scope: 'https://www.googleapis.com/auth/adwords',
+        token_type: 'Bearer',
+      },
+    };
   }
 
   private metrics(text: string): Record<string, unknown> {
@@ -168,7 +201,11 @@ export class FakeGoogleAds {
       ...(figures.competitionIndex === null ? {} : { competitionIndex: String(figures.competitionIndex) }),
       lowTopOfPageBidMicros: micros(figures.cpcLow),
       highTopOfPageBidMicros: micros(figures.cpcHigh),
-      monthlySearchVolumes: figures.history.map((m) => ({ month: MONTHS[m.month - 1], year: String(m.year), monthlySearches: String(m.value) })),
+      monthlySearchVolumes: figures.history.map((m) => ({
+        month: MONTHS[m.month - 1],
+        year: String(m.year),
+        monthlySearches: String(m.value),
+      })),
     };
   }
 }

@@ -74,11 +74,17 @@ export class FakeOpenAi {
   }
 
   private answer(request: SeenRequest): FakeAnswer {
-    if (request.method !== 'POST' || request.path !== `${PREFIX}${CHAT_COMPLETIONS_PATH}`) return openAiError(404, 'invalid_request_error', 'Unknown request URL.', 'unknown_url');
+    if (request.method !== 'POST' || request.path !== `${PREFIX}${CHAT_COMPLETIONS_PATH}`)
+      return openAiError(404, 'invalid_request_error', 'Unknown request URL.', 'unknown_url');
     if (this.apiKey !== undefined && request.headers.authorization !== `Bearer ${this.apiKey}`) {
       // OpenAI echoes the key it got (partly masked); the client must not pass that on to the logs.
       const got = String(request.headers.authorization ?? '').replace(/^Bearer /, '');
-      return openAiError(401, 'invalid_request_error', `Incorrect API key provided: ${got}. You can find your API key at https://platform.openai.com/account/api-keys.`, 'invalid_api_key');
+      return openAiError(
+        401,
+        'invalid_request_error',
+        `Incorrect API key provided: ${got}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+        'invalid_api_key',
+      );
     }
     const body = asRecord(request.body);
     if (typeof body.model !== 'string' || !Array.isArray(body.messages) || body.messages.length === 0) {
@@ -86,7 +92,13 @@ export class FakeOpenAi {
     }
     const json = JSON.stringify({ keywords: this.keywords });
     const content =
-      this.style === 'structured' ? json : this.style === 'wrapped-in-prose' ? `Here are some keywords:\n\`\`\`json\n${json}\n\`\`\`\nHope this helps!` : this.style === 'wrong-shape' ? JSON.stringify({ ideas: this.keywords }) : null;
+      this.style === 'structured'
+        ? json
+        : this.style === 'wrapped-in-prose'
+          ? `Here are some keywords:\n\`\`\`json\n${json}\n\`\`\`\nHope this helps!`
+          : this.style === 'wrong-shape'
+            ? JSON.stringify({ ideas: this.keywords })
+            : null;
     const refusal = this.style === 'refusal' ? "I'm sorry, I can't help with that request." : null;
     return {
       kind: 'json',

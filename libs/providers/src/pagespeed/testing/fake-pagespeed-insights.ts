@@ -49,20 +49,40 @@ export class FakePageSpeedInsights {
     if (!url) return googleError(400, 'INVALID_ARGUMENT', 'Invalid value at \'url\' (TYPE_STRING), ""');
     const page = this.pages.get(url);
     if (!page) {
-      return googleError(500, 'INTERNAL', 'Lighthouse returned error: FAILED_DOCUMENT_REQUEST. Lighthouse was unable to reliably load the page you requested.');
+      return googleError(
+        500,
+        'INTERNAL',
+        'Lighthouse returned error: FAILED_DOCUMENT_REQUEST. Lighthouse was unable to reliably load the page you requested.',
+      );
     }
     return { kind: 'json', body: runPagespeedResult(url, request.query.getAll('category'), page) };
   }
 }
 
 function googleError(code: number, status: string, message: string): FakeAnswer {
-  return { kind: 'json', status: code, body: { error: { code, message, errors: [{ message, domain: 'global', reason: 'badRequest' }], status } } };
+  return {
+    kind: 'json',
+    status: code,
+    body: { error: { code, message, errors: [{ message, domain: 'global', reason: 'badRequest' }], status } },
+  };
 }
 
-const CATEGORY_TITLES = { performance: 'Performance', accessibility: 'Accessibility', 'best-practices': 'Best Practices', seo: 'SEO' } as const;
+const CATEGORY_TITLES = {
+  performance: 'Performance',
+  accessibility: 'Accessibility',
+  'best-practices': 'Best Practices',
+  seo: 'SEO',
+} as const;
 
 function runPagespeedResult(url: string, categories: string[], page: FakePsiPage): unknown {
-  const audit = (id: string, title: string, numericValue: number, numericUnit: string) => ({ id, title, score: 0.9, scoreDisplayMode: 'numeric', numericValue, numericUnit });
+  const audit = (id: string, title: string, numericValue: number, numericUnit: string) => ({
+    id,
+    title,
+    score: 0.9,
+    scoreDisplayMode: 'numeric',
+    numericValue,
+    numericUnit,
+  });
   const wanted = (categories.length > 0 ? categories : ['performance']) as (keyof typeof CATEGORY_TITLES)[];
   const result: Record<string, unknown> = {
     captchaResult: 'CAPTCHA_NOT_NEEDED',

@@ -18,28 +18,56 @@ export function serpApiPage(query: URLSearchParams, serp: FakeSerp): unknown {
   const page = serp.organic.slice(start, start + 10);
   const hasNext = start + 10 < serp.organic.length;
   return {
-    search_metadata: { id: '6700000000000000000000aa', status: 'Success', json_endpoint: 'https://serpapi.com/searches/fake.json', total_time_taken: 1.2 },
+    search_metadata: {
+      id: '6700000000000000000000aa',
+      status: 'Success',
+      json_endpoint: 'https://serpapi.com/searches/fake.json',
+      total_time_taken: 1.2,
+    },
     search_parameters: { engine: 'google', q: query.get('q'), gl: query.get('gl'), hl: query.get('hl'), start, num: query.get('num') },
     search_information: { organic_results_state: 'Results for exact spelling', total_results: 1000 },
     ...(start === 0 && serp.aiOverview.length > 0
-      ? { ai_overview: { text_blocks: [{ type: 'paragraph', snippet: 'An overview.' }], references: serp.aiOverview.map((s, index) => ({ title: s.title, link: s.url, snippet: '', source: s.domain, index })) } }
+      ? {
+          ai_overview: {
+            text_blocks: [{ type: 'paragraph', snippet: 'An overview.' }],
+            references: serp.aiOverview.map((s, index) => ({ title: s.title, link: s.url, snippet: '', source: s.domain, index })),
+          },
+        }
       : {}),
-    organic_results: page.map((result, index) => ({ position: start + index + 1, title: result.title, link: result.url, displayed_link: result.domain, snippet: result.snippet })),
+    organic_results: page.map((result, index) => ({
+      position: start + index + 1,
+      title: result.title,
+      link: result.url,
+      displayed_link: result.domain,
+      snippet: result.snippet,
+    })),
     ...(hasNext ? { serpapi_pagination: { current: start / 10 + 1, next: `https://serpapi.com/search.json?start=${start + 10}` } } : {}),
   };
 }
 
 /** SerpApi's refusal of a bad key: HTTP 401 with an `error` message. */
-export const SERPAPI_INVALID_KEY: FakeAnswer = { kind: 'json', status: 401, body: { error: 'Invalid API key. Your API key should be here: https://serpapi.com/manage-api-key' } };
+export const SERPAPI_INVALID_KEY: FakeAnswer = {
+  kind: 'json',
+  status: 401,
+  body: { error: 'Invalid API key. Your API key should be here: https://serpapi.com/manage-api-key' },
+};
 
 /** A local SerpApi: checks the key and `engine=google`, and answers each query from `serps` (an unknown one: Google found nothing). */
 export async function startFakeSerpApi(serps: Map<string, FakeSerp>): Promise<FakeJsonApi> {
   return FakeJsonApi.start((request: SeenRequest): FakeAnswer => {
     if (request.query.get('api_key') !== FAKE_SERPAPI_KEY) return SERPAPI_INVALID_KEY;
-    if (request.path !== '/search.json' || request.query.get('engine') !== 'google') return { kind: 'json', status: 400, body: { error: 'Unsupported engine.' } };
+    if (request.path !== '/search.json' || request.query.get('engine') !== 'google')
+      return { kind: 'json', status: 400, body: { error: 'Unsupported engine.' } };
     const serp = serps.get(request.query.get('q') ?? '');
     if (!serp) {
-      return { kind: 'json', body: { search_metadata: { status: 'Success' }, search_information: { organic_results_state: 'Fully empty' }, error: "Google hasn't returned any results for this query." } };
+      return {
+        kind: 'json',
+        body: {
+          search_metadata: { status: 'Success' },
+          search_information: { organic_results_state: 'Fully empty' },
+          error: "Google hasn't returned any results for this query.",
+        },
+      };
     }
     return { kind: 'json', body: serpApiPage(request.query, serp) };
   });

@@ -43,7 +43,8 @@ export class FakeSimilarweb {
 
   private answer(request: SeenRequest): FakeAnswer {
     const match = ENDPOINT.exec(request.path);
-    if (request.method !== 'GET' || !match) return { kind: 'json', status: 404, body: { meta: { status: 'Error', error_code: 404, error_message: 'Endpoint does not exist' } } };
+    if (request.method !== 'GET' || !match)
+      return { kind: 'json', status: 404, body: { meta: { status: 'Error', error_code: 404, error_message: 'Endpoint does not exist' } } };
     if (request.query.get('api_key') !== this.apiKey) {
       return { kind: 'json', status: 401, body: { meta: { status: 'Error', error_code: 401, error_message: 'User is not authorized' } } };
     }
@@ -63,9 +64,15 @@ export class FakeSimilarweb {
       mtd: false,
       show_verified: false,
     };
-    if (!months) return { kind: 'json', status: 200, body: { meta: { request: requestEcho, status: 'Error', error_code: 401, error_message: 'Data not found' } } };
+    if (!months)
+      return {
+        kind: 'json',
+        status: 200,
+        body: { meta: { request: requestEcho, status: 'Error', error_code: 401, error_message: 'Data not found' } },
+      };
     const field = FIELDS[endpoint];
-    const value = (m: FakeSimilarwebMonth) => (endpoint === 'visits' ? m.visits : endpoint === 'bounce-rate' ? m.bounceRate : m.avgVisitDuration);
+    const value = (m: FakeSimilarwebMonth) =>
+      endpoint === 'visits' ? m.visits : endpoint === 'bounce-rate' ? m.bounceRate : m.avgVisitDuration;
     const series = months.filter((m) => m.month >= start && m.month <= end).map((m) => ({ date: `${m.month}-01`, [field]: value(m) }));
     return { kind: 'json', body: { meta: { request: requestEcho, status: 'Success', last_updated: `${end}-28` }, [field]: series } };
   }

@@ -105,9 +105,7 @@ export class FakeGoogle {
   private async send(reply: FakeReply, res: ServerResponse): Promise<void> {
     switch (reply.kind) {
       case 'page':
-        res
-          .writeHead(reply.status ?? 200, { 'content-type': 'text/html; charset=utf-8', ...reply.headers })
-          .end(reply.html);
+        res.writeHead(reply.status ?? 200, { 'content-type': 'text/html; charset=utf-8', ...reply.headers }).end(reply.html);
         return;
       case 'delay':
         await new Promise<void>((resolve) => {

@@ -29,7 +29,10 @@ export class FakeScrapingApi {
   private readonly sockets = new Set<Socket>();
   private readonly timers = new Set<NodeJS.Timeout>();
 
-  private constructor(private readonly server: Server, readonly apiKey: string) {}
+  private constructor(
+    private readonly server: Server,
+    readonly apiKey: string,
+  ) {}
 
   static async start(apiKey = 'test-scraping-key'): Promise<FakeScrapingApi> {
     const server = createServer();
@@ -59,11 +62,14 @@ export class FakeScrapingApi {
           const target = await fetch(request.target, { signal: AbortSignal.timeout(10_000) });
           res.writeHead(target.status, { 'content-type': 'text/html; charset=utf-8' }).end(await target.text());
         } catch (error) {
-          res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `could not fetch the target: ${String(error)}` }));
+          res
+            .writeHead(500, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ error: `could not fetch the target: ${String(error)}` }));
         }
       };
       if (request.apiKey !== fake.apiKey) void send({ kind: 'api-error', status: 401, body: { error: 'Invalid API key' } });
-      else if (!request.target.startsWith('http://127.0.0.1:')) void send({ kind: 'api-error', status: 400, body: { error: 'test targets must be local' } });
+      else if (!request.target.startsWith('http://127.0.0.1:'))
+        void send({ kind: 'api-error', status: 400, body: { error: 'test targets must be local' } });
       else void send(fake.reply(request));
     });
     server.on('connection', (socket) => {

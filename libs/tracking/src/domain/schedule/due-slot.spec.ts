@@ -77,8 +77,12 @@ describe('latestDueSlot and nextSlot', () => {
         .thenNextIs('2026-05-11', '2026-05-11T12:00:00.000Z');
     });
     it('keeps the local hour through summer and winter time', () => {
-      given({ updateTimezone: 'Europe/Berlin', updateTime: 9 }).when('2026-01-15T12:00:00Z').thenLatestIs('2026-01-15', '2026-01-15T08:00:00.000Z');
-      given({ updateTimezone: 'Europe/Berlin', updateTime: 9 }).when('2026-07-15T12:00:00Z').thenLatestIs('2026-07-15', '2026-07-15T07:00:00.000Z');
+      given({ updateTimezone: 'Europe/Berlin', updateTime: 9 })
+        .when('2026-01-15T12:00:00Z')
+        .thenLatestIs('2026-01-15', '2026-01-15T08:00:00.000Z');
+      given({ updateTimezone: 'Europe/Berlin', updateTime: 9 })
+        .when('2026-07-15T12:00:00Z')
+        .thenLatestIs('2026-07-15', '2026-07-15T07:00:00.000Z');
     });
     it('keys a slot by the local day, not the UTC one', () => {
       given({ updateTimezone: 'America/New_York', updateTime: 23 })
@@ -117,7 +121,7 @@ describe('latestDueSlot and nextSlot', () => {
         .when('2026-02-03T23:00:00Z')
         .thenLatestIs('2026-01-21', '2026-01-21T12:00:00.000Z');
     });
-    it('takes the creation day in the project\'s zone: 23:30 UTC on Jan 1 is already Jan 2 in Berlin', () => {
+    it("takes the creation day in the project's zone: 23:30 UTC on Jan 1 is already Jan 2 in Berlin", () => {
       const createdAt = '2026-01-01T23:30:00Z';
       given({ updateFrequency: 'every3days', createdAt, updateTimezone: 'Europe/Berlin' })
         .whenListingFrom(createdAt, 3)
@@ -182,9 +186,12 @@ describe('latestDueSlot and nextSlot', () => {
         .thenNextIs('2026-05-20', '2026-05-20T12:00:00.000Z');
     });
     it('asked before creation: the next slot is the first one after creation', () => {
-      given({ createdAt: '2026-05-10T15:00:00Z' }).when('2026-05-01T00:00:00Z').thenNothingIsDue().thenNextIs('2026-05-11', '2026-05-11T12:00:00.000Z');
+      given({ createdAt: '2026-05-10T15:00:00Z' })
+        .when('2026-05-01T00:00:00Z')
+        .thenNothingIsDue()
+        .thenNextIs('2026-05-11', '2026-05-11T12:00:00.000Z');
     });
-    it('compares creation in the project\'s zone: 15:00 in Berlin is after 12:00 in Berlin', () => {
+    it("compares creation in the project's zone: 15:00 in Berlin is after 12:00 in Berlin", () => {
       given({ createdAt: '2026-05-10T13:00:00Z', updateTimezone: 'Europe/Berlin' })
         .when('2026-05-10T13:00:00Z')
         .thenNothingIsDue()
@@ -193,7 +200,7 @@ describe('latestDueSlot and nextSlot', () => {
   });
 
   describe('daylight saving changes of 2026', () => {
-    it('Berlin spring forward (03-29), updateTime 02 in the gap: that day\'s slot is at 03:00 CEST', () => {
+    it("Berlin spring forward (03-29), updateTime 02 in the gap: that day's slot is at 03:00 CEST", () => {
       given({ updateTimezone: 'Europe/Berlin', updateTime: 2 })
         .whenListingFrom('2026-03-27T12:00:00Z', 3)
         .thenSlotsAre([
@@ -201,9 +208,11 @@ describe('latestDueSlot and nextSlot', () => {
           ['2026-03-29', '2026-03-29T01:00:00.000Z'], // 03:00 CEST
           ['2026-03-30', '2026-03-30T00:00:00.000Z'], // 02:00 CEST
         ]);
-      given({ updateTimezone: 'Europe/Berlin', updateTime: 2 }).when('2026-03-29T00:59:00Z').thenLatestIs('2026-03-28', '2026-03-28T01:00:00.000Z');
+      given({ updateTimezone: 'Europe/Berlin', updateTime: 2 })
+        .when('2026-03-29T00:59:00Z')
+        .thenLatestIs('2026-03-28', '2026-03-28T01:00:00.000Z');
     });
-    it('New York spring forward (03-08), updateTime 02 in the gap: that day\'s slot is at 03:00 EDT', () => {
+    it("New York spring forward (03-08), updateTime 02 in the gap: that day's slot is at 03:00 EDT", () => {
       given({ updateTimezone: 'America/New_York', updateTime: 2 })
         .whenListingFrom('2026-03-06T12:00:00Z', 3)
         .thenSlotsAre([
@@ -231,13 +240,17 @@ describe('latestDueSlot and nextSlot', () => {
       newYork.when('2026-11-01T06:30:00Z').thenLatestIs('2026-11-01', '2026-11-01T05:00:00.000Z'); // second 01:30, EST
     });
     it('requests exactly one slot per day across both New York changes, minute by minute', () => {
-      expect(runScheduler([['2026-03-07T00:00:00Z', { updateTimezone: 'America/New_York', updateTime: 2 }]], '2026-03-09T23:59:00Z')).toEqual([
+      expect(
+        runScheduler([['2026-03-07T00:00:00Z', { updateTimezone: 'America/New_York', updateTime: 2 }]], '2026-03-09T23:59:00Z'),
+      ).toEqual([
         ['2026-03-06', '2026-03-06T07:00:00.000Z', '2026-03-07T00:00:00.000Z'],
         ['2026-03-07', '2026-03-07T07:00:00.000Z', '2026-03-07T07:00:00.000Z'],
         ['2026-03-08', '2026-03-08T07:00:00.000Z', '2026-03-08T07:00:00.000Z'],
         ['2026-03-09', '2026-03-09T06:00:00.000Z', '2026-03-09T06:00:00.000Z'],
       ]);
-      expect(runScheduler([['2026-10-31T00:00:00Z', { updateTimezone: 'America/New_York', updateTime: 1 }]], '2026-11-02T23:59:00Z')).toEqual([
+      expect(
+        runScheduler([['2026-10-31T00:00:00Z', { updateTimezone: 'America/New_York', updateTime: 1 }]], '2026-11-02T23:59:00Z'),
+      ).toEqual([
         ['2026-10-30', '2026-10-30T05:00:00.000Z', '2026-10-31T00:00:00.000Z'],
         ['2026-10-31', '2026-10-31T05:00:00.000Z', '2026-10-31T05:00:00.000Z'],
         ['2026-11-01', '2026-11-01T05:00:00.000Z', '2026-11-01T05:00:00.000Z'],
@@ -260,7 +273,7 @@ describe('latestDueSlot and nextSlot', () => {
   });
 
   describe('around the date line', () => {
-    it('Pacific/Apia (+13): a local day\'s slot falls on the UTC day before', () => {
+    it("Pacific/Apia (+13): a local day's slot falls on the UTC day before", () => {
       given({ updateTimezone: 'Pacific/Apia' })
         .when('2026-05-10T23:30:00Z')
         .thenLatestIs('2026-05-11', '2026-05-10T23:00:00.000Z')
@@ -270,7 +283,7 @@ describe('latestDueSlot and nextSlot', () => {
       given({ updateTimezone: 'Pacific/Kiritimati' }).when('2026-05-10T23:00:00Z').thenLatestIs('2026-05-11', '2026-05-10T22:00:00.000Z');
       given({ updateTimezone: 'Pacific/Pago_Pago' }).when('2026-05-10T23:00:00Z').thenLatestIs('2026-05-10', '2026-05-10T23:00:00.000Z');
     });
-    it('Apia skipped 2011-12-30 when it crossed the date line: that day\'s slot is the first instant after the gap', () => {
+    it("Apia skipped 2011-12-30 when it crossed the date line: that day's slot is the first instant after the gap", () => {
       given({ updateTimezone: 'Pacific/Apia', createdAt: '2011-12-01T00:00:00Z' })
         .whenListingFrom('2011-12-29T00:00:00Z', 3)
         .thenSlotsAre([
@@ -283,34 +296,74 @@ describe('latestDueSlot and nextSlot', () => {
 
   describe('settings changes, with the scheduler requesting each key once', () => {
     const berlin = { updateTimezone: 'Europe/Berlin' };
-    it('moving the hour later after today\'s check does not check today again', () => {
-      expect(runScheduler([['2026-05-10T00:00:00Z', {}], ['2026-05-10T13:00:00Z', { updateTime: 14 }]], '2026-05-11T23:59:00Z')).toEqual([
+    it("moving the hour later after today's check does not check today again", () => {
+      expect(
+        runScheduler(
+          [
+            ['2026-05-10T00:00:00Z', {}],
+            ['2026-05-10T13:00:00Z', { updateTime: 14 }],
+          ],
+          '2026-05-11T23:59:00Z',
+        ),
+      ).toEqual([
         ['2026-05-09', '2026-05-09T12:00:00.000Z', '2026-05-10T00:00:00.000Z'],
         ['2026-05-10', '2026-05-10T12:00:00.000Z', '2026-05-10T12:00:00.000Z'],
         ['2026-05-11', '2026-05-11T14:00:00.000Z', '2026-05-11T14:00:00.000Z'],
       ]);
     });
     it('moving the hour earlier past now does not skip today: it is checked at once', () => {
-      expect(runScheduler([['2026-05-10T00:00:00Z', {}], ['2026-05-10T10:00:00Z', { updateTime: 9 }]], '2026-05-10T23:59:00Z')).toEqual([
+      expect(
+        runScheduler(
+          [
+            ['2026-05-10T00:00:00Z', {}],
+            ['2026-05-10T10:00:00Z', { updateTime: 9 }],
+          ],
+          '2026-05-10T23:59:00Z',
+        ),
+      ).toEqual([
         ['2026-05-09', '2026-05-09T12:00:00.000Z', '2026-05-10T00:00:00.000Z'],
         ['2026-05-10', '2026-05-10T09:00:00.000Z', '2026-05-10T10:00:00.000Z'],
       ]);
     });
-    it('moving the zone west after today\'s check (Berlin → New York) does not check today again', () => {
-      expect(runScheduler([['2026-05-10T00:00:00Z', berlin], ['2026-05-10T11:00:00Z', { updateTimezone: 'America/New_York' }]], '2026-05-11T23:59:00Z')).toEqual([
+    it("moving the zone west after today's check (Berlin → New York) does not check today again", () => {
+      expect(
+        runScheduler(
+          [
+            ['2026-05-10T00:00:00Z', berlin],
+            ['2026-05-10T11:00:00Z', { updateTimezone: 'America/New_York' }],
+          ],
+          '2026-05-11T23:59:00Z',
+        ),
+      ).toEqual([
         ['2026-05-09', '2026-05-09T10:00:00.000Z', '2026-05-10T00:00:00.000Z'],
         ['2026-05-10', '2026-05-10T10:00:00.000Z', '2026-05-10T10:00:00.000Z'],
         ['2026-05-11', '2026-05-11T16:00:00.000Z', '2026-05-11T16:00:00.000Z'],
       ]);
     });
-    it('moving the zone west before today\'s slot (Berlin → New York) keeps today\'s slot, at the new time', () => {
-      expect(runScheduler([['2026-05-10T00:00:00Z', berlin], ['2026-05-10T09:00:00Z', { updateTimezone: 'America/New_York' }]], '2026-05-10T23:59:00Z')).toEqual([
+    it("moving the zone west before today's slot (Berlin → New York) keeps today's slot, at the new time", () => {
+      expect(
+        runScheduler(
+          [
+            ['2026-05-10T00:00:00Z', berlin],
+            ['2026-05-10T09:00:00Z', { updateTimezone: 'America/New_York' }],
+          ],
+          '2026-05-10T23:59:00Z',
+        ),
+      ).toEqual([
         ['2026-05-09', '2026-05-09T10:00:00.000Z', '2026-05-10T00:00:00.000Z'],
         ['2026-05-10', '2026-05-10T16:00:00.000Z', '2026-05-10T16:00:00.000Z'],
       ]);
     });
-    it('moving the zone east after today\'s check (New York → Berlin, where it is already evening) does not check today again', () => {
-      expect(runScheduler([['2026-05-10T00:00:00Z', { updateTimezone: 'America/New_York' }], ['2026-05-10T20:00:00Z', berlin]], '2026-05-11T23:59:00Z')).toEqual([
+    it("moving the zone east after today's check (New York → Berlin, where it is already evening) does not check today again", () => {
+      expect(
+        runScheduler(
+          [
+            ['2026-05-10T00:00:00Z', { updateTimezone: 'America/New_York' }],
+            ['2026-05-10T20:00:00Z', berlin],
+          ],
+          '2026-05-11T23:59:00Z',
+        ),
+      ).toEqual([
         ['2026-05-09', '2026-05-09T16:00:00.000Z', '2026-05-10T00:00:00.000Z'],
         ['2026-05-10', '2026-05-10T16:00:00.000Z', '2026-05-10T16:00:00.000Z'],
         ['2026-05-11', '2026-05-11T10:00:00.000Z', '2026-05-11T10:00:00.000Z'],
@@ -318,7 +371,15 @@ describe('latestDueSlot and nextSlot', () => {
     });
     it('switching weekly to daily before noon checks today at noon (yesterday, the weekly day, was checked already)', () => {
       const weekly = { updateFrequency: 'weekly' as const, createdAt: '2026-05-06T00:00:00Z' }; // Wednesdays
-      expect(runScheduler([['2026-05-13T00:00:00Z', weekly], ['2026-05-14T10:00:00Z', { createdAt: weekly.createdAt }]], '2026-05-14T23:59:00Z')).toEqual([
+      expect(
+        runScheduler(
+          [
+            ['2026-05-13T00:00:00Z', weekly],
+            ['2026-05-14T10:00:00Z', { createdAt: weekly.createdAt }],
+          ],
+          '2026-05-14T23:59:00Z',
+        ),
+      ).toEqual([
         ['2026-05-06', '2026-05-06T12:00:00.000Z', '2026-05-13T00:00:00.000Z'],
         ['2026-05-13', '2026-05-13T12:00:00.000Z', '2026-05-13T12:00:00.000Z'],
         ['2026-05-14', '2026-05-14T12:00:00.000Z', '2026-05-14T12:00:00.000Z'],
@@ -352,11 +413,11 @@ describe('latestDueSlot and nextSlot', () => {
       for (const [key, dueAts] of dueAtByKey) {
         expect(dueAts.size).toBe(1);
         const local = localDateTime([...dueAts][0], 'Europe/Berlin');
-        expect([`${local.year}-${String(local.month).padStart(2, '0')}-${String(local.day).padStart(2, '0')}`, local.hour, local.minute]).toEqual([
-          key,
-          key === '2026-03-29' ? 3 : 2,
-          0,
-        ]);
+        expect([
+          `${local.year}-${String(local.month).padStart(2, '0')}-${String(local.day).padStart(2, '0')}`,
+          local.hour,
+          local.minute,
+        ]).toEqual([key, key === '2026-03-29' ? 3 : 2, 0]);
       }
     });
 
@@ -366,20 +427,29 @@ describe('latestDueSlot and nextSlot', () => {
       ['biweekly', [], 14, 'Asia/Kathmandu', 0],
       ['custom', [0, 3], undefined, 'Pacific/Apia', 23],
       ['daily', [], 1, 'Asia/Kolkata', 12],
-    ] as const)('%s in %s: latestDueSlot and nextSlot agree on every slot of 2026', (updateFrequency, customUpdateDays, period, updateTimezone, updateTime) => {
-      const schedule: Schedule = { updateFrequency, customUpdateDays: [...customUpdateDays], updateTimezone, updateTime, createdAt: '2025-12-30T17:00:00Z' };
-      let previous = nextSlot(schedule, new Date(schedule.createdAt));
-      expect(latestDueSlot(schedule, new Date(previous.dueAt.getTime() - 1))).toBeNull();
-      while (previous.dueAt.getTime() < Date.parse('2027-01-01T00:00:00Z')) {
-        const next = nextSlot(schedule, previous.dueAt);
-        if (period !== undefined) expect(keyDiffDays(previous.key, next.key)).toBe(period);
-        else expect(customUpdateDays).toContain(new Date(next.key).getUTCDay());
-        // Just before a slot the previous one is the latest; at the slot itself, the slot is.
-        expect(latestDueSlot(schedule, new Date(next.dueAt.getTime() - 1))).toEqual(previous);
-        expect(latestDueSlot(schedule, next.dueAt)).toEqual(next);
-        expect(nextSlot(schedule, new Date(next.dueAt.getTime() - 1))).toEqual(next);
-        previous = next;
-      }
-    });
+    ] as const)(
+      '%s in %s: latestDueSlot and nextSlot agree on every slot of 2026',
+      (updateFrequency, customUpdateDays, period, updateTimezone, updateTime) => {
+        const schedule: Schedule = {
+          updateFrequency,
+          customUpdateDays: [...customUpdateDays],
+          updateTimezone,
+          updateTime,
+          createdAt: '2025-12-30T17:00:00Z',
+        };
+        let previous = nextSlot(schedule, new Date(schedule.createdAt));
+        expect(latestDueSlot(schedule, new Date(previous.dueAt.getTime() - 1))).toBeNull();
+        while (previous.dueAt.getTime() < Date.parse('2027-01-01T00:00:00Z')) {
+          const next = nextSlot(schedule, previous.dueAt);
+          if (period !== undefined) expect(keyDiffDays(previous.key, next.key)).toBe(period);
+          else expect(customUpdateDays).toContain(new Date(next.key).getUTCDay());
+          // Just before a slot the previous one is the latest; at the slot itself, the slot is.
+          expect(latestDueSlot(schedule, new Date(next.dueAt.getTime() - 1))).toEqual(previous);
+          expect(latestDueSlot(schedule, next.dueAt)).toEqual(next);
+          expect(nextSlot(schedule, new Date(next.dueAt.getTime() - 1))).toEqual(next);
+          previous = next;
+        }
+      },
+    );
   });
 });

@@ -56,7 +56,8 @@ export function localDateTime(instant: Date | number, timeZone: string): LocalDa
 }
 
 /** A wall-clock time read as if it were UTC: lets wall times and instants be compared as numbers. */
-const wallMs = (t: CalendarDate & Partial<LocalDateTime>) => Date.UTC(t.year, t.month - 1, t.day, t.hour ?? 0, t.minute ?? 0, t.second ?? 0);
+const wallMs = (t: CalendarDate & Partial<LocalDateTime>) =>
+  Date.UTC(t.year, t.month - 1, t.day, t.hour ?? 0, t.minute ?? 0, t.second ?? 0);
 
 const wallAt = (instantMs: number, timeZone: string) => wallMs(localDateTime(instantMs, timeZone));
 

@@ -49,8 +49,16 @@ export class CheckProgressReader {
    */
   async dueRetries(now: Date, since: Date, limit: number): Promise<CheckRetryEvent['data'][]> {
     const rows = await this.store.query<{
-      projectId: string; checkId: string; batchId: string; keywordId: string; accountId: string; credits: string;
-      requestedAtMs: string; attempt: string; retryAtMs: string; reason: string;
+      projectId: string;
+      checkId: string;
+      batchId: string;
+      keywordId: string;
+      accountId: string;
+      credits: string;
+      requestedAtMs: string;
+      attempt: string;
+      retryAtMs: string;
+      reason: string;
     }>(
       `SELECT project_id AS projectId, check_id AS checkId, any(batch_id) AS batchId, any(keyword_id) AS keywordId,
               max(account_id) AS accountId, toString(max(credits_per_check)) AS credits,

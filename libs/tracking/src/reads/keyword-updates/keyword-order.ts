@@ -14,7 +14,9 @@ export interface SortableKeyword {
 }
 
 const byValue = (a: SortableKeyword, b: SortableKeyword) =>
-  a.keyword.value.localeCompare(b.keyword.value, 'en') || a.keyword.geoCode.localeCompare(b.keyword.geoCode) || a.keyword.langCode.localeCompare(b.keyword.langCode);
+  a.keyword.value.localeCompare(b.keyword.value, 'en') ||
+  a.keyword.geoCode.localeCompare(b.keyword.geoCode) ||
+  a.keyword.langCode.localeCompare(b.keyword.langCode);
 
 /** Keywords with a value first, ordered by it; keywords without one after them all, by keyword text. */
 function valuesFirst(valueOf: (k: SortableKeyword) => number | null, order: SortOrder) {

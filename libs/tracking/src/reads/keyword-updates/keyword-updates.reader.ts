@@ -94,9 +94,17 @@ export class KeywordUpdatesReader {
     ]);
     const byKeyword = new Map<string, PickedCheck[]>();
     for (const row of picks) {
-      byKeyword.set(row.keywordId, row.picks.map(([checkedAtMs, checkId, succeeded, position, pageKey, hasAiOverview]) => ({
-        checkId, checkedAtMs: Number(checkedAtMs), succeeded: succeeded === 1, position, pageKey, hasAiOverview: hasAiOverview === 1,
-      })));
+      byKeyword.set(
+        row.keywordId,
+        row.picks.map(([checkedAtMs, checkId, succeeded, position, pageKey, hasAiOverview]) => ({
+          checkId,
+          checkedAtMs: Number(checkedAtMs),
+          succeeded: succeeded === 1,
+          position,
+          pageKey,
+          hasAiOverview: hasAiOverview === 1,
+        })),
+      );
     }
     return { byKeyword, pages: new Map(pages.map((p) => [p.pageKey, { url: p.pageUrl, title: p.pageTitle, domain: p.pageDomain }])) };
   }

@@ -73,7 +73,11 @@ export class PagesReader {
   }
 
   private latestOf(projectId: string, scope: { since?: Date; keywordIds?: readonly string[] }): Promise<LatestPositionRow[]> {
-    const narrowed = scope.since ? "AND checked_at >= {since:DateTime64(3, 'UTC')}" : scope.keywordIds ? 'AND keyword_id IN {keywordIds:Array(String)}' : '';
+    const narrowed = scope.since
+      ? "AND checked_at >= {since:DateTime64(3, 'UTC')}"
+      : scope.keywordIds
+        ? 'AND keyword_id IN {keywordIds:Array(String)}'
+        : '';
     return this.store.query<LatestPositionRow>(
       `SELECT keyword_id AS keywordId, pick.1 AS position, pick.2 AS url, toString(toUnixTimestamp64Milli(pick.3)) AS checkedAtMs
        FROM (

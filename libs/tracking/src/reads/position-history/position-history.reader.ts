@@ -88,7 +88,12 @@ export class PositionHistoryReader {
   }
 
   /** The results of some checks of one keyword, all between `since` and `key.at`, best position first. */
-  private resultsOf(table: 'serp_results' | 'ai_overview_sources', key: { projectId: string; keywordId: string; at: Date }, checkIds: string[], since: Date) {
+  private resultsOf(
+    table: 'serp_results' | 'ai_overview_sources',
+    key: { projectId: string; keywordId: string; at: Date },
+    checkIds: string[],
+    since: Date,
+  ) {
     return this.store.query<ResultRow>(
       `SELECT check_id AS checkId, position,
               argMax(url, version) AS url, argMax(title, version) AS title, argMax(domain, version) AS domain

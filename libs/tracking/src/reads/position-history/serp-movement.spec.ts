@@ -1,6 +1,11 @@
 import { compareSnapshots, movementOf, SerpItem } from './serp-movement';
 
-const item = (position: number, domain: string): SerpItem => ({ position, domain, url: `https://${domain}/${position}`, title: `T${position}` });
+const item = (position: number, domain: string): SerpItem => ({
+  position,
+  domain,
+  url: `https://${domain}/${position}`,
+  title: `T${position}`,
+});
 
 describe('position-history movement rules', () => {
   it('names the direction and the number of places moved', () => {
@@ -38,7 +43,10 @@ describe('position-history movement rules', () => {
 
   it('without a previous check, everything is new and nothing is dropped', () => {
     const { resultList, droppedDomains } = compareSnapshots([item(2, 'b.com'), item(1, 'a.com')], null, 1);
-    expect(resultList.map((r) => [r.position, r.movement.type])).toEqual([[1, 'new'], [2, 'new']]);
+    expect(resultList.map((r) => [r.position, r.movement.type])).toEqual([
+      [1, 'new'],
+      [2, 'new'],
+    ]);
     expect(droppedDomains).toEqual([]);
   });
 });

@@ -31,7 +31,9 @@ export interface DroppedDomain {
 export function movementOf(position: number, previousPosition: number | null): Movement {
   if (previousPosition === null) return { type: 'new', value: null };
   if (previousPosition === position) return { type: 'same', value: 0 };
-  return previousPosition > position ? { type: 'up', value: previousPosition - position } : { type: 'down', value: position - previousPosition };
+  return previousPosition > position
+    ? { type: 'up', value: previousPosition - position }
+    : { type: 'down', value: position - previousPosition };
 }
 
 /** Each domain's positions in a list, best first. */

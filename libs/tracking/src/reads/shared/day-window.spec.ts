@@ -17,8 +17,10 @@ describe('ranking read windows', () => {
   it('defaults to the 30 days before today, both ends whole UTC days', () => {
     const window = resolveDayWindow({}, new Date('2026-03-20T23:59:59.999Z'));
     expect(window).toEqual({
-      startDate: '2026-02-18', endDate: '2026-03-20',
-      from: new Date('2026-02-18T00:00:00.000Z'), to: new Date('2026-03-21T00:00:00.000Z'),
+      startDate: '2026-02-18',
+      endDate: '2026-03-20',
+      from: new Date('2026-02-18T00:00:00.000Z'),
+      to: new Date('2026-03-21T00:00:00.000Z'),
     });
   });
 

@@ -20,4 +20,5 @@ export class DomainMatcher {
 }
 
 /** The project's own site: its domain and its aliases. */
-export const ourDomains = (settings: Pick<ProjectSettings, 'domain' | 'aliases'>) => new DomainMatcher([settings.domain, ...settings.aliases]);
+export const ourDomains = (settings: Pick<ProjectSettings, 'domain' | 'aliases'>) =>
+  new DomainMatcher([settings.domain, ...settings.aliases]);

@@ -8,7 +8,7 @@ export class RankedPositionView {
   @ApiProperty({ description: '1-based organic rank; 0 = not within the scraped depth (top 30 for a competitor)', example: 4 })
   position!: number;
   @ApiProperty({ description: 'The ranking URL; empty when position is 0' }) url!: string;
-  @ApiProperty({ description: 'The ranking result\'s title; empty when position is 0' }) title!: string;
+  @ApiProperty({ description: "The ranking result's title; empty when position is 0" }) title!: string;
   @ApiProperty({ description: 'Normalised host of the ranking URL; empty when position is 0', example: 'example.com' }) domain!: string;
 }
 
@@ -33,7 +33,10 @@ export class KeywordRefView {
 }
 
 export const toKeywordRef = (keyword: TrackedKeyword): KeywordRefView => ({
-  _id: keyword.keywordId, value: keyword.value, geoCode: keyword.geoCode, langCode: keyword.langCode,
+  _id: keyword.keywordId,
+  value: keyword.value,
+  geoCode: keyword.geoCode,
+  langCode: keyword.langCode,
 });
 
 /**
