@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { ProjectionRunner } from '@rank/projector/projection-runner';
 import { CheckScheduler } from '@rank/tracking/schedule/check-scheduler';
+import { waitUntilLogProjected } from '../support/projected-log';
 import { startTestApp, TestApp, TEST_ADMIN_TOKEN } from '../support/test-app';
 import { FuzzRequest, FuzzTargets, hostileRequests, operationsOf, percentEncode } from './hostile-requests';
 
@@ -131,9 +132,7 @@ describe(`Fuzz: ${REQUESTS} hostile requests over every route (seed ${SEED})`, (
 
       // Whatever was accepted, the projections took it all: the checkpoint is at the log's end.
       const runner = app.running.app.get(ProjectionRunner);
-      await runner.waitUntilCaughtUp(60_000);
-      const [beyond] = await app.running.stores.eventStore.readAll({ afterPosition: runner.position, maxCount: 1 });
-      expect(beyond).toBeUndefined();
+      expect(await waitUntilLogProjected(runner, app.running.stores.eventStore)).toBeUndefined();
       expect(runner.deadLetters).toBe(0);
 
       // And the scheduler still schedules a project created after the fuzz.
