@@ -137,6 +137,28 @@ describe('Hostile input', () => {
     });
     expect(closedAfter.ms).toBeLessThan(6_000);
     expect(closedAfter.answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(closedAfter.answer).toMatch(/\r\nConnection: close\r\n/);
+    expect(closedAfter.answer).toMatch(/\{"success":false,"message":"The request did not arrive whole within the time limit"\}$/);
+  });
+
+  it('answers a request too large to parse in the error shape, and says it closes the connection so a keep-alive client does not reuse it', async () => {
+    const url = new URL(app.url);
+    const answer = await new Promise<string>((resolve) => {
+      const socket = connect(Number(url.port), url.hostname, () => {
+        socket.write(`GET /api/projects?q=${'k'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`);
+        let received = '';
+        socket.on('data', (chunk) => (received += chunk.toString()));
+        socket.on('close', () => resolve(received));
+      });
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 431 /);
+    expect(answer).toMatch(/\r\nConnection: close\r\n/);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({
+      success: false,
+      message: expect.stringMatching(/too large/),
+    });
+    // The next request, on a new connection, is served as usual.
+    expect((await app.request('GET', '/api/projects', { key })).status).toBe(200);
   });
 
   it('keeps dates within what ClickHouse stores, and icons to http(s) URLs or plain identifiers', async () => {

@@ -7,6 +7,7 @@ import { Metrics } from '@rank/platform/metrics/metrics';
 import { AppModule } from './app.module';
 import type { AppConfig } from '@rank/platform/config/app-config';
 import { createValidationPipe } from './platform/http/validation';
+import { answerClientError } from './platform/http/client-errors';
 import { WellFormedInputPipe } from './platform/http/well-formed-input';
 import { limitJsonDepth } from './platform/http/json-body';
 import { addSecurityHeaders } from './platform/http/security-headers';
@@ -41,6 +42,7 @@ export async function createApp(config: AppConfig, overrides: { clock?: Clock } 
     const adapter = new FastifyAdapter({
       bodyLimit: 5 * 1024 * 1024,
       routerOptions: { ignoreTrailingSlash: true },
+      clientErrorHandler: answerClientError,
       // Our own request ids (X-Request-Id when well formed), checked before they reach a log line.
       requestIdHeader: false,
       genReqId: requestIdOf,
