@@ -1,3 +1,4 @@
+import { Env, envReader } from './shared/env-reader';
 import { DEFAULT_CRUX_BASE_URL } from './crux/crux-history-client';
 import { DEFAULT_PAGESPEED_BASE_URL } from './pagespeed/psi-page-speed-provider';
 import { DEFAULT_SIMILARWEB_BASE_URL } from './similarweb/similarweb-client';
@@ -16,8 +17,6 @@ export interface DomainDataProvidersConfig {
   similarweb: ProviderEndpoint | undefined;
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
-
 /**
  * Reads PAGESPEED_*, CRUX_* and SIMILARWEB_* variables. A provider counts as configured when its
  * key or its base URL is set (the clarifications' rule for PageSpeed, applied to all three: a
@@ -25,27 +24,13 @@ type Env = Readonly<Record<string, string | undefined>>;
  * variable, for the app configuration to report with the others.
  */
 export function domainDataProvidersConfigFromEnv(env: Env): { config: DomainDataProvidersConfig; problems: string[] } {
-  const problems: string[] = [];
-  const get = (name: string) => {
-    const value = env[name]?.trim();
-    return value === undefined || value === '' ? undefined : value;
-  };
+  const { problems, get, httpUrl } = envReader(env);
   const endpoint = (prefix: string, defaultBaseUrl: string): ProviderEndpoint | undefined => {
     const urlName = `${prefix}_BASE_URL`;
     const keyName = `${prefix}_API_KEY`;
-    const rawUrl = get(urlName);
     const apiKey = get(keyName);
-    if (rawUrl === undefined && apiKey === undefined) return undefined;
-    let baseUrl = defaultBaseUrl;
-    if (rawUrl !== undefined) {
-      try {
-        const parsed = new URL(rawUrl);
-        if (!['http:', 'https:'].includes(parsed.protocol)) throw new Error('scheme');
-        baseUrl = rawUrl.replace(/\/+$/, '');
-      } catch {
-        problems.push(`${urlName} must be an http(s) URL (got "${rawUrl}")`);
-      }
-    }
+    if (get(urlName) === undefined && apiKey === undefined) return undefined;
+    const baseUrl = httpUrl(urlName, defaultBaseUrl);
     // The key goes into a query string; the value itself is never echoed in the message.
     if (apiKey !== undefined && !/^[\x21-\x7e]{1,512}$/.test(apiKey))
       problems.push(`${keyName} must be printable characters without spaces, at most 512`);

@@ -3,6 +3,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { ChromiumPathError } from '@rank/serp/browser/chromium-path-error';
 import { SerpFetcherConfig, SerpFetcherConfigError, serpFetcherConfigFromEnv } from '@rank/serp/fetcher/serp-fetcher-config';
 import { DomainDataProvidersConfig, domainDataProvidersConfigFromEnv } from '@rank/providers/domain-data-config';
+import { envReader } from '@rank/providers/shared/env-reader';
 import { KeywordProvidersConfig, keywordProvidersConfigFromEnv } from '@rank/providers/keyword-data/keyword-data-config';
 import { SerpSourcesConfig, serpSourcesConfigFromEnv } from '@rank/serp/sources/serp-sources-config';
 
@@ -65,11 +66,7 @@ type Env = Record<string, string | undefined>;
  * naming the variable. Unset and empty mean the same: the default.
  */
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): AppConfig {
-  const problems: string[] = [];
-  const get = (name: string) => {
-    const value = env[name]?.trim();
-    return value === undefined || value === '' ? undefined : value;
-  };
+  const { problems, get, httpUrl } = envReader(env);
 
   const integer = (name: string, fallback: number, min: number, max: number) => {
     const raw = get(name);
@@ -80,19 +77,6 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       return fallback;
     }
     return n;
-  };
-
-  const url = (name: string, fallback?: string) => {
-    const raw = get(name) ?? fallback;
-    if (raw === undefined) return undefined;
-    try {
-      const parsed = new URL(raw);
-      if (!['http:', 'https:'].includes(parsed.protocol)) throw new Error('scheme');
-      return raw.replace(/\/+$/, '');
-    } catch {
-      problems.push(`${name} must be an http(s) URL (got "${raw}")`);
-      return fallback;
-    }
   };
 
   const port = integer('PORT', 3000, 0, 65535);
@@ -176,7 +160,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     chdbPath: get('CHDB_PATH') ?? join(dataDir, 'clickhouse'),
     adminToken,
     eventStoreConnectionString,
-    clickhouse: { url: url('CLICKHOUSE_URL'), user: get('CLICKHOUSE_USER'), password: get('CLICKHOUSE_PASSWORD'), database },
+    clickhouse: { url: httpUrl('CLICKHOUSE_URL', undefined), user: get('CLICKHOUSE_USER'), password: get('CLICKHOUSE_PASSWORD'), database },
     plansFile: get('PLANS_FILE'),
     roles,
     scraper: scraper as SerpFetcherConfig,

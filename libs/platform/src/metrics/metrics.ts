@@ -7,20 +7,6 @@ export interface WatchedProjection {
   readonly deadLetters: number;
 }
 
-/** Low-cardinality reasons a check fails, for `rank_checks_total{reason}`; the words are in the log and the event. */
-export type CheckFailureCause =
-  | 'blocked'
-  | 'egress_resting'
-  | 'timeout'
-  | 'load_error'
-  | 'http_error'
-  | 'consent'
-  | 'unrecognised_page'
-  | 'parser_error'
-  | 'browser_unavailable'
-  | 'keyword_removed'
-  | 'gave_up';
-
 /** A scrape reads the lag once even though two gauges show it, and at most once a second. */
 const LAG_MEMO_MS = 1_000;
 

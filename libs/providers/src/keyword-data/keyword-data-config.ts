@@ -1,3 +1,4 @@
+import { Env, envReader } from '../shared/env-reader';
 /** DataForSEO API credentials (HTTP Basic) and where the API is. */
 export interface DataForSeoConfig {
   login: string;
@@ -51,8 +52,6 @@ const GOOGLE_ADS_REQUIRED = [
   'GOOGLE_ADS_CUSTOMER_ID',
 ] as const;
 
-type Env = Readonly<Record<string, string | undefined>>;
-
 /**
  * Reads DATAFORSEO_*, GOOGLE_ADS_*, GOOGLE_OAUTH_TOKEN_URL and OPENAI_*. A half-configured
  * provider (a login without its password, some of the five Google Ads variables) is a problem
@@ -60,23 +59,7 @@ type Env = Readonly<Record<string, string | undefined>>;
  * variable, never a secret's value.
  */
 export function keywordProvidersConfigFromEnv(env: Env): { config: KeywordProvidersConfig; problems: string[] } {
-  const problems: string[] = [];
-  const get = (name: string) => {
-    const value = env[name]?.trim();
-    return value === undefined || value === '' ? undefined : value;
-  };
-  const url = (name: string, fallback: string) => {
-    const raw = get(name);
-    if (raw === undefined) return fallback;
-    try {
-      const parsed = new URL(raw);
-      if (!['http:', 'https:'].includes(parsed.protocol)) throw new Error('scheme');
-      return raw.replace(/\/+$/, '');
-    } catch {
-      problems.push(`${name} must be an http(s) URL (got "${raw}")`);
-      return fallback;
-    }
-  };
+  const { problems, get, httpUrl: url } = envReader(env);
 
   const login = get('DATAFORSEO_LOGIN');
   const password = get('DATAFORSEO_PASSWORD');

@@ -1,3 +1,4 @@
+import type { LabData } from './lab-data';
 /**
  * The port for measuring one page's speed: lab data (a Lighthouse run, ours or Google's) and, from
  * PageSpeed Insights only, the page's field data from the Chrome UX Report.
@@ -19,20 +20,14 @@ export interface CruxFieldData {
   INP: FieldMetric;
 }
 
-export interface PageSpeedMeasurement {
+/**
+ * One page's measurement: the lab data (scores 0–100, null when Lighthouse could not score a category;
+ * times in ms and CLS unitless, null when the audit has no value) and, from PSI only, the field data.
+ */
+export interface PageSpeedMeasurement extends LabData {
   /** The URL that was asked for. */
   url: string;
   source: PageSpeedSource;
-  /** Category scores 0–100; null when Lighthouse could not score the category (an audit errored). */
-  performanceScore: number | null;
-  accessibilityScore: number | null;
-  bestPracticesScore: number | null;
-  seoScore: number | null;
-  /** Lab metrics: ms, except CLS (unitless). Null when the audit has no value. */
-  largestContentfulPaint: number | null;
-  firstContentfulPaint: number | null;
-  totalBlockingTime: number | null;
-  cumulativeLayoutShift: number | null;
   /** Null without field data (always null for a local Lighthouse run). */
   cruxFieldData: CruxFieldData | null;
   /** 100 × the share of the measured core web vitals that are good, rounded; null without field data. */

@@ -1,0 +1,27 @@
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Reads variables the way every configuration here does: trimmed, and empty means unset; a base URL
+ * must be http(s) and loses its trailing slashes. What is wrong goes to `problems`, naming the
+ * variable, so that a start can list every mistake at once.
+ */
+export function envReader(env: Env) {
+  const problems: string[] = [];
+  const get = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  };
+  /** The variable's URL; `fallback` when it is unset, or when it is not an http(s) URL (a problem then). */
+  const httpUrl = <F extends string | undefined>(name: string, fallback: F): string | F => {
+    const raw = get(name);
+    if (raw === undefined) return fallback;
+    try {
+      if (!['http:', 'https:'].includes(new URL(raw).protocol)) throw new Error('scheme');
+      return raw.replace(/\/+$/, '');
+    } catch {
+      problems.push(`${name} must be an http(s) URL (got "${raw}")`);
+      return fallback;
+    }
+  };
+  return { problems, get, httpUrl };
+}
