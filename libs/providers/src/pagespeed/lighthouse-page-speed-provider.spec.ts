@@ -33,8 +33,10 @@ describe('LighthousePageSpeedProvider (real Lighthouse, local pages)', () => {
       expect(record.totalBlockingTime).toBeGreaterThanOrEqual(0);
       expect(record.cumulativeLayoutShift).toBeGreaterThanOrEqual(0);
     }
+    // The slow page blocks rendering: its first paint comes later and it scores lower. (Total blocking
+    // time is not compared: the page's main-thread work runs mostly before the first paint, which TBT
+    // does not count, and on a loaded machine the fast page's TBT varies as much — 42 ms each, once.)
     expect(slow.performanceScore!).toBeLessThan(fast.performanceScore!);
-    expect(slow.totalBlockingTime!).toBeGreaterThan(fast.totalBlockingTime!);
     expect(slow.firstContentfulPaint!).toBeGreaterThan(fast.firstContentfulPaint!);
   });
 
