@@ -626,6 +626,7 @@ export interface components {
         FolderView: {
             _id: string;
             name: string;
+            /** @description Display order, from 0 */
             position: number;
         };
         FoldersResponse: {
@@ -654,11 +655,12 @@ export interface components {
             shared: boolean;
             /** @enum {string} */
             updateFrequency: "daily" | "every3days" | "weekly" | "biweekly" | "custom";
+            /** @description Weekdays 0-6 (0 = Sunday) */
             customUpdateDays: number[];
             updateTime: number;
             /** @example UTC */
             updateTimezone: string;
-            /** @enum {number} */
+            /** @enum {integer} */
             serpTop: 50 | 100;
             /** Format: date-time */
             createdDate: string;
@@ -874,11 +876,12 @@ export interface components {
             shared: boolean;
             /** @enum {string} */
             updateFrequency: "daily" | "every3days" | "weekly" | "biweekly" | "custom";
+            /** @description Weekdays 0-6 (0 = Sunday) */
             customUpdateDays: number[];
             updateTime: number;
             /** @example UTC */
             updateTimezone: string;
-            /** @enum {number} */
+            /** @enum {integer} */
             serpTop: 50 | 100;
             /** Format: date-time */
             createdDate: string;
@@ -1134,7 +1137,7 @@ export interface components {
             lv: number | null;
             /** @description The last 12 months' volumes, oldest first */
             tr: number[];
-            /** @description The average of tr */
+            /** @description The average of tr, rounded */
             am: number | null;
             /** @description Competition index 0–100 */
             ci: number | null;
@@ -1364,52 +1367,235 @@ export interface components {
              */
             domain: string;
         };
+        EngagementMetricsDto: {
+            /** @description Share of one-page visits, 0–1 */
+            bounceRate: number | null;
+            /** @description Seconds */
+            avgVisitDuration: number | null;
+        };
+        EngagedTrafficStatsDto: {
+            /** @example example.com */
+            domain: string;
+            /** @description Sum of the last 12 months */
+            totalVisits: number;
+            /** Format: date-time */
+            fetchedAt: string;
+            engagementMetrics: components["schemas"]["EngagementMetricsDto"];
+        };
+        MonthlyVisitsDto: {
+            /** @example example.com */
+            domain: string;
+            /**
+             * @description YYYY-MM
+             * @example 2026-04
+             */
+            month: string;
+            /** @description Estimated visits of the month; null when the provider has no figure */
+            visits: number | null;
+        };
+        EngagedTrafficDto: {
+            stats: components["schemas"]["EngagedTrafficStatsDto"];
+            /** @description At most 12 months, oldest first */
+            monthlyVisits: components["schemas"]["MonthlyVisitsDto"][];
+        };
+        PageSpeedSummaryDto: {
+            /** @example example.com */
+            domain: string;
+            /** @description Lighthouse performance, 0–100 */
+            performanceScore: number | null;
+            /** @description Share of the measured core web vitals that are good at p75, 0–100; null without field data */
+            cruxScore: number | null;
+            /** @description Largest contentful paint, ms */
+            largestContentfulPaint: number | null;
+            /** @description Cumulative layout shift (unitless) */
+            cumulativeLayoutShift: number | null;
+            /** Format: date-time */
+            fetchedAt: string;
+        };
         TrafficCheckResponse: {
             success: boolean;
             /** @example example.com */
             domain: string;
-            /** @description {stats: {domain, totalVisits, engagementMetrics: {bounceRate, avgVisitDuration}, fetchedAt}, monthlyVisits: [{domain, month, visits}]}; null when the traffic provider has no information */
-            data: Record<string, never> | null;
-            /** @description {domain, performanceScore, cruxScore, largestContentfulPaint, cumulativeLayoutShift, fetchedAt}; null when page speed could not be measured */
-            pagespeed: Record<string, never> | null;
+            /** @description null when the traffic provider has no information */
+            data: components["schemas"]["EngagedTrafficDto"] | null;
+            /** @description null when page speed could not be measured */
+            pagespeed: components["schemas"]["PageSpeedSummaryDto"] | null;
             /** @description What is left of the account's 20-per-60-s window after this call */
             remaining: number;
+        };
+        TrafficStatsDto: {
+            /** @example example.com */
+            domain: string;
+            /** @description Sum of the last 12 months */
+            totalVisits: number;
+            /** Format: date-time */
+            fetchedAt: string;
+        };
+        TrafficDto: {
+            stats: components["schemas"]["TrafficStatsDto"];
+            /** @description At most 12 months, oldest first */
+            monthlyVisits: components["schemas"]["MonthlyVisitsDto"][];
         };
         WebTrafficResponse: {
             success: boolean;
             /** @description false (with data null) when the domain has never been fetched */
             exists: boolean;
-            /** @description {stats: {domain, totalVisits, fetchedAt}, monthlyVisits: [{domain, month, visits}]} (at most 12 months, oldest first); null without traffic */
-            data: Record<string, never> | null;
+            /** @description null without traffic */
+            data: components["schemas"]["TrafficDto"] | null;
+        };
+        MillisecondsPercentileDto: {
+            /** @description 75th percentile, ms; null when too little data */
+            p75: number | null;
+        };
+        UnitlessPercentileDto: {
+            /** @description 75th percentile (unitless); null when too little data */
+            p75: number | null;
+        };
+        CruxFieldDataDto: {
+            LCP: components["schemas"]["MillisecondsPercentileDto"];
+            CLS: components["schemas"]["UnitlessPercentileDto"];
+            INP: components["schemas"]["MillisecondsPercentileDto"];
+        };
+        PageSpeedRecordDto: {
+            /** @example example.com */
+            domain: string;
+            /** @description Lighthouse performance, 0–100 */
+            performanceScore: number | null;
+            /** @description Lighthouse accessibility, 0–100 */
+            accessibilityScore: number | null;
+            /** @description Lighthouse best practices, 0–100 */
+            bestPracticesScore: number | null;
+            /** @description Lighthouse SEO, 0–100 */
+            seoScore: number | null;
+            /** @description Share of the measured core web vitals that are good at p75, 0–100; null without field data */
+            cruxScore: number | null;
+            /** @description Largest contentful paint, ms */
+            largestContentfulPaint: number | null;
+            /** @description First contentful paint, ms */
+            firstContentfulPaint: number | null;
+            /** @description Cumulative layout shift (unitless) */
+            cumulativeLayoutShift: number | null;
+            /** @description Total blocking time, ms */
+            totalBlockingTime: number | null;
+            /** @description Field data (CrUX) at p75; null when there is none */
+            cruxFieldData: components["schemas"]["CruxFieldDataDto"] | null;
+            /**
+             * @description Who measured it: PageSpeed Insights or our own Lighthouse
+             * @enum {string}
+             */
+            source: "psi" | "lighthouse";
+            /** Format: date-time */
+            fetchedAt: string;
         };
         PageSpeedResponse: {
             success: boolean;
-            /** @description domain, performanceScore, accessibilityScore, bestPracticesScore, seoScore, cruxScore, largestContentfulPaint, firstContentfulPaint, cumulativeLayoutShift, totalBlockingTime, cruxFieldData {LCP, CLS, INP: {p75}}, source, fetchedAt; null when not cached */
-            data: Record<string, never> | null;
+            /** @description null when not cached */
+            data: components["schemas"]["PageSpeedRecordDto"] | null;
+        };
+        CruxOriginPointDto: {
+            /** @example example.com */
+            domain: string;
+            /**
+             * Format: date
+             * @description The collection period's last day
+             * @example 2026-04-26
+             */
+            date: string;
+            lcp: components["schemas"]["MillisecondsPercentileDto"];
+            cls: components["schemas"]["UnitlessPercentileDto"];
+        };
+        CruxPagePointDto: {
+            /**
+             * Format: date
+             * @description The collection period's last day
+             * @example 2026-04-26
+             */
+            date: string;
+            lcp: components["schemas"]["MillisecondsPercentileDto"];
+        };
+        CruxPageHistoryDto: {
+            /** @example https://example.com/shoes */
+            url: string;
+            /** @example /shoes */
+            path: string;
+            /** @description Oldest first */
+            data: components["schemas"]["CruxPagePointDto"][];
         };
         CruxHistoryResponse: {
             success: boolean;
-            /** @description The origin's series, oldest first: [{domain, date, lcp: {p75}, cls: {p75}}] */
-            data: Record<string, never>[];
-            /** @description Pages with history: [{url, path, data: [{date, lcp: {p75}}]}] */
-            pages: Record<string, never>[];
+            /** @description The origin's series, oldest first */
+            data: components["schemas"]["CruxOriginPointDto"][];
+            /** @description The domain's known pages that have history */
+            pages: components["schemas"]["CruxPageHistoryDto"][];
+        };
+        CompetitorMonthDto: {
+            /**
+             * @description YYYY-MM
+             * @example 2026-04
+             */
+            month: string;
+            visits: number | null;
+        };
+        CompetitorPageSpeedDto: {
+            /** @description Share of the measured core web vitals that are good at p75, 0–100; null without field data */
+            cruxScore: number | null;
+        };
+        CompetitorTrafficDto: {
+            stats: components["schemas"]["TrafficStatsDto"];
+            /** @description At most 12 months, oldest first */
+            monthlyVisits: components["schemas"]["CompetitorMonthDto"][];
+            pageSpeed: components["schemas"]["CompetitorPageSpeedDto"];
         };
         CompetitorsFilteredResponse: {
             success: boolean;
-            /** @description Keyed by competitor domain: {stats: {domain, totalVisits, fetchedAt}, monthlyVisits: [{month, visits}], pageSpeed: {cruxScore}} */
-            data: Record<string, never>;
+            /** @description Keyed by competitor domain, for the competitors kept */
+            data: {
+                [key: string]: components["schemas"]["CompetitorTrafficDto"];
+            };
             /** @description The competitors kept: at most 6, 3 above and 3 below the main domain's traffic */
             filtered: string[];
+            /** @description The main domain's totalVisits; null without cached traffic */
             mainDomainVisits: number | null;
             /** @description How many competitors were asked for */
             totalCompetitors: number;
         };
+        PagePageSpeedDto: {
+            /** @example https://example.com/shoes */
+            url: string;
+            /** @example /shoes */
+            path: string;
+            /** @description Lighthouse performance, 0–100 */
+            performanceScore: number | null;
+            /** @description Lighthouse accessibility, 0–100 */
+            accessibilityScore: number | null;
+            /** @description Lighthouse best practices, 0–100 */
+            bestPracticesScore: number | null;
+            /** @description Lighthouse SEO, 0–100 */
+            seoScore: number | null;
+            /** @description Largest contentful paint, ms */
+            largestContentfulPaint: number | null;
+            /** @description First contentful paint, ms */
+            firstContentfulPaint: number | null;
+            /** @description Cumulative layout shift (unitless) */
+            cumulativeLayoutShift: number | null;
+            /** @description Total blocking time, ms */
+            totalBlockingTime: number | null;
+            /**
+             * @description Who measured it; `domain` for a baseline taken from the domain's snapshot
+             * @enum {string}
+             */
+            source: "psi" | "lighthouse" | "domain";
+            /** Format: date-time */
+            measuredAt: string;
+        };
         PagesPageSpeedResponse: {
             success: boolean;
             /** @description The home page's record, else the domain's snapshot (source: domain), else null */
-            baseline: Record<string, never> | null;
-            /** @description Keyed by URL: {url, path, performanceScore, accessibilityScore, bestPracticesScore, seoScore, largestContentfulPaint, firstContentfulPaint, cumulativeLayoutShift, totalBlockingTime, source (psi|lighthouse), measuredAt} */
-            pages: Record<string, never>;
+            baseline: components["schemas"]["PagePageSpeedDto"] | null;
+            /** @description Keyed by URL */
+            pages: {
+                [key: string]: components["schemas"]["PagePageSpeedDto"];
+            };
         };
         /** @description Every error: the text is in `message`; some errors add fields (`planRequired`, `suspended`, `blocked`, `retryAfter`, …). */
         ErrorResponse: {
@@ -1457,6 +1643,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HealthResponse"];
+                };
+            };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -1551,7 +1746,8 @@ export interface operations {
     revokeApiKey: {
         parameters: {
             query?: {
-                id?: unknown;
+                /** @description Key id (or send it in the body) */
+                id?: string;
             };
             header?: never;
             path?: never;
@@ -1649,7 +1845,8 @@ export interface operations {
     updateFolder: {
         parameters: {
             query: {
-                id: unknown;
+                /** @description Folder id */
+                id: string;
             };
             header?: never;
             path?: never;
@@ -1778,7 +1975,8 @@ export interface operations {
     deleteFolder: {
         parameters: {
             query: {
-                id: unknown;
+                /** @description Folder id */
+                id: string;
             };
             header?: never;
             path?: never;
@@ -1953,7 +2151,7 @@ export interface operations {
     listNotes: {
         parameters: {
             query: {
-                projectId: unknown;
+                projectId: string;
             };
             header?: never;
             path?: never;
@@ -2268,7 +2466,7 @@ export interface operations {
                     updateTimezone?: string;
                     /**
                      * @default 50
-                     * @enum {number}
+                     * @enum {integer}
                      */
                     serpTop?: 50 | 100;
                     /**
@@ -2375,7 +2573,7 @@ export interface operations {
                     updateTimezone?: string;
                     /**
                      * @default 50
-                     * @enum {number}
+                     * @enum {integer}
                      */
                     serpTop?: 50 | 100;
                 };

@@ -38,7 +38,8 @@ export const CompetitorsQuery = () =>
   applyDecorators(
     ApiProperty({
       type: [String],
-      example: 'rival.com,other.org',
+      // A list, as the schema says (sent as repeated parameters); one comma-separated value is accepted too.
+      example: ['rival.com', 'other.org'],
       description: `Comma-separated or repeated; at most ${LIMITS.competitorsPerRequest}`,
     }),
     Transform(({ value }) => listOfEntries(value)),

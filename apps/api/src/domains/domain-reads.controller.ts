@@ -1,9 +1,10 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiProperty, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { normaliseDomain } from '@rank/domain/domain-name';
 import { DomainReads } from '@rank/domains/reads/domain-reads';
 import { AccountCaller, CurrentAccount } from '../platform/auth/caller';
 import { CompetitorsQuery, RequiredDomainField } from './domain-fields';
+import { CompetitorTrafficDto, CruxOriginPointDto, CruxPageHistoryDto, PageSpeedRecordDto, TrafficDto } from './domain-data.dto';
 import { RateLimits } from '@rank/platform/rate-limits/rate-limits';
 
 class DomainParams {
@@ -19,42 +20,38 @@ class CompetitorsParams extends DomainParams {
 class WebTrafficResponse {
   @ApiProperty() success!: boolean;
   @ApiProperty({ description: 'false (with data null) when the domain has never been fetched' }) exists!: boolean;
-  @ApiProperty({
-    nullable: true,
-    description:
-      '{stats: {domain, totalVisits, fetchedAt}, monthlyVisits: [{domain, month, visits}]} (at most 12 months, oldest first); null without traffic',
-  })
-  data!: object | null;
+  @ApiProperty({ type: TrafficDto, nullable: true, description: 'null without traffic' })
+  data!: TrafficDto | null;
 }
 
 class PageSpeedResponse {
   @ApiProperty() success!: boolean;
-  @ApiProperty({
-    nullable: true,
-    description:
-      'domain, performanceScore, accessibilityScore, bestPracticesScore, seoScore, cruxScore, largestContentfulPaint, firstContentfulPaint, cumulativeLayoutShift, totalBlockingTime, cruxFieldData {LCP, CLS, INP: {p75}}, source, fetchedAt; null when not cached',
-  })
-  data!: object | null;
+  @ApiProperty({ type: PageSpeedRecordDto, nullable: true, description: 'null when not cached' })
+  data!: PageSpeedRecordDto | null;
 }
 
 class CruxHistoryResponse {
   @ApiProperty() success!: boolean;
-  @ApiProperty({ type: [Object], description: "The origin's series, oldest first: [{domain, date, lcp: {p75}, cls: {p75}}]" })
-  data!: object[];
-  @ApiProperty({ type: [Object], description: 'Pages with history: [{url, path, data: [{date, lcp: {p75}}]}]' }) pages!: object[];
+  @ApiProperty({ type: [CruxOriginPointDto], description: "The origin's series, oldest first" })
+  data!: CruxOriginPointDto[];
+  @ApiProperty({ type: [CruxPageHistoryDto], description: "The domain's known pages that have history" })
+  pages!: CruxPageHistoryDto[];
 }
 
+@ApiExtraModels(CompetitorTrafficDto)
 class CompetitorsFilteredResponse {
   @ApiProperty() success!: boolean;
   @ApiProperty({
-    description:
-      'Keyed by competitor domain: {stats: {domain, totalVisits, fetchedAt}, monthlyVisits: [{month, visits}], pageSpeed: {cruxScore}}',
+    type: 'object',
+    additionalProperties: { $ref: getSchemaPath(CompetitorTrafficDto) },
+    description: 'Keyed by competitor domain, for the competitors kept',
   })
-  data!: object;
+  data!: Record<string, CompetitorTrafficDto>;
   @ApiProperty({ type: [String], description: "The competitors kept: at most 6, 3 above and 3 below the main domain's traffic" })
   filtered!: string[];
-  @ApiProperty({ type: Number, nullable: true }) mainDomainVisits!: number | null;
-  @ApiProperty({ description: 'How many competitors were asked for' }) totalCompetitors!: number;
+  @ApiProperty({ type: 'integer', nullable: true, description: "The main domain's totalVisits; null without cached traffic" })
+  mainDomainVisits!: number | null;
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'How many competitors were asked for' }) totalCompetitors!: number;
 }
 
 /** Reads of cached domain data: never a fetch; an API key is needed (never public). */

@@ -1,5 +1,5 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiProperty, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { normaliseDomain } from '@rank/domain/domain-name';
 import { DomainReads } from '@rank/domains/reads/domain-reads';
 import { ProjectAccess } from '@rank/projects/project-access';
@@ -8,21 +8,24 @@ import { DomainDataReader } from '@rank/domains/reads/domain-data.reader';
 import { PublicWhenShared } from '../platform/auth/access.decorators';
 import { Caller, CurrentCaller } from '../platform/auth/caller';
 import { RequiredObjectIdQuery } from '../tracking/reads/query-fields';
+import { PagePageSpeedDto } from './domain-data.dto';
 
 class PagesPageSpeedParams {
   @RequiredObjectIdQuery()
   projectId!: string;
 }
 
+@ApiExtraModels(PagePageSpeedDto)
 class PagesPageSpeedResponse {
   @ApiProperty() success!: boolean;
-  @ApiProperty({ nullable: true, description: "The home page's record, else the domain's snapshot (source: domain), else null" })
-  baseline!: object | null;
   @ApiProperty({
-    description:
-      'Keyed by URL: {url, path, performanceScore, accessibilityScore, bestPracticesScore, seoScore, largestContentfulPaint, firstContentfulPaint, cumulativeLayoutShift, totalBlockingTime, source (psi|lighthouse), measuredAt}',
+    type: PagePageSpeedDto,
+    nullable: true,
+    description: "The home page's record, else the domain's snapshot (source: domain), else null",
   })
-  pages!: object;
+  baseline!: PagePageSpeedDto | null;
+  @ApiProperty({ type: 'object', additionalProperties: { $ref: getSchemaPath(PagePageSpeedDto) }, description: 'Keyed by URL' })
+  pages!: Record<string, PagePageSpeedDto>;
 }
 
 @ApiTags('Performance')

@@ -5,6 +5,7 @@ import { TrafficCheck } from '@rank/domains/traffic-check';
 import { AccountCaller, CurrentAccount } from '../platform/auth/caller';
 import { RateLimits } from '@rank/platform/rate-limits/rate-limits';
 import { RequiredDomainField } from './domain-fields';
+import { EngagedTrafficDto, PageSpeedSummaryDto } from './domain-data.dto';
 
 class TrafficCheckBody {
   @RequiredDomainField('Normalised: scheme, www. and path are stripped')
@@ -14,19 +15,12 @@ class TrafficCheckBody {
 class TrafficCheckResponse {
   @ApiProperty() success!: boolean;
   @ApiProperty({ example: 'example.com' }) domain!: string;
-  @ApiProperty({
-    nullable: true,
-    description:
-      '{stats: {domain, totalVisits, engagementMetrics: {bounceRate, avgVisitDuration}, fetchedAt}, monthlyVisits: [{domain, month, visits}]}; null when the traffic provider has no information',
-  })
-  data!: object | null;
-  @ApiProperty({
-    nullable: true,
-    description:
-      '{domain, performanceScore, cruxScore, largestContentfulPaint, cumulativeLayoutShift, fetchedAt}; null when page speed could not be measured',
-  })
-  pagespeed!: object | null;
-  @ApiProperty({ description: "What is left of the account's 20-per-60-s window after this call" }) remaining!: number;
+  @ApiProperty({ type: EngagedTrafficDto, nullable: true, description: 'null when the traffic provider has no information' })
+  data!: EngagedTrafficDto | null;
+  @ApiProperty({ type: PageSpeedSummaryDto, nullable: true, description: 'null when page speed could not be measured' })
+  pagespeed!: PageSpeedSummaryDto | null;
+  @ApiProperty({ type: 'integer', minimum: 0, description: "What is left of the account's 20-per-60-s window after this call" })
+  remaining!: number;
 }
 
 @ApiTags('Keyword research and live checks')

@@ -71,7 +71,7 @@ export class ProjectSettingsBody {
   @IsIn(UPDATE_FREQUENCIES)
   updateFrequency?: UpdateFrequency;
 
-  @ApiPropertyOptional({ type: [Number], description: 'Weekdays 0-6 (0 = Sunday); required when updateFrequency is custom' })
+  @ApiPropertyOptional({ type: 'integer', isArray: true, description: 'Weekdays 0-6 (0 = Sunday); required when updateFrequency is custom' })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(7)
@@ -80,7 +80,7 @@ export class ProjectSettingsBody {
   @Max(6, { each: true })
   customUpdateDays?: number[];
 
-  @ApiPropertyOptional({ minimum: 0, maximum: 23, default: 12 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 23, default: 12 })
   @IsOptional()
   @IsInt()
   @Min(0)
@@ -92,7 +92,7 @@ export class ProjectSettingsBody {
   @IsString()
   updateTimezone?: string;
 
-  @ApiPropertyOptional({ enum: SERP_DEPTHS, default: 50 })
+  @ApiPropertyOptional({ type: 'integer', enum: SERP_DEPTHS, default: 50 })
   @IsOptional()
   @IsIn(SERP_DEPTHS)
   serpTop?: SerpDepth;

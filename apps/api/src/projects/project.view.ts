@@ -13,10 +13,10 @@ export class ProjectView {
   @ApiProperty() icon!: string;
   @ApiProperty() shared!: boolean;
   @ApiProperty({ enum: UPDATE_FREQUENCIES }) updateFrequency!: string;
-  @ApiProperty({ type: [Number] }) customUpdateDays!: number[];
-  @ApiProperty({ minimum: 0, maximum: 23 }) updateTime!: number;
+  @ApiProperty({ type: 'integer', isArray: true, description: 'Weekdays 0-6 (0 = Sunday)' }) customUpdateDays!: number[];
+  @ApiProperty({ type: 'integer', minimum: 0, maximum: 23 }) updateTime!: number;
   @ApiProperty({ example: 'UTC' }) updateTimezone!: string;
-  @ApiProperty({ enum: SERP_DEPTHS }) serpTop!: number;
+  @ApiProperty({ type: 'integer', enum: SERP_DEPTHS }) serpTop!: number;
   @ApiProperty({ format: 'date-time' }) createdDate!: string;
 }
 
@@ -26,7 +26,7 @@ export class ProjectKeywordView {
   @ApiProperty({ example: 'US' }) geoCode!: string;
   @ApiProperty({ example: 'en' }) langCode!: string;
   @ApiProperty({
-    type: Number,
+    type: 'integer',
     nullable: true,
     description: 'Average monthly searches from the stored keyword volumes; null while unknown',
   })
@@ -37,10 +37,10 @@ export class ProjectKeywordView {
 export class CheckDayView {
   @ApiProperty({ example: '2026-05-04', description: "The UTC day of the project's latest check request (scheduled or on demand)" })
   date!: string;
-  @ApiProperty({ description: 'Checks of that day with a stored result' }) checked!: number;
-  @ApiProperty({ description: 'Checks of that day that failed for good (every source, and for a scheduled check every try of its day)' })
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Checks of that day with a stored result' }) checked!: number;
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Checks of that day that failed for good (every source, and for a scheduled check every try of its day)' })
   failed!: number;
-  @ApiProperty({ description: 'Checks of that day still waiting for a scraper, or for a retry later that day' }) pending!: number;
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Checks of that day still waiting for a scraper, or for a retry later that day' }) pending!: number;
 }
 
 export class ProjectDetailView extends ProjectView {
@@ -52,7 +52,7 @@ export class ProjectDetailView extends ProjectView {
 export class FolderView {
   @ApiProperty() _id!: string;
   @ApiProperty() name!: string;
-  @ApiProperty() position!: number;
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Display order, from 0' }) position!: number;
 }
 
 export function toProjectView(project: ProjectRecord): ProjectView {

@@ -42,7 +42,7 @@ class KeywordIdeasBody {
 
 class KeywordIdeaView {
   @ApiProperty({ example: 'trail running shoes' }) keyword!: string;
-  @ApiProperty({ type: Number, nullable: true, description: 'null when only autocomplete answered' }) avgMonthlySearches!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'null when only autocomplete answered' }) avgMonthlySearches!: number | null;
   @ApiProperty({ enum: COMPETITION_LEVELS, nullable: true }) competition!: Competition | null;
 }
 

@@ -28,6 +28,7 @@ class KeywordResearchBody {
   lang?: unknown;
 
   @ApiPropertyOptional({
+    type: 'integer',
     minimum: 1,
     maximum: RESEARCH_LIMIT_MAX,
     default: RESEARCH_LIMIT_DEFAULT,
@@ -42,12 +43,12 @@ class KeywordResearchBody {
 
 class ResearchedKeywordView {
   @ApiProperty() keyword!: string;
-  @ApiProperty({ type: Number, nullable: true }) avgMonthlySearches!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true }) avgMonthlySearches!: number | null;
   @ApiProperty({ enum: COMPETITION_LEVELS, nullable: true }) competition!: Competition | null;
-  @ApiProperty({ type: Number, nullable: true, description: '0–100' }) competitionIndex!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, minimum: 0, maximum: 100, description: '0–100' }) competitionIndex!: number | null;
   @ApiProperty({ type: Number, nullable: true, description: 'Low top-of-page bid, USD' }) cpcLow!: number | null;
   @ApiProperty({ type: Number, nullable: true, description: 'High top-of-page bid, USD' }) cpcHigh!: number | null;
-  @ApiProperty({ type: [Number], description: "The last 12 months' volumes, oldest first (0 for a month the provider did not report)" })
+  @ApiProperty({ type: 'integer', isArray: true, description: "The last 12 months' volumes, oldest first (0 for a month the provider did not report)" })
   trend!: number[];
 }
 

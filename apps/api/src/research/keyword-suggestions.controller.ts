@@ -13,18 +13,18 @@ class KeywordSuggestionsParams {
 }
 
 class MonthValueView {
-  @ApiProperty({ example: 3, description: '1–12' }) month!: number;
-  @ApiProperty({ example: 1900 }) value!: number;
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: 12, example: 3, description: '1–12' }) month!: number;
+  @ApiProperty({ type: 'integer', minimum: 0, example: 1900 }) value!: number;
 }
 
 class YearVolumeView {
-  @ApiProperty({ example: 2026 }) year!: number;
+  @ApiProperty({ type: 'integer', example: 2026 }) year!: number;
   @ApiProperty({ type: [MonthValueView] }) months!: MonthValueView[];
 }
 
 class SuggestedPhraseView {
   @ApiProperty({ example: 'trail running shoes' }) phrase!: string;
-  @ApiProperty({ type: Number, nullable: true, description: "The latest month's searches; null when unknown" }) lastVolume!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: "The latest month's searches; null when unknown" }) lastVolume!: number | null;
   @ApiProperty({ type: [YearVolumeView], description: 'The monthly history grouped by year, oldest first' }) volume!: YearVolumeView[];
 }
 
@@ -54,7 +54,7 @@ class KeywordSuggestionsResponse {
   @ApiPropertyOptional({ type: [SuggestionsLocaleView] }) locales?: SuggestionsLocaleView[];
   @ApiPropertyOptional({ type: [String] }) pages?: string[];
   @ApiPropertyOptional({ type: SuggestionsMetaView }) meta?: SuggestionsMetaView;
-  @ApiPropertyOptional() runCount?: number;
+  @ApiPropertyOptional({ type: 'integer', minimum: 0 }) runCount?: number;
   @ApiPropertyOptional({ format: 'date-time' }) lastRunAt?: string;
   @ApiPropertyOptional({ type: String, nullable: true, description: 'Why the latest run failed or fell back to autocomplete' }) lastError?:
     string | null;

@@ -33,18 +33,18 @@ class CompactVolumeView implements CompactVolume {
   @ApiProperty({ description: 'Country (ISO 3166-1 alpha-2)' }) g!: string;
   @ApiProperty({ description: 'Language (ISO 639-1)' }) l!: string;
   @ApiProperty({ enum: ['dataforseo', 'google-ads'], description: 'The provider' }) s!: string;
-  @ApiProperty({ type: Number, nullable: true, description: "The latest month's volume" }) lv!: number | null;
-  @ApiProperty({ type: [Number], description: "The last 12 months' volumes, oldest first" }) tr!: number[];
-  @ApiProperty({ type: Number, nullable: true, description: 'The average of tr' }) am!: number | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'Competition index 0–100' }) ci!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: "The latest month's volume" }) lv!: number | null;
+  @ApiProperty({ type: 'integer', isArray: true, description: "The last 12 months' volumes, oldest first" }) tr!: number[];
+  @ApiProperty({ type: 'integer', nullable: true, description: 'The average of tr, rounded' }) am!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, minimum: 0, maximum: 100, description: 'Competition index 0–100' }) ci!: number | null;
   @ApiProperty({ type: Number, nullable: true, description: 'Low top-of-page bid (USD)' }) cl!: number | null;
   @ApiProperty({ type: Number, nullable: true, description: 'High top-of-page bid (USD)' }) ch!: number | null;
 }
 
 class MonthView {
-  @ApiProperty({ example: 2026 }) year!: number;
-  @ApiProperty({ example: 2, description: '1–12' }) month!: number;
-  @ApiProperty({ example: 1300 }) value!: number;
+  @ApiProperty({ type: 'integer', example: 2026 }) year!: number;
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: 12, example: 2, description: '1–12' }) month!: number;
+  @ApiProperty({ type: 'integer', minimum: 0, example: 1300 }) value!: number;
 }
 
 class KeywordVolumeView {
@@ -53,9 +53,9 @@ class KeywordVolumeView {
   @ApiProperty() geoCode!: string;
   @ApiProperty() langCode!: string;
   @ApiProperty({ enum: ['dataforseo', 'google-ads'] }) source!: string;
-  @ApiProperty({ type: Number, nullable: true }) avgMonthlySearches!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true }) avgMonthlySearches!: number | null;
   @ApiProperty({ enum: COMPETITION_LEVELS, nullable: true }) competition!: Competition | null;
-  @ApiProperty({ type: Number, nullable: true, description: '0–100' }) competitionIndex!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, minimum: 0, maximum: 100, description: '0–100' }) competitionIndex!: number | null;
   @ApiProperty({ type: Number, nullable: true, description: 'USD' }) cpcLow!: number | null;
   @ApiProperty({ type: Number, nullable: true, description: 'USD' }) cpcHigh!: number | null;
   @ApiProperty({ example: 'USD' }) currency!: string;

@@ -4,7 +4,7 @@ import { CLOCK, Clock } from '@rank/platform/tokens';
 import { filterCompetitors } from '../domain/competitor-filter';
 import { homePageOf } from '../work/domain-work.process';
 import { DomainDataReader } from './domain-data.reader';
-import { cruxHistoryView, pagePageSpeedView, pageSpeedView, pathOf, trafficView } from './domain-views';
+import { CompetitorTrafficView, cruxHistoryView, pagePageSpeedView, pageSpeedView, pathOf, trafficView } from './domain-views';
 
 /**
  * The reads of cached domain data (webtraffic, pagespeed, crux-history, competitors-filtered,
@@ -58,7 +58,7 @@ export class DomainReads {
     const kept = filterCompetitors(candidates, mainDomainVisits).map((c) => c.domain);
     const speeds = new Map((await this.reader.pageSpeedOfDomains(kept, 'domain')).map((r) => [r.domain, r]));
 
-    const data: Record<string, unknown> = {};
+    const data: Record<string, CompetitorTrafficView> = {};
     for (const competitor of kept) {
       const row = withData.get(competitor)!;
       data[competitor] = {

@@ -20,6 +20,13 @@ export interface TrafficView {
   monthlyVisits: MonthlyVisitsView[];
 }
 
+/** One competitor of competitors-filtered's `data`: its months carry no domain (the key names it). */
+export interface CompetitorTrafficView {
+  stats: TrafficView['stats'];
+  monthlyVisits: Omit<MonthlyVisitsView, 'domain'>[];
+  pageSpeed: { cruxScore: number | null };
+}
+
 export interface EngagedTrafficView {
   stats: {
     domain: string;

@@ -10,7 +10,7 @@ export interface ApiOperation {
   summary: string;
   description: string;
   /** Error statuses this operation can answer besides 400/401/403. */
-  errors?: readonly (404 | 409 | 429 | 502)[];
+  errors?: readonly (404 | 409 | 429 | 431 | 502)[];
 }
 
 /** Keyed by `METHOD /path` as the document writes paths (`{id}` for a path parameter). */
@@ -248,6 +248,8 @@ export const API_OPERATIONS: Readonly<Record<string, ApiOperation>> = {
     operationId: 'getHealth',
     summary: 'Liveness',
     description: 'Answers {status: ok} once the service has started; needs no key.',
+    // Its one client error: a probe sent with an oversized URL or headers (answered below the router).
+    errors: [431],
   },
 };
 

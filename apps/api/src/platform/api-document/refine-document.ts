@@ -21,6 +21,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: 'The resource does not exist or belongs to another account',
   409: 'A folder with this name already exists',
   429: 'Rate limit reached: `retryAfter` seconds (also in the Retry-After header), `limit` calls per `window` seconds',
+  431: 'The request line and headers are larger than the server accepts (16 KB); the connection is closed',
   502: 'The upstream services failed',
 };
 

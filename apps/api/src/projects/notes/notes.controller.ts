@@ -88,7 +88,7 @@ export class NotesController {
   /** Public when the project is shared. Oldest first. */
   @Get()
   @PublicWhenShared()
-  @ApiQuery({ name: 'projectId', required: true })
+  @ApiQuery({ name: 'projectId', required: true, type: String, example: '6740a1b2c3d4e5f601234567' })
   @ApiOkResponse({ type: NotesResponse })
   async list(@CurrentCaller() caller: Caller, @Query('projectId') projectId: unknown): Promise<NotesResponse> {
     if (projectId === undefined || projectId === '') throw invalid('projectId is required');

@@ -39,28 +39,28 @@ class SerpCheckBody {
 }
 
 class SerpResultView {
-  @ApiProperty({ example: 1 }) position!: number;
+  @ApiProperty({ type: 'integer', minimum: 1, example: 1 }) position!: number;
   @ApiProperty() url!: string;
   @ApiProperty() title!: string;
   @ApiProperty() snippet!: string;
 }
 
 class VolumeMetricsView {
-  @ApiProperty({ type: Number, nullable: true }) avgMonthlySearches!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true }) avgMonthlySearches!: number | null;
   @ApiProperty({ enum: COMPETITION_LEVELS, nullable: true }) competition!: Competition | null;
-  @ApiProperty({ type: Number, nullable: true, description: '0–100' }) competitionIndex!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, minimum: 0, maximum: 100, description: '0–100' }) competitionIndex!: number | null;
   @ApiProperty({ type: Number, nullable: true, description: 'Low top-of-page bid, USD' }) cpcLow!: number | null;
   @ApiProperty({ type: Number, nullable: true, description: 'High top-of-page bid, USD' }) cpcHigh!: number | null;
 }
 
 class VolumeMonthView {
-  @ApiProperty({ example: 2026 }) year!: number;
-  @ApiProperty({ example: 3, description: '1–12' }) month!: number;
-  @ApiProperty({ example: 1300 }) value!: number;
+  @ApiProperty({ type: 'integer', example: 2026 }) year!: number;
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: 12, example: 3, description: '1–12' }) month!: number;
+  @ApiProperty({ type: 'integer', minimum: 0, example: 1300 }) value!: number;
 }
 
 class SerpCheckVolumeView {
-  @ApiProperty({ type: Number, nullable: true, description: 'Average monthly searches' }) value!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Average monthly searches' }) value!: number | null;
   @ApiProperty({ type: Number, nullable: true, description: 'High top-of-page bid, USD' }) cpc!: number | null;
   @ApiProperty({ enum: COMPETITION_LEVELS, nullable: true }) competition!: Competition | null;
   @ApiProperty({ type: VolumeMetricsView, nullable: true }) metrics!: VolumeMetricsView | null;
@@ -79,7 +79,7 @@ class SerpCheckData {
 class SerpCheckResponse {
   @ApiProperty({ enum: [true] }) success!: true;
   @ApiProperty({ type: SerpCheckData }) data!: SerpCheckData;
-  @ApiProperty({ description: "Calls left in the account's 10-per-60-s window after this one" }) remaining!: number;
+  @ApiProperty({ type: 'integer', minimum: 0, description: "Calls left in the account's 10-per-60-s window after this one" }) remaining!: number;
 }
 
 @ApiTags('Keyword research')

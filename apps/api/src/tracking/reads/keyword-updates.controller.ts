@@ -72,7 +72,7 @@ class KeywordUpdatesParams {
 }
 
 class RankedKeywordView extends KeywordRefView {
-  @ApiProperty({ type: Number, nullable: true, description: 'Average monthly searches; null while no volume data exists for the keyword' })
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Average monthly searches; null while no volume data exists for the keyword' })
   avgMonthlySearches!: number | null;
 }
 

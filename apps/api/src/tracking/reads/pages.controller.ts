@@ -19,28 +19,28 @@ class PagesParams {
 class RankingPageKeywordView {
   @ApiProperty() keywordId!: string;
   @ApiProperty() value!: string;
-  @ApiProperty({ description: "Position in the keyword's latest successful check" }) position!: number;
+  @ApiProperty({ type: 'integer', minimum: 1, description: "Position in the keyword's latest successful check" }) position!: number;
 }
 
 class PageTrendPointView {
   @ApiProperty({ format: 'date', description: 'The day, or the Monday of the ISO week' }) date!: string;
   @ApiProperty({ type: Number, nullable: true, description: '2 decimals; null when the page ranked for nothing in that period' })
   avgPosition!: number | null;
-  @ApiProperty() keywordCount!: number;
+  @ApiProperty({ type: 'integer', minimum: 0 }) keywordCount!: number;
 }
 
 class PageWeeklyPointView {
   @ApiProperty({ format: 'date', description: 'Monday of the ISO week' }) weekStart!: string;
   @ApiProperty({ type: Number, nullable: true }) avgPosition!: number | null;
-  @ApiProperty() keywordCount!: number;
+  @ApiProperty({ type: 'integer', minimum: 0 }) keywordCount!: number;
 }
 
 class RankingPageView {
   @ApiProperty({ example: 'https://example.com/shoes' }) url!: string;
   @ApiProperty({ example: '/shoes' }) path!: string;
-  @ApiProperty() keywordCount!: number;
+  @ApiProperty({ type: 'integer', minimum: 0 }) keywordCount!: number;
   @ApiProperty({ description: "Average of the keywords' current positions, 2 decimals" }) avgPosition!: number;
-  @ApiProperty() bestPosition!: number;
+  @ApiProperty({ type: 'integer', minimum: 1 }) bestPosition!: number;
   @ApiProperty({ type: [RankingPageKeywordView], description: 'Best position first' }) keywords!: RankingPageKeywordView[];
   @ApiProperty({ type: [PageTrendPointView], description: '14 points: ISO weeks ending with the current one, or the last 14 days' })
   avgPositionTrend!: PageTrendPointView[];

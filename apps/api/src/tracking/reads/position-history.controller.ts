@@ -20,17 +20,17 @@ const MOVEMENTS: MovementType[] = ['up', 'down', 'same', 'new', 'gone'];
 
 class SerpMovementView {
   @ApiProperty({ enum: MOVEMENTS }) type!: MovementType;
-  @ApiProperty({ type: Number, nullable: true, description: 'Places moved for up/down, 0 for same, null for new and gone' })
+  @ApiProperty({ type: 'integer', minimum: 0, nullable: true, description: 'Places moved for up/down, 0 for same, null for new and gone' })
   value!: number | null;
 }
 
 class SerpResultView {
-  @ApiProperty() position!: number;
+  @ApiProperty({ type: 'integer', minimum: 1 }) position!: number;
   @ApiProperty() title!: string;
   @ApiProperty({ example: 'example.com' }) domain!: string;
   @ApiProperty() url!: string;
   @ApiProperty({
-    type: Number,
+    type: 'integer',
     nullable: true,
     description: "The domain's position in the previous successful check; null when it was not there",
   })
@@ -40,12 +40,12 @@ class SerpResultView {
 
 class DroppedDomainView {
   @ApiProperty() domain!: string;
-  @ApiProperty() previousPosition!: number;
+  @ApiProperty({ type: 'integer', minimum: 1 }) previousPosition!: number;
   @ApiProperty({ type: SerpMovementView, example: { type: 'gone', value: null } }) movement!: SerpMovementView;
 }
 
 class AiOverviewSourceView {
-  @ApiProperty({ description: 'Citation order, 1-based' }) position!: number;
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'Citation order, 1-based' }) position!: number;
   @ApiProperty() title!: string;
   @ApiProperty() domain!: string;
   @ApiProperty() url!: string;

@@ -24,9 +24,9 @@ class RequestScrapeBody {
 }
 
 class ScrapeSummary {
-  @ApiProperty({ description: 'Keyword ids sent' }) total!: number;
-  @ApiProperty({ description: 'Checks queued (distinct keywords)' }) accepted!: number;
-  @ApiProperty({ description: 'Ids not queued (repeats within the request)' }) errors!: number;
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Keyword ids sent' }) total!: number;
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Checks queued (distinct keywords)' }) accepted!: number;
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Ids not queued (repeats within the request)' }) errors!: number;
 }
 
 class RequestScrapeResponse {
