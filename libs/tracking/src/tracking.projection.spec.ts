@@ -6,7 +6,7 @@ import { EventInStream, projectionSpec, recordedLog } from '@rank/read-store/tes
 import { CheckEvent, CheckRetryEvent, checksStreamName, CheckWorkEvent, checkWorkStreamName } from './domain/check.events';
 import { MonthlyTokensEvent, monthlyTokensStreamName } from './domain/monthly-tokens';
 import { ScheduleStreamEvent, scheduleStreamName } from './domain/scheduled-checks';
-import { TRACKING_TABLES, trackingProjection } from './tracking.projection';
+import { TRACKING_DERIVED_TABLES, TRACKING_TABLES, trackingProjection } from './tracking.projection';
 
 const spec = projectionSpec(trackingProjection);
 
@@ -264,8 +264,10 @@ describe('tracking projection: deleting a project (workspace stream)', () => {
         { kind: 'delete', table: 'serp_results', column: 'project_id', value: projectId },
         { kind: 'delete', table: 'ai_overview_sources', column: 'project_id', value: projectId },
         { kind: 'delete', table: 'check_progress', column: 'project_id', value: projectId },
+        { kind: 'delete', table: 'keyword_days', column: 'project_id', value: projectId },
+        { kind: 'delete', table: 'ranking_pages', column: 'project_id', value: projectId },
       ]);
-    expect([...trackingProjection.tables]).toStrictEqual([...TRACKING_TABLES]);
+    expect([...trackingProjection.tables]).toStrictEqual([...TRACKING_TABLES, ...TRACKING_DERIVED_TABLES]);
   });
 
   it('writes nothing for the other workspace events, nor for a removed keyword, whose check history stays', () => {

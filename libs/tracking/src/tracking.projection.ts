@@ -15,6 +15,12 @@ import { Projection, ReadModelChange } from '@rank/read-store/projection';
 
 export const TRACKING_TABLES = ['keyword_updates', 'checks_by_id', 'serp_results', 'ai_overview_sources', 'check_progress'] as const;
 
+/**
+ * Filled by materialized views on keyword_updates (migration 011), never written here: listed so that
+ * a deleted project's rows go from them too and a rebuild empties them before the views refill them.
+ */
+export const TRACKING_DERIVED_TABLES = ['keyword_days', 'ranking_pages'] as const;
+
 /** A check's place in `check_progress`: what a queued check and its result both say of it. */
 type ProgressRow = Record<string, string | number>;
 const progressKey = (check: { projectId: string; checkId: string }) => ({ project_id: check.projectId, check_id: check.checkId });
@@ -96,11 +102,16 @@ const DEFAULT_SOURCE = 'browser';
 
 export const trackingProjection: Projection = {
   name: 'tracking',
-  tables: TRACKING_TABLES,
+  tables: [...TRACKING_TABLES, ...TRACKING_DERIVED_TABLES],
   project(event: RecordedEvent): ReadModelChange[] {
     const deleted = parseEvent<Extract<WorkspaceEvent, { type: 'ProjectDeleted' }>>(event, ['ProjectDeleted']);
     if (deleted) {
-      return TRACKING_TABLES.map((table) => ({ kind: 'delete' as const, table, column: 'project_id', value: deleted.data.projectId }));
+      return [...TRACKING_TABLES, ...TRACKING_DERIVED_TABLES].map((table) => ({
+        kind: 'delete' as const,
+        table,
+        column: 'project_id',
+        value: deleted.data.projectId,
+      }));
     }
     const version = event.position;
     const queued = parseEvent<CheckWorkEvent>(event, CHECK_WORK_EVENT_TYPES);

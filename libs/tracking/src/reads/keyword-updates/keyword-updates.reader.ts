@@ -6,11 +6,10 @@ import type { DayWindow } from '../shared/day-window';
 export const AGGREGATIONS = ['daily', 'weekly', 'monthly'] as const;
 export type Aggregation = (typeof AGGREGATIONS)[number];
 
-/** The period each aggregation reduces to; UTC days, ISO weeks (Monday start), calendar months. */
-const PERIOD_OF: Record<Aggregation, string> = {
-  daily: 'toDate(checked_at)',
-  weekly: 'toMonday(checked_at)',
-  monthly: 'toStartOfMonth(checked_at)',
+/** The period each aggregation reduces a day to; UTC days, ISO weeks (Monday start), calendar months. */
+const PERIOD_OF: Record<Exclude<Aggregation, 'daily'>, string> = {
+  weekly: 'toMonday(day)',
+  monthly: 'toStartOfMonth(day)',
 };
 
 /** The ranking result a check found for the project; checks that share one share this object. */
@@ -41,16 +40,17 @@ export interface KeywordUpdateRows {
 type PickTuple = [string, string, number, number, string, number];
 
 /**
- * One check per keyword and period, reduced inside ClickHouse so that only the chosen checks travel
- * to Node. `argMax` over the key (succeeded?, checked_at, check_id) picks the period's latest
- * successful check, else (daily only; weekly and monthly read successes only) its latest failed one.
- * A row stored twice (a replayed event) is an identical tuple, so argMax dedups without FINAL.
+ * One check per keyword and period, from the day picks of `keyword_days` (migration 011): each
+ * keyword's latest successful check of a UTC day, else its latest failed one (argMax over
+ * (succeeded, checked_at, check_id)), kept up to date by a materialized view on keyword_updates.
+ * Daily takes the day picks as they are. Weekly and monthly read successes only: they take the days
+ * whose pick succeeded (a day with any success picked its latest one) and keep the latest of those
+ * per period, which is the period's latest successful check. A check stored twice (a replayed event)
+ * is an identical state, so merging sees through it.
  *
- * Ids first, wide columns after: the picks carry a 64-bit key of (url, title, domain) instead of the
- * strings, as one row per keyword, and the distinct pages of the window come in a second query. A
- * keyword ranks with the same few pages all year, so this moves a fraction of the bytes (measured on
- * the bench project, 30 days: 31.8 MB of JSONEachRow before) and lets the answer's writer render each
- * page once.
+ * The picks carry a 64-bit key of the check's page (url, title, domain) instead of the strings, one
+ * row per keyword; the pages of those keys come from `ranking_pages` in a second query, so each page
+ * travels and is escaped once.
  */
 @Injectable()
 export class KeywordUpdatesReader {
@@ -58,40 +58,52 @@ export class KeywordUpdatesReader {
 
   /**
    * `keywordIds` narrows the scan when a filter chose some keywords; undefined reads the whole
-   * project (the caller drops keywords that are no longer tracked).
+   * project (the caller drops keywords that are no longer tracked). The window is whole UTC days.
    */
   async run(projectId: string, window: DayWindow, aggregation: Aggregation, keywordIds?: readonly string[]): Promise<KeywordUpdateRows> {
-    const scope = `project_id = {projectId:String}
-          AND checked_at >= {from:DateTime64(3, 'UTC')} AND checked_at < {to:DateTime64(3, 'UTC')}
-          ${aggregation === 'daily' ? '' : "AND status = 'success'"}
-          ${keywordIds ? 'AND keyword_id IN {keywordIds:Array(String)}' : ''}`;
-    const params = { projectId, from: window.from, to: window.to, ...(keywordIds ? { keywordIds } : {}) };
-    const [picks, pages] = await Promise.all([
-      // arraySort of (checked_at ms, check_id, ...) tuples: oldest first, ties by check id, whatever
-      // order the aggregation met the rows in.
-      this.store.query<{ keywordId: string; picks: PickTuple[] }>(
-        `SELECT keyword_id AS keywordId,
-                arraySort(groupArray((toUnixTimestamp64Milli(pick.1), pick.2, pick.3 = 'success', pick.4, pick.5, pick.6))) AS picks
-         FROM (
-           SELECT keyword_id,
-                  argMax(tuple(checked_at, check_id, status, position, cityHash64(url, title, domain), has_ai_overview),
-                         tuple(status = 'success', checked_at, check_id)) AS pick
-           FROM keyword_updates
-           WHERE ${scope}
-           GROUP BY keyword_id, ${PERIOD_OF[aggregation]}
-         )
-         GROUP BY keyword_id`,
-        params,
-      ),
-      // Aliases unlike the columns: ClickHouse would read url in the key as the alias any(url).
-      this.store.query<{ pageKey: string; pageUrl: string; pageTitle: string; pageDomain: string }>(
-        `SELECT toString(cityHash64(url, title, domain)) AS pageKey, any(url) AS pageUrl, any(title) AS pageTitle, any(domain) AS pageDomain
-         FROM keyword_updates
-         WHERE ${scope} AND status = 'success'
-         GROUP BY pageKey`,
-        params,
-      ),
-    ]);
+    const params = {
+      projectId,
+      firstDay: window.startDate,
+      lastDay: window.endDate,
+      ...(keywordIds ? { keywordIds } : {}),
+    };
+    // The day picks: argMaxMerge folds a day's states (one once ClickHouse has merged the parts).
+    const dayPicks = `
+      SELECT keyword_id, day, argMaxMerge(pick) AS day_pick
+      FROM keyword_days
+      WHERE project_id = {projectId:String} AND day BETWEEN {firstDay:Date} AND {lastDay:Date}
+        ${keywordIds ? 'AND keyword_id IN {keywordIds:Array(String)}' : ''}
+      GROUP BY keyword_id, day`;
+    const periodPicks =
+      aggregation === 'daily'
+        ? `SELECT keyword_id, day_pick AS pick FROM (${dayPicks})`
+        : `SELECT keyword_id, argMax(day_pick, (day_pick.1, day_pick.2)) AS pick
+           FROM (${dayPicks})
+           WHERE day_pick.3 = 1
+           GROUP BY keyword_id, ${PERIOD_OF[aggregation]}`;
+    // arraySort of (checked_at ms, check_id, ...) tuples: oldest first, ties by check id, whatever
+    // order the aggregation met the rows in.
+    const picks = await this.store.query<{ keywordId: string; picks: PickTuple[] }>(
+      `SELECT keyword_id AS keywordId,
+              arraySort(groupArray((toUnixTimestamp64Milli(pick.1), pick.2, pick.3, pick.4, pick.5, pick.6))) AS picks
+       FROM (${periodPicks})
+       GROUP BY keyword_id`,
+      params,
+    );
+    const pageKeys = new Set<string>();
+    for (const row of picks) for (const pick of row.picks) if (pick[2] === 1) pageKeys.add(pick[4]);
+    const pages =
+      pageKeys.size === 0
+        ? []
+        : await this.store.query<{ pageKey: string; url: string; title: string; domain: string }>(
+            // LIMIT 1 BY: the same page may sit in parts ClickHouse has not merged yet. The keys go as
+            // text: 64-bit numbers do not survive a JavaScript number.
+            `SELECT toString(page_key) AS pageKey, url, title, domain
+             FROM ranking_pages
+             WHERE project_id = {projectId:String} AND page_key IN arrayMap(key -> toUInt64(key), {pageKeys:Array(String)})
+             LIMIT 1 BY page_key`,
+            { projectId, pageKeys: [...pageKeys] },
+          );
     const byKeyword = new Map<string, PickedCheck[]>();
     for (const row of picks) {
       byKeyword.set(
@@ -106,6 +118,6 @@ export class KeywordUpdatesReader {
         })),
       );
     }
-    return { byKeyword, pages: new Map(pages.map((p) => [p.pageKey, { url: p.pageUrl, title: p.pageTitle, domain: p.pageDomain }])) };
+    return { byKeyword, pages: new Map(pages.map((p) => [p.pageKey, { url: p.url, title: p.title, domain: p.domain }])) };
   }
 }
