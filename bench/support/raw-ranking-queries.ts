@@ -41,19 +41,43 @@ export interface Window {
   to: Date;
 }
 
-/** keyword-updates: one check per keyword and period, the latest successful (daily: else the latest failed). */
+/**
+ * The successful day picks of keyword_days (migration 011: per keyword and UTC day, the latest success,
+ * else the latest failure, kept by a materialized view) in a range of days, with their page's strings
+ * from ranking_pages: what the keyword-updates, pages and summary baselines start from.
+ */
+const DAY_PICKS = (where: string) => `
+  SELECT keyword_id, day, argMaxMerge(pick) AS day_pick
+  FROM keyword_days
+  WHERE project_id = {projectId:String} ${where}
+  GROUP BY keyword_id, day`;
+
+const PAGE_STRINGS = `
+  SELECT page_key, any(url) AS page_url, any(title) AS page_title, any(domain) AS page_domain
+  FROM ranking_pages WHERE project_id = {projectId:String} GROUP BY page_key`;
+
+const dayRange = (window: Window) => ({
+  firstDay: window.from.toISOString().slice(0, 10),
+  lastDay: new Date(window.to.getTime() - 86_400_000).toISOString().slice(0, 10),
+});
+
+/**
+ * keyword-updates: one check per keyword and period, the latest successful (daily: else the latest
+ * failed), with its page's URL, title and domain. Weekly reduces the successful day picks by week.
+ */
 export async function rawKeywordUpdates(run: SqlRunner, projectId: string, window: Window, period: 'daily' | 'weekly'): Promise<number> {
+  const days = DAY_PICKS('AND day BETWEEN {firstDay:Date} AND {lastDay:Date}');
+  const picks =
+    period === 'daily'
+      ? `SELECT keyword_id, day AS period, day_pick AS pick FROM (${days})`
+      : `SELECT keyword_id, toMonday(day) AS period, argMax(day_pick, (day_pick.1, day_pick.2)) AS pick
+         FROM (${days}) WHERE day_pick.3 = 1 GROUP BY keyword_id, period`;
   return run(
-    `SELECT keyword_id, period,
-            argMax(tuple(check_id, checked_at, status, position, url, title, domain, has_ai_overview),
-                   tuple(status = 'success', checked_at)) AS pick
-     FROM keyword_updates
-     WHERE project_id = {projectId:String}
-       AND checked_at >= {from:DateTime64(3, 'UTC')} AND checked_at < {to:DateTime64(3, 'UTC')}
-       ${period === 'weekly' ? "AND status = 'success'" : ''}
-     GROUP BY keyword_id, ${period === 'weekly' ? 'toMonday(checked_at)' : 'toDate(checked_at)'} AS period
+    `SELECT keyword_id, period, pick, page_url, page_title, page_domain
+     FROM (${picks}) AS picks
+     LEFT JOIN (${PAGE_STRINGS}) AS pages ON pages.page_key = picks.pick.5
      ORDER BY keyword_id, period`,
-    { projectId, ...window },
+    { projectId, ...dayRange(window) },
   );
 }
 
@@ -96,37 +120,38 @@ export async function rawPositionHistory(store: ReadStore, run: SqlRunner, check
 
 /**
  * pages: each keyword's latest successful check that ranks, grouped by its URL (count, average and
- * best position, the keywords), and the weekly average position of each page over the last 90 days.
+ * best position, the keywords), and the weekly average position of each page over the last 90 days,
+ * from the successful day picks.
  */
 export async function rawPages(run: SqlRunner, projectId: string, now: Date): Promise<number> {
   const pages = await run(
-    `SELECT latest.1 AS url, count() AS keyword_count, avg(latest.2) AS avg_position, min(latest.2) AS best_position,
-            groupArray((keyword_id, latest.2)) AS keywords
+    `SELECT page_url AS url, count() AS keyword_count, avg(latest.4) AS avg_position, min(latest.4) AS best_position,
+            groupArray((keyword_id, latest.4)) AS keywords
      FROM (
-       SELECT keyword_id, argMax(tuple(url, position), checked_at) AS latest
-       FROM keyword_updates
-       WHERE project_id = {projectId:String} AND status = 'success'
+       SELECT keyword_id, argMax(day_pick, day) AS latest
+       FROM (${DAY_PICKS('')})
+       WHERE day_pick.3 = 1
        GROUP BY keyword_id
-     )
-     WHERE latest.2 > 0
+     ) AS picks
+     JOIN (${PAGE_STRINGS}) AS pages ON pages.page_key = picks.latest.5
+     WHERE latest.4 > 0
      GROUP BY url
      ORDER BY avg_position DESC`,
     { projectId },
   );
   const trend = await run(
-    `SELECT page_url, week, avg(page_position) AS avg_position, uniqExact(keyword_id) AS keyword_count
+    `SELECT page_url, week, avg(latest.4) AS avg_position, uniqExact(keyword_id) AS keyword_count
      FROM (
-       SELECT keyword_id, toDate(checked_at) AS day, argMax(tuple(url, position), checked_at) AS pick,
-              pick.1 AS page_url, pick.2 AS page_position, toMonday(day) AS week
-       FROM keyword_updates
-       WHERE project_id = {projectId:String} AND status = 'success'
-         AND checked_at >= {from:DateTime64(3, 'UTC')}
-       GROUP BY keyword_id, day
-     )
-     WHERE page_position > 0
+       SELECT keyword_id, toMonday(day) AS week, argMax(day_pick, day) AS latest
+       FROM (${DAY_PICKS('AND day >= {firstDay:Date}')})
+       WHERE day_pick.3 = 1
+       GROUP BY keyword_id, week
+     ) AS picks
+     JOIN (${PAGE_STRINGS}) AS pages ON pages.page_key = picks.latest.5
+     WHERE latest.4 > 0
      GROUP BY page_url, week
      ORDER BY page_url, week`,
-    { projectId, from: new Date(now.getTime() - 90 * 86_400_000) },
+    { projectId, firstDay: new Date(now.getTime() - 90 * 86_400_000).toISOString().slice(0, 10) },
   );
   return pages + trend;
 }
@@ -164,21 +189,19 @@ export async function rawFullExport(run: SqlRunner, projectId: string, window: W
 /**
  * export (summary): per keyword, over the window's days (each day's latest successful check), the
  * checked days, the days not ranking, best, worst and average of the ranked days, and its latest two
- * successful checks up to the window's end (Current, Change, URL). One row per keyword.
+ * successful checks up to the window's end (Current, Change, URL). One row per keyword. The day
+ * figures come from the successful day picks; the latest two checks from keyword_updates, since the
+ * check before the latest may be on the same day.
  */
 export async function rawSummaryExport(run: SqlRunner, projectId: string, window: Window): Promise<number> {
   return run(
     `SELECT keyword_id, checked_days, not_ranking, best, worst, average, latest
      FROM (
-       SELECT keyword_id, count() AS checked_days, countIf(position = 0) AS not_ranking,
-              minIf(position, position > 0) AS best, maxIf(position, position > 0) AS worst, avgIf(position, position > 0) AS average
-       FROM (
-         SELECT keyword_id, toDate(checked_at) AS day, argMax(position, checked_at) AS position
-         FROM keyword_updates
-         WHERE project_id = {projectId:String} AND status = 'success'
-           AND checked_at >= {from:DateTime64(3, 'UTC')} AND checked_at < {to:DateTime64(3, 'UTC')}
-         GROUP BY keyword_id, day
-       )
+       SELECT keyword_id, count() AS checked_days, countIf(day_pick.4 = 0) AS not_ranking,
+              minIf(day_pick.4, day_pick.4 > 0) AS best, maxIf(day_pick.4, day_pick.4 > 0) AS worst,
+              avgIf(day_pick.4, day_pick.4 > 0) AS average
+       FROM (${DAY_PICKS('AND day BETWEEN {firstDay:Date} AND {lastDay:Date}')})
+       WHERE day_pick.3 = 1
        GROUP BY keyword_id
      ) AS d
      LEFT JOIN (
@@ -188,6 +211,6 @@ export async function rawSummaryExport(run: SqlRunner, projectId: string, window
        GROUP BY keyword_id
      ) AS l USING keyword_id
      ORDER BY keyword_id`,
-    { projectId, ...window },
+    { projectId, ...window, ...dayRange(window) },
   );
 }

@@ -1,4 +1,5 @@
-import { PagesReader, LatestPositionRow } from '@rank/tracking/reads/pages/pages.reader';
+import { PagesReader, LatestPositionRow, PeriodRow } from '@rank/tracking/reads/pages/pages.reader';
+import { trendPeriods } from '@rank/tracking/reads/pages/page-trend';
 import type { SeededCheck } from '../../support/seed-checks';
 import type { TestApp } from '../../support/test-app';
 import { createProject, NOW, seed, serp, startReadsApp } from './reads-fixture';
@@ -18,7 +19,22 @@ const OLD_LATEST_POSITIONS = `SELECT keyword_id AS keywordId, pick.1 AS position
          GROUP BY keyword_id
        )`;
 
+/** The trend series as they were read from keyword_updates before keyword_days (migration 011). */
+const OLD_PERIOD_AVERAGES = (period: 'toMonday(checked_at)' | 'toDate(checked_at)', since: string) => `
+  SELECT latest.1 AS url, toString(bucket) AS period, avg(latest.2) AS avgPosition, toUInt32(count()) AS keywordCount
+  FROM (
+    SELECT keyword_id, ${period} AS bucket, argMax(tuple(url, position), tuple(checked_at, check_id)) AS latest
+    FROM keyword_updates
+    WHERE project_id = {projectId:String} AND status = 'success'
+      AND checked_at >= ${since} AND checked_at < {to:DateTime64(3, 'UTC')}
+      AND keyword_id IN {keywordIds:Array(String)}
+    GROUP BY keyword_id, bucket
+  )
+  WHERE latest.2 > 0 AND latest.1 IN {pageUrls:Array(String)}
+  GROUP BY latest.1, bucket`;
+
 const DAY_MS = 86_400_000;
+const byPeriod = (rows: PeriodRow[]) => [...rows].sort((a, b) => (a.url + a.period < b.url + b.period ? -1 : 1));
 const byKeyword = (rows: LatestPositionRow[]) => [...rows].sort((a, b) => (a.keywordId < b.keywordId ? -1 : 1));
 
 describe("pages: each keyword's latest position, recent partitions first", () => {
@@ -53,6 +69,9 @@ describe("pages: each keyword's latest position, recent partitions first", () =>
         at: new Date(NOW.getTime() - DAY_MS).toISOString(),
         failedReason: 'Blocked by Google (captcha)',
       },
+      // Three checks on one UTC day (10:12, 15:00 and 17:24 five days ago): the last one speaks.
+      on('daily', 5.2, 3, 'h'),
+      on('daily', 4.9, 8, 'h'),
       on('replayed', 2, 2, 'g'),
     ];
     const ids = await seed(app, checks);
@@ -68,5 +87,22 @@ describe("pages: each keyword's latest position, recent partitions first", () =>
     expect(byKeyword(after)).toEqual(byKeyword(before));
     // The whole-history path alone gives them too.
     expect(byKeyword(await new PagesReader(store).latestPositions(projectId))).toEqual(byKeyword(before));
+  });
+
+  it('gives the trend series of the previous query, weekly and daily', async () => {
+    const store = app.running.stores.readStore;
+    const { window } = trendPeriods(NOW.toISOString().slice(0, 10));
+    const pageUrls = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((page) => `https://ours.com/${page}`);
+    const params = { projectId, keywordIds, pageUrls, from: window.from, to: window.to, dailyFrom: window.dailyFrom };
+    const weekly = await store.query<PeriodRow>(OLD_PERIOD_AVERAGES('toMonday(checked_at)', "{from:DateTime64(3, 'UTC')}"), params);
+    const daily = await store.query<PeriodRow>(
+      OLD_PERIOD_AVERAGES('toDate(checked_at)', "toDateTime64({dailyFrom:Date}, 3, 'UTC')"),
+      params,
+    );
+    expect(weekly.length).toBeGreaterThan(10);
+    expect(daily.length).toBeGreaterThan(10);
+    const after = await new PagesReader(store).trends(projectId, keywordIds, pageUrls, window);
+    expect(byPeriod(after.weekly)).toEqual(byPeriod(weekly));
+    expect(byPeriod(after.daily)).toEqual(byPeriod(daily));
   });
 });

@@ -28,23 +28,40 @@ export interface TrendWindow {
 }
 
 /**
- * Per page and period: the average position of the keywords whose latest successful check of the
- * period ranked with that page, and how many they were. Each keyword speaks once per period (argMax
- * over (checked_at, check_id), which also makes a replayed duplicate row harmless), only the project's
- * current keywords count, and a keyword at 0 counts for no page.
+ * Each keyword's successful day picks (keyword_days, migration 011: per keyword and UTC day, the
+ * latest success else the latest failure, by (checked_at, check_id)) on the days `days` allows. A
+ * replayed check is an identical state, so it changes no pick.
  */
-const periodAverages = (period: 'toMonday(checked_at)' | 'toDate(checked_at)', since: string) => `
-  SELECT latest.1 AS url, toString(bucket) AS period, avg(latest.2) AS avgPosition, toUInt32(count()) AS keywordCount
+const successfulDayPicks = (days: string) => `
+  SELECT keyword_id, day, day_pick
   FROM (
-    SELECT keyword_id, ${period} AS bucket, argMax(tuple(url, position), tuple(checked_at, check_id)) AS latest
-    FROM keyword_updates
-    WHERE project_id = {projectId:String} AND status = 'success'
-      AND checked_at >= ${since} AND checked_at < {to:DateTime64(3, 'UTC')}
-      AND keyword_id IN {keywordIds:Array(String)}
-    GROUP BY keyword_id, bucket
+    SELECT keyword_id, day, argMaxMerge(pick) AS day_pick
+    FROM keyword_days
+    WHERE project_id = {projectId:String} ${days}
+    GROUP BY keyword_id, day
   )
-  WHERE latest.2 > 0 AND latest.1 IN {pageUrls:Array(String)}
-  GROUP BY latest.1, bucket`;
+  WHERE day_pick.3 = 1`;
+
+/** Each page key's URL (ranking_pages may hold a page twice until ClickHouse merges it). */
+const PAGE_URLS = `SELECT page_key, any(url) AS page_url FROM ranking_pages WHERE project_id = {projectId:String} GROUP BY page_key`;
+
+/**
+ * Per page and period: the average position of the keywords whose latest successful check of the
+ * period ranked with that page, and how many they were. Each keyword speaks once per period (the
+ * latest of its successful day picks in the period), only the project's current keywords count, and
+ * a keyword at 0 counts for no page. The window's bounds are whole UTC days.
+ */
+const periodAverages = (period: 'toMonday(day)' | 'day', firstDay: string) => `
+  SELECT page_url AS url, toString(bucket) AS period, avg(latest.4) AS avgPosition, toUInt32(count()) AS keywordCount
+  FROM (
+    SELECT keyword_id, ${period} AS bucket, argMax(day_pick, day) AS latest
+    FROM (${successfulDayPicks(`AND day >= ${firstDay} AND day < toDate({to:DateTime64(3, 'UTC')})
+      AND keyword_id IN {keywordIds:Array(String)}`)})
+    GROUP BY keyword_id, bucket
+  ) AS picks
+  JOIN (${PAGE_URLS}) AS pages ON pages.page_key = picks.latest.5
+  WHERE latest.4 > 0 AND page_url IN {pageUrls:Array(String)}
+  GROUP BY page_url, bucket`;
 
 /** How far back the first look for each keyword's latest check goes: this month's and last month's partitions. */
 const RECENT_DAYS = 35;
@@ -73,20 +90,21 @@ export class PagesReader {
   }
 
   private latestOf(projectId: string, scope: { since?: Date; keywordIds?: readonly string[] }): Promise<LatestPositionRow[]> {
+    // From the day of `since`: a few hours more than since itself, which finds the same latest checks.
     const narrowed = scope.since
-      ? "AND checked_at >= {since:DateTime64(3, 'UTC')}"
+      ? "AND day >= toDate({since:DateTime64(3, 'UTC')})"
       : scope.keywordIds
         ? 'AND keyword_id IN {keywordIds:Array(String)}'
         : '';
+    // The latest successful day pick is the latest successful check: days order as their checks do.
     return this.store.query<LatestPositionRow>(
-      `SELECT keyword_id AS keywordId, pick.1 AS position, pick.2 AS url, toString(toUnixTimestamp64Milli(pick.3)) AS checkedAtMs
+      `SELECT keyword_id AS keywordId, latest.4 AS position, page_url AS url, toString(toUnixTimestamp64Milli(latest.1)) AS checkedAtMs
        FROM (
-         SELECT keyword_id, argMax(tuple(position, url, checked_at), tuple(checked_at, check_id)) AS pick
-         FROM keyword_updates
-         WHERE project_id = {projectId:String} AND status = 'success'
-           ${narrowed}
+         SELECT keyword_id, argMax(day_pick, day) AS latest
+         FROM (${successfulDayPicks(narrowed)})
          GROUP BY keyword_id
-       )`,
+       ) AS picks
+       LEFT JOIN (${PAGE_URLS}) AS pages ON pages.page_key = picks.latest.5`,
       { projectId, ...scope },
     );
   }
@@ -99,8 +117,8 @@ export class PagesReader {
   async trends(projectId: string, keywordIds: readonly string[], pageUrls: readonly string[], window: TrendWindow) {
     const params = { projectId, keywordIds, pageUrls, from: window.from, to: window.to, dailyFrom: window.dailyFrom };
     const [weekly, daily, firstDays] = await Promise.all([
-      this.store.query<PeriodRow>(periodAverages('toMonday(checked_at)', "{from:DateTime64(3, 'UTC')}"), params),
-      this.store.query<PeriodRow>(periodAverages('toDate(checked_at)', "toDateTime64({dailyFrom:Date}, 3, 'UTC')"), params),
+      this.store.query<PeriodRow>(periodAverages('toMonday(day)', "toDate({from:DateTime64(3, 'UTC')})"), params),
+      this.store.query<PeriodRow>(periodAverages('day', '{dailyFrom:Date}'), params),
       this.store.query<{ url: string; firstDay: string }>(
         `SELECT url, toString(toDate(min(checked_at))) AS firstDay
          FROM keyword_updates
