@@ -1,8 +1,9 @@
 import type { TrackedKeyword } from '@rank/projects/domain/project-content.events';
 import { CSV_BOM, csvLine, csvTextField } from './csv';
-import { inExportOrder, keywordsPerPage, pagesOf } from './keyword-pages';
-import { changeOf, formatAverage, summarise } from './ranking-figures';
+import { inExportOrder, keywordsPerPage, MAX_KEYWORDS_PER_PAGE, pagesOf } from './keyword-pages';
+import { changeOf, formatAverage } from './ranking-figures';
 import { loadExportHistory } from './export-history';
+import { loadSummaryHistory } from './summary-history';
 import type { DayRange, RankingHistoryReader } from './ranking-history.reader';
 
 export const CSV_FORMATS = ['full', 'summary'] as const;
@@ -82,18 +83,18 @@ async function* fullCsv(history: RankingHistoryReader, { projectId, keywords, ra
  */
 async function* summaryCsv(history: RankingHistoryReader, { projectId, keywords, range }: CsvExportInput): AsyncGenerator<string> {
   const ordered = inExportOrder(keywords);
-  const { days, positionsOf, latestOf } = await loadExportHistory(
+  const { summaryOf, latestOf } = await loadSummaryHistory(
     history,
     projectId,
     ordered.map((k) => k.keywordId),
     range,
   );
   yield CSV_BOM + csvLine([...SUMMARY_COLUMNS]);
-  for (const page of pagesOf(ordered, keywordsPerPage(days.length))) {
+  for (const page of pagesOf(ordered, MAX_KEYWORDS_PER_PAGE)) {
     yield page
       .map((keyword) => {
         const check = latestOf(keyword.keywordId);
-        const summary = summarise(positionsOf(keyword.keywordId).filter((p) => p !== undefined));
+        const summary = summaryOf(keyword.keywordId);
         return csvLine([
           csvTextField(keyword.value),
           numberOrEmpty(check?.position),

@@ -71,6 +71,50 @@ export class RankingHistoryReader {
   }
 
   /**
+   * keywordId -> its day figures over the range, from the successful day picks of keyword_days
+   * (migration 011: each UTC day's latest successful check, the day cells of the full export), summed
+   * up in ClickHouse so that a keyword's year travels as one row. Keywords without a successful check
+   * in the range are absent.
+   */
+  async daySummaries(projectId: string, keywordIds: readonly string[], range: DayRange): Promise<Map<string, DaySummary>> {
+    const byKeyword = new Map<string, DaySummary>();
+    if (keywordIds.length === 0) return byKeyword;
+    const rows = await this.store.query<{
+      keywordId: string;
+      checkedDays: string;
+      rankedDays: string;
+      best: number;
+      worst: number;
+      positionSum: string;
+    }>(
+      `SELECT keyword_id AS keywordId, count() AS checkedDays, countIf(position > 0) AS rankedDays,
+              minIf(position, position > 0) AS best, maxIf(position, position > 0) AS worst, sumIf(position, position > 0) AS positionSum
+       FROM (
+         SELECT keyword_id, argMaxMerge(pick) AS day_pick, day_pick.4 AS position
+         FROM keyword_days
+         WHERE project_id = {projectId:String} AND keyword_id IN {keywordIds:Array(String)}
+           AND day BETWEEN {startDate:Date} AND {endDate:Date}
+         GROUP BY keyword_id, day
+         HAVING day_pick.3 = 1
+       )
+       GROUP BY keyword_id`,
+      { projectId, keywordIds, ...range },
+    );
+    for (const row of rows) {
+      const rankedDays = Number(row.rankedDays);
+      byKeyword.set(row.keywordId, {
+        checkedDays: Number(row.checkedDays),
+        rankedDays,
+        // minIf and maxIf give 0 when the keyword never ranked.
+        best: rankedDays === 0 ? null : Number(row.best),
+        worst: rankedDays === 0 ? null : Number(row.worst),
+        positionSum: Number(row.positionSum),
+      });
+    }
+    return byKeyword;
+  }
+
+  /**
    * Each keyword's latest successful check on or before `asOfDay` (any time when omitted), with the
    * position of the successful check before it. Keywords never checked successfully are absent.
    *
@@ -187,6 +231,17 @@ const toStanding = (row: StandingRow | undefined): DomainStanding => ({
   top10: Number(row?.top10 ?? 0),
   averagePosition: Number(row?.average ?? 0),
 });
+
+/** A keyword's successful days in a range: one position per day (its latest successful check). */
+export interface DaySummary {
+  checkedDays: number;
+  /** The days it ranked (position > 0); the others are not ranking. */
+  rankedDays: number;
+  /** Over the ranked days; null when there are none. */
+  best: number | null;
+  worst: number | null;
+  positionSum: number;
+}
 
 export interface DomainStanding {
   ranking: number;
