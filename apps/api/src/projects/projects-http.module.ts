@@ -8,6 +8,7 @@ import { CreateProjectController } from './create-project/create-project.control
 import { DeleteProjectController } from './delete-project/delete-project.controller';
 import { FoldersController } from './folders/folders.controller';
 import { GetProjectController } from './get-project/get-project.controller';
+import { ProjectDetailCache } from './get-project/project-detail.cache';
 import { KeywordsController } from './keywords/keywords.controller';
 import { ListProjectsController } from './list-projects/list-projects.controller';
 import { NotesController } from './notes/notes.controller';
@@ -31,6 +32,6 @@ import { CheckProgressReader } from '@rank/tracking/reads/check-progress/check-p
     DeleteProjectController,
     GetProjectController,
   ],
-  providers: [NewDomainAllowances, CheckProgressReader],
+  providers: [NewDomainAllowances, CheckProgressReader, ProjectDetailCache],
 })
 export class ProjectsHttpModule {}

@@ -1,0 +1,17 @@
+import type { ReadStore } from '@rank/read-store/read-store.port';
+
+/** The checkpoint name of the runner that builds every read model (ProjectionRunner's default). */
+export const READ_MODELS_CHECKPOINT = 'read-models';
+
+/**
+ * The log position up to which a runner has written its read models, as stored in
+ * `projection_checkpoints`: what any process (an api replica beside a separate projector) can read to
+ * learn whether the read models moved since it last looked. 0 before the first checkpoint.
+ */
+export async function projectedPosition(readStore: ReadStore, name = READ_MODELS_CHECKPOINT): Promise<number> {
+  const [row] = await readStore.query<{ position: string }>(
+    'SELECT toString(max(position)) AS position FROM projection_checkpoints WHERE name = {name:String}',
+    { name },
+  );
+  return Number(row?.position ?? 0);
+}
