@@ -1,5 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { toCompactInsert, toPortableParams, toPortableRow } from './clickhouse-values';
+import { toColumnarInsert, toPortableParams, toPortableRow } from './clickhouse-values';
 import { applyMigrations } from './migrations';
 import type { Migration, QueryParams, ReadStore } from './read-store.port';
 import { assertSqlIdentifier } from './sql-identifier';
@@ -75,7 +75,7 @@ export class ClickHouseReadStore implements ReadStore {
     this.#assertOpen();
     assertSqlIdentifier(table, 'table');
     if (rows.length === 0) return;
-    const compact = toCompactInsert(rows);
+    const compact = toColumnarInsert(rows);
     if (compact === undefined || !compact.columns.every((column) => PLAIN_COLUMN.test(column))) {
       await this.#client.insert({ table, values: rows.map(toPortableRow), format: 'JSONEachRow' });
       return;
@@ -84,7 +84,7 @@ export class ClickHouseReadStore implements ReadStore {
     // way; the client's insert() would only take these formats as objects to encode itself.
     try {
       await this.#client.command({
-        query: `INSERT INTO ${table} (${compact.columns.join(', ')}) FORMAT JSONCompactEachRow\n${compact.body}`,
+        query: `INSERT INTO ${table} (${compact.columns.join(', ')}) FORMAT JSONCompactColumns\n${compact.body}`,
       });
     } catch (error) {
       // A key the table has no column for: JSONEachRow skips such keys (input_format_skip_unknown_fields),

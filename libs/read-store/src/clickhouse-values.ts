@@ -41,33 +41,31 @@ export function toPortableRow(row: Record<string, unknown>): Record<string, unkn
   return portable;
 }
 
-export function toPortableValueForRow(value: unknown): unknown {
-  return typeof value === 'object' || typeof value === 'bigint' ? toPortableValue(value) : value;
-}
-
 /**
- * The body of `INSERT INTO t (columns) FORMAT JSONCompactEachRow`: one JSON array per row, in the
- * column order of the first row. About half the CPU of JSONEachRow objects (no key per value, no
- * copy of each row) on both sides, which is what replay speed is made of. Returns undefined when the
+ * The body of `INSERT INTO t (columns) FORMAT JSONCompactColumns`: one JSON array per column, in the
+ * column order of the first row, made by a single JSON.stringify. Against one array per row
+ * (JSONCompactEachRow) this builds 10-20 arrays per batch instead of one per row, and costs the
+ * replay about a third of the JavaScript time and no more in ClickHouse. Returns undefined when the
  * rows do not all have the same columns, so the caller writes them as objects instead: a row's
  * column must never be dropped or misplaced for speed.
  */
-export function toCompactInsert(rows: readonly Record<string, unknown>[]): { columns: string[]; body: string } | undefined {
+export function toColumnarInsert(rows: readonly Record<string, unknown>[]): { columns: string[]; body: string } | undefined {
   const columns = Object.keys(rows[0] ?? {});
-  const index = new Map(columns.map((column, i) => [column, i]));
-  const lines: string[] = new Array(rows.length);
+  const width = columns.length;
+  const data: unknown[][] = columns.map(() => new Array<unknown>(rows.length));
+  let index: Map<string, number> | undefined;
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r]!;
-    const values: unknown[] = new Array(columns.length);
     let seen = 0;
     for (const column in row) {
-      const at = index.get(column);
+      // Rows of one shape list their keys in one order; a row with another order is placed by name.
+      const at = column === columns[seen] ? seen : (index ??= new Map(columns.map((c, i) => [c, i]))).get(column);
       if (at === undefined) return undefined;
-      values[at] = toPortableValueForRow(row[column]);
+      const value = row[column];
+      data[at]![r] = typeof value === 'object' || typeof value === 'bigint' ? toPortableValue(value) : value;
       seen++;
     }
-    if (seen !== columns.length) return undefined;
-    lines[r] = JSON.stringify(values);
+    if (seen !== width) return undefined;
   }
-  return { columns, body: lines.join('\n') };
+  return { columns, body: JSON.stringify(data) };
 }
