@@ -1,7 +1,8 @@
 import { Inject, Injectable, UnauthorizedException } from '@nestjs/common';
 import type { FastifyInstance } from 'fastify';
 import { AccountRepository } from '@rank/accounts/account.repository';
-import { accountIdOfApiKey, hashApiKey, sameHash } from '@rank/accounts/api-keys/api-key-secret';
+import { accountIdOfApiKey, hashApiKey } from '@rank/accounts/api-keys/api-key-secret';
+import type { ApiKeyRecord } from '@rank/accounts/domain/account';
 import { KeyUsageTracker } from '@rank/accounts/api-keys/key-usage.tracker';
 import { CLOCK, Clock } from '@rank/platform/tokens';
 import { AccountCaller, CALLER } from './caller';
@@ -32,14 +33,29 @@ export class ApiKeyAuthenticator {
 
     const state = await this.accounts.load(accountId);
     if (state.kind !== 'open') throw invalid();
-    const keyHash = hashApiKey(key);
-    const record = state.apiKeys.find((k) => sameHash(k.keyHash, keyHash));
+    const record = keysByHash(state.apiKeys).get(hashApiKey(key));
     if (!record) throw invalid();
     if (record.revokedAt !== null) throw new UnauthorizedException({ message: 'API key has been revoked' });
 
     this.usage.touch(accountId, record.keyId, this.clock.now());
     return { kind: 'account', accountId, keyId: record.keyId, account: state };
   }
+}
+
+/**
+ * An account's keys by the SHA-256 of the key, built once per state: states are immutable and the
+ * repository hands out the same one while the account's stream is unchanged. A lookup by hash needs
+ * no constant-time comparison: timing can at most tell something of a hash, never of a key.
+ */
+const KEY_INDEXES = new WeakMap<readonly ApiKeyRecord[], ReadonlyMap<string, ApiKeyRecord>>();
+
+function keysByHash(keys: readonly ApiKeyRecord[]): ReadonlyMap<string, ApiKeyRecord> {
+  let index = KEY_INDEXES.get(keys);
+  if (!index) {
+    index = new Map(keys.map((k) => [k.keyHash, k]));
+    KEY_INDEXES.set(keys, index);
+  }
+  return index;
 }
 
 const METHODS_WITH_BODIES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -21,8 +21,25 @@ export class ApiKeyGuard implements CanActivate {
     @Inject(PLAN_CATALOGUE) private readonly plans: PlanCatalogue,
   ) {}
 
+  /** Each route's decorators, read once: the metadata is fixed at start, and reading it is a cost on every request. */
+  private readonly routes = new WeakMap<object, { access: Access | undefined; refusedWhenSuspended: boolean }>();
+
+  private routeOf(context: ExecutionContext): { access: Access | undefined; refusedWhenSuspended: boolean } {
+    const handler = context.getHandler();
+    let route = this.routes.get(handler);
+    if (!route) {
+      const targets = [handler, context.getClass()];
+      route = {
+        access: this.reflector.getAllAndOverride<Access | undefined>(ACCESS, targets),
+        refusedWhenSuspended: this.reflector.getAllAndOverride<boolean | undefined>(REFUSED_WHEN_SUSPENDED, targets) === true,
+      };
+      this.routes.set(handler, route);
+    }
+    return route;
+  }
+
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const access = this.reflector.getAllAndOverride<Access | undefined>(ACCESS, [context.getHandler(), context.getClass()]);
+    const { access, refusedWhenSuspended } = this.routeOf(context);
     if (access === 'public' || access === 'admin') return true;
 
     const request = context.switchToHttp().getRequest<FastifyRequest & Record<string, unknown>>();
@@ -41,10 +58,6 @@ export class ApiKeyGuard implements CanActivate {
     if (!this.plans.find(account.plan)?.apiAccess) {
       throw new ForbiddenException({ message: 'API access requires a paid plan; upgrade to use the API', planRequired: true });
     }
-    const refusedWhenSuspended = this.reflector.getAllAndOverride<boolean | undefined>(REFUSED_WHEN_SUSPENDED, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
     if (account.status === 'suspended' && refusedWhenSuspended) {
       throw new ForbiddenException({ message: 'Account suspended', suspended: true });
     }
