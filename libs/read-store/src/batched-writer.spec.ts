@@ -112,6 +112,21 @@ describe('BatchedWriter', () => {
     expect(sink.rowsOf('positions')).toEqual(rows(3));
   });
 
+  it('puts a failed batch of 200,000 rows back at the head of the buffer whole and in order', async () => {
+    const sink = new RecordingSink();
+    // A batch above 200,000 rows: no size flush starts before flush() below.
+    const writer = makeWriter(sink, { maxBatchRows: 250_000, flushIntervalMs: 60_000 });
+    writer.add('positions', rows(200_000));
+    sink.failuresLeft = 1;
+    await expect(writer.flush()).rejects.toThrow('ClickHouse is down');
+    writer.add('positions', rows(1, 200_000));
+
+    await writer.flush();
+
+    expect(sink.inserts.map((insert) => insert.rows.length)).toEqual([200_001]);
+    expect(sink.rowsOf('positions')).toEqual(rows(200_001));
+  });
+
   it('bisects a batch the store refuses for good down to the refused rows, hands them over with their source, and writes the rest', async () => {
     const written: Row[] = [];
     let inserts = 0;

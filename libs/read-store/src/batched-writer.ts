@@ -3,10 +3,14 @@ import { isPermanentWriteError } from './write-errors';
 
 type Row = Record<string, unknown>;
 
-/** A buffered row and what produced it (an event, for the projection runner), handed back if it is refused. */
-interface Entry {
-  row: Row;
-  source: unknown;
+/**
+ * Buffered rows and, at the same index, what produced each (an event, for the projection runner),
+ * handed back if the row is refused. Two arrays rather than an object per row: a replay buffers
+ * hundreds of thousands of rows, and an object each is that much more for the garbage collector.
+ */
+interface Rows {
+  rows: Row[];
+  sources: unknown[];
 }
 
 /** A row that the store refuses for good (see isPermanentWriteError), found by bisecting its batch. */
@@ -42,8 +46,7 @@ export interface BatchedWriterOptions {
   maxRetryDelayMs?: number;
 }
 
-interface TableBuffer {
-  rows: Entry[];
+interface TableBuffer extends Rows {
   /** The latest flush of this table; flushes of one table run one after another, in order. */
   tail: Promise<void>;
   sizeFlushQueued: boolean;
@@ -99,7 +102,10 @@ export class BatchedWriter {
     const rows: readonly Row[] = Array.isArray(rowOrRows) ? rowOrRows : [rowOrRows as Row];
     if (rows.length === 0) return;
     const buffer = this.#buffer(table);
-    for (const row of rows) buffer.rows.push({ row, source });
+    for (const row of rows) {
+      buffer.rows.push(row);
+      buffer.sources.push(source);
+    }
     if (buffer.rows.length >= this.#maxBatchRows && Date.now() >= buffer.backingOffUntil) {
       this.#flushFullBatchesInBackground(table, buffer);
     }
@@ -124,7 +130,7 @@ export class BatchedWriter {
   #buffer(table: string): TableBuffer {
     let buffer = this.#tables.get(table);
     if (buffer === undefined) {
-      buffer = { rows: [], tail: Promise.resolve(), sizeFlushQueued: false, backingOffUntil: 0, failures: 0 };
+      buffer = { rows: [], sources: [], tail: Promise.resolve(), sizeFlushQueued: false, backingOffUntil: 0, failures: 0 };
       this.#tables.set(table, buffer);
     }
     return buffer;
@@ -165,12 +171,15 @@ export class BatchedWriter {
     const run = buffer.tail.then(async () => {
       onStart?.();
       while (buffer.rows.length > 0 && (mode === 'everything' || buffer.rows.length >= this.#maxBatchRows)) {
-        const batch = buffer.rows.splice(0, this.#maxBatchRows);
+        const batch: Rows = { rows: buffer.rows.splice(0, this.#maxBatchRows), sources: buffer.sources.splice(0, this.#maxBatchRows) };
         try {
           await this.#insert(table, batch);
           buffer.failures = 0;
         } catch (error) {
-          buffer.rows.unshift(...(error instanceof UnwrittenRows ? error.rows : batch));
+          // Back at the head, in order (concat, not unshift(...rows): a spread of 100,000 arguments overflows the stack).
+          const unwritten = error instanceof UnwrittenRows ? error.unwritten : batch;
+          buffer.rows = unwritten.rows.concat(buffer.rows);
+          buffer.sources = unwritten.sources.concat(buffer.sources);
           buffer.failures++;
           buffer.backingOffUntil = Date.now() + Math.min(this.#flushIntervalMs * 2 ** (buffer.failures - 1), this.#maxRetryDelayMs);
           throw error instanceof UnwrittenRows ? error.cause : error;
@@ -187,24 +196,24 @@ export class BatchedWriter {
    * (about 2·log2(n) inserts per refused row), hands them over, and writes the rest. A transient
    * failure on the way stops with the rows not yet written, to be retried.
    */
-  async #insert(table: string, batch: Entry[]): Promise<void> {
+  async #insert(table: string, batch: Rows): Promise<void> {
     try {
-      await this.#sink.insert(
-        table,
-        batch.map((entry) => entry.row),
-      );
+      await this.#sink.insert(table, batch.rows);
     } catch (error) {
       if (this.#onRefusedRow === undefined || !isPermanentWriteError(error)) throw new UnwrittenRows(batch, error);
-      if (batch.length === 1) {
-        await this.#onRefusedRow({ table, row: batch[0]!.row, source: batch[0]!.source, error });
+      if (batch.rows.length === 1) {
+        await this.#onRefusedRow({ table, row: batch.rows[0]!, source: batch.sources[0], error });
         return;
       }
-      const half = Math.ceil(batch.length / 2);
-      const [first, second] = [batch.slice(0, half), batch.slice(half)];
+      const half = Math.ceil(batch.rows.length / 2);
+      const first: Rows = { rows: batch.rows.slice(0, half), sources: batch.sources.slice(0, half) };
+      const second: Rows = { rows: batch.rows.slice(half), sources: batch.sources.slice(half) };
       try {
         await this.#insert(table, first);
       } catch (inner) {
-        throw inner instanceof UnwrittenRows ? new UnwrittenRows([...inner.rows, ...second], inner.cause) : inner;
+        if (!(inner instanceof UnwrittenRows)) throw inner;
+        const unwritten = { rows: inner.unwritten.rows.concat(second.rows), sources: inner.unwritten.sources.concat(second.sources) };
+        throw new UnwrittenRows(unwritten, inner.cause);
       }
       await this.#insert(table, second);
     }
@@ -222,7 +231,7 @@ export class BatchedWriter {
 /** The rows of a batch not yet written when an insert failed, and why. */
 class UnwrittenRows extends Error {
   constructor(
-    readonly rows: Entry[],
+    readonly unwritten: Rows,
     override readonly cause: unknown,
   ) {
     super('rows not written');
