@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EventStore, RecordedEvent } from '@rank/event-store/event-store.port';
 import { StateCache } from '@rank/event-store/state-cache';
-import { EVENT_STORE, READ_STORE } from '@rank/platform/tokens';
+import { CLOCK, Clock, EVENT_STORE, READ_STORE } from '@rank/platform/tokens';
 import { ALL_PROJECTIONS } from '@rank/projector/all-projections';
 import { projectedPosition } from '@rank/projector/projected-position';
 import type { ProjectContentState } from '@rank/projects/domain/project-content';
@@ -84,6 +84,7 @@ export class ProjectDetailCache {
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     private readonly volumes: KeywordVolumes,
     private readonly checkProgress: CheckProgressReader,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   /** The body for the project as loaded now (access already checked by the caller). */
@@ -133,7 +134,7 @@ export class ProjectDetailCache {
     // Read before the queries: whatever they see includes at least everything up to it.
     const projectedUpTo = projectedNow ?? (await projectedPosition(this.readStore));
     read.queried = true;
-    const [stored, lastCheckDay] = await Promise.all([this.volumes.ofKeywords(keywords), this.checkProgress.lastCheckDay(projectId)]);
+    const [stored, lastCheckDay] = await Promise.all([this.volumes.ofKeywords(keywords), this.checkProgress.lastCheckDay(projectId, this.clock.now())]);
     const volumes = new Map([...stored].map(([keywordId, v]) => [keywordId, averageMonthlySearches(v)]));
     return { projectedUpTo, keywords, volumes, lastCheckDay };
   }

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ReadStore } from '@rank/read-store/read-store.port';
 import { READ_STORE } from '@rank/platform/tokens';
+import { utcDay } from '@rank/domain/calendar-date';
 import type { CheckRetryEvent } from '../../domain/check.events';
 
 /** A project's last check day: the checks asked for that UTC day, by where they stand. */
@@ -15,6 +16,20 @@ export interface CheckDay {
   pending: number;
 }
 
+interface CheckDayRow {
+  date: string;
+  checked: string;
+  failed: string;
+  pending: string;
+}
+
+const toCheckDay = (row: CheckDayRow): CheckDay => ({
+  date: row.date,
+  checked: Number(row.checked),
+  failed: Number(row.failed),
+  pending: Number(row.pending),
+});
+
 /**
  * Reads `check_progress`, where one check's rows (its queueing, its retries, its result) are folded
  * here: its state is the latest row's, its day the earliest row's, the rest from the queue's rows.
@@ -23,9 +38,35 @@ export interface CheckDay {
 export class CheckProgressReader {
   constructor(@Inject(READ_STORE) private readonly store: ReadStore) {}
 
-  /** The UTC day of the project's latest check request, with its checks counted; null before its first check. */
-  async lastCheckDay(projectId: string): Promise<CheckDay | null> {
-    const rows = await this.store.query<{ date: string; checked: string; failed: string; pending: string }>(
+  /**
+   * The UTC day of the project's latest check request, with its checks counted; null before its first check.
+   *
+   * Read from the partitions since the first day of the previous month first (two of them, not the
+   * project's whole history), which is exact when the latest day found there is after that first day
+   * and each of its checks has its queue row there: a check's queue rows (queued, retries) carry the
+   * day it was asked for, and its result row the day it ended, never before. Otherwise (no check in
+   * those months, a check known only by its result, a check asked before the window) the whole history.
+   */
+  async lastCheckDay(projectId: string, now: Date): Promise<CheckDay | null> {
+    const since = utcDay(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)));
+    const [recent] = await this.store.query<CheckDayRow & { unsure: string }>(
+      `SELECT toString(first_day) AS date, toString(countIf(last_state = 'completed')) AS checked,
+              toString(countIf(last_state = 'failed')) AS failed, toString(countIf(last_state IN ('queued', 'retry_waiting'))) AS pending,
+              toString(countIf(queue_rows = 0)) AS unsure
+       FROM (
+         SELECT check_id, min(day) AS first_day, argMax(state, version) AS last_state,
+                countIf(state IN ('queued', 'retry_waiting')) AS queue_rows
+         FROM check_progress
+         WHERE project_id = {projectId:String} AND day >= {since:Date}
+         GROUP BY check_id
+       )
+       GROUP BY first_day
+       ORDER BY first_day DESC
+       LIMIT 1`,
+      { projectId, since },
+    );
+    if (recent && recent.unsure === '0' && recent.date > since) return toCheckDay(recent);
+    const [row] = await this.store.query<CheckDayRow>(
       `SELECT toString(day) AS date, toString(countIf(state = 'completed')) AS checked, toString(countIf(state = 'failed')) AS failed,
               toString(countIf(state IN ('queued', 'retry_waiting'))) AS pending
        FROM (
@@ -39,8 +80,7 @@ export class CheckProgressReader {
        LIMIT 1`,
       { projectId },
     );
-    const row = rows[0];
-    return row ? { date: row.date, checked: Number(row.checked), failed: Number(row.failed), pending: Number(row.pending) } : null;
+    return row ? toCheckDay(row) : null;
   }
 
   /**
