@@ -1315,6 +1315,13 @@ export interface components {
              */
             lang: string;
         };
+        SerpCheckResultView: {
+            /** @example 1 */
+            position: number;
+            url: string;
+            title: string;
+            snippet: string;
+        };
         VolumeMetricsView: {
             avgMonthlySearches: number | null;
             /** @enum {string|null} */
@@ -1350,7 +1357,7 @@ export interface components {
         };
         SerpCheckData: {
             /** @description Organic results of the first page (at most 10); [] when the page could not be loaded but the volume could */
-            serp: components["schemas"]["SerpResultView"][];
+            serp: components["schemas"]["SerpCheckResultView"][];
             volume: components["schemas"]["SerpCheckVolumeView"];
         };
         SerpCheckResponse: {
@@ -3508,16 +3515,22 @@ export interface operations {
             /** @description {success: false, message, retryAfter, limit, window} and a Retry-After header */
             429: {
                 headers: {
+                    /** @description Seconds until a call is allowed again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
             };
             /** @description Both the results page and the volume lookup failed */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
             };
         };
     };

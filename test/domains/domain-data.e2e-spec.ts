@@ -5,6 +5,7 @@ import { FakePageSpeedInsights, FakePsiPage } from '@rank/providers/pagespeed/te
 import { FakeSimilarweb } from '@rank/providers/similarweb/testing/fake-similarweb';
 import { FAILURES } from '@rank/providers/testing/fake-json-api';
 import { seedChecks } from '../support/seed-checks';
+import { OpenApiConformance, RecordedAnswer, recordAnswers } from '../support/openapi-conformance';
 import { startTestApp, TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
@@ -48,6 +49,8 @@ describe('domain data endpoints', () => {
   let crux: FakeCruxHistory;
   let psi: FakePageSpeedInsights;
   let key: string;
+  /** Every answer of the run, checked against the served OpenAPI document at the end. */
+  let answers: RecordedAnswer[];
 
   const similarwebAsked = (domain: string) => similarweb.api.requests.filter((r) => r.path.startsWith(`/v1/website/${domain}/`)).length;
   const psiAsked = (url: string) => psi.api.requests.filter((r) => r.query.get('url') === url).length;
@@ -81,6 +84,7 @@ describe('domain data endpoints', () => {
         PAGESPEED_BASE_URL: psi.baseUrl,
       },
     });
+    answers = recordAnswers(app);
     key = (await app.createAccount()).apiKey;
   });
   afterAll(async () => {
@@ -518,6 +522,27 @@ describe('domain data endpoints', () => {
       const refused = await trafficCheck('shop.example', apiKey);
       expect(refused.status).toBe(429);
       expect(refused.headers.get('retry-after')).toBe(String(refused.body.retryAfter));
+    });
+  });
+  // Last: it reads what every test above recorded.
+  describe('the OpenAPI document', () => {
+    it('describes every answer above (fields, types, nulls, errors)', async () => {
+      const conformance = await OpenApiConformance.of(app);
+      expect(conformance.problemsOfAnswers(answers)).toEqual([]);
+      // Each read was seen with data, and the errors too.
+      expect([...conformance.coverage]).toEqual(
+        expect.arrayContaining([
+          'GET /api/projects/competitors-filtered 200 application/json',
+          'GET /api/projects/competitors-filtered 400 application/json',
+          'GET /api/projects/crux-history 200 application/json',
+          'GET /api/projects/pages-pagespeed 200 application/json',
+          'GET /api/projects/pagespeed 200 application/json',
+          'GET /api/projects/pagespeed 429 application/json',
+          'GET /api/projects/webtraffic 200 application/json',
+          'POST /api/tools/traffic-check 200 application/json',
+          'POST /api/tools/traffic-check 429 application/json',
+        ]),
+      );
     });
   });
 });

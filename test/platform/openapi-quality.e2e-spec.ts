@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -107,7 +107,8 @@ function allSchemas(doc: Schema): { at: string; schema: Schema; isField: boolean
     for (const [method, operation] of Object.entries(item)) {
       const route = `${method.toUpperCase()} ${path}`;
       for (const parameter of operation.parameters ?? []) visit(parameter.schema, `${route} ?${parameter.name}`, true);
-      for (const [type, media] of Object.entries<Schema>(operation.requestBody?.content ?? {})) visit(media.schema, `${route} body ${type}`, true);
+      for (const [type, media] of Object.entries<Schema>(operation.requestBody?.content ?? {}))
+        visit(media.schema, `${route} body ${type}`, true);
       for (const [status, response] of Object.entries<Schema>(operation.responses ?? {}))
         for (const [type, media] of Object.entries<Schema>(response.content ?? {})) visit(media.schema, `${route} ${status} ${type}`, true);
     }
@@ -180,6 +181,14 @@ describe('OpenAPI document quality', () => {
           route,
           '#/components/schemas/ErrorResponse',
         ]);
+      // Every error a route documents has the error body, whoever declared it.
+      for (const [status, response] of Object.entries(operation.responses))
+        if (Number(status) >= 400)
+          expect([route, status, response.content?.['application/json']?.schema?.$ref]).toEqual([
+            route,
+            status,
+            '#/components/schemas/ErrorResponse',
+          ]);
       if ((operation.parameters?.length ?? 0) > 0 || operation.requestBody)
         expect([route, Object.keys(operation.responses)]).toEqual([route, expect.arrayContaining(['400'])]);
     }
@@ -200,9 +209,13 @@ describe('OpenAPI document quality', () => {
     const schemas = allSchemas(doc);
     expect(schemas.length).toBeGreaterThan(300);
     const bareObjects = schemas
-      .filter(({ schema }) => typesOf(schema).includes('object') && !schema.properties && !schema.additionalProperties && !isComposed(schema))
+      .filter(
+        ({ schema }) => typesOf(schema).includes('object') && !schema.properties && !schema.additionalProperties && !isComposed(schema),
+      )
       .map(({ at }) => at);
-    const untyped = schemas.filter(({ schema, isField }) => isField && typesOf(schema).length === 0 && !isComposed(schema)).map(({ at }) => at);
+    const untyped = schemas
+      .filter(({ schema, isField }) => isField && typesOf(schema).length === 0 && !isComposed(schema))
+      .map(({ at }) => at);
     const arraysOfAnything = schemas.filter(({ schema }) => typesOf(schema).includes('array') && !schema.items).map(({ at }) => at);
     expect({ bareObjects, untyped, arraysOfAnything }).toEqual({ bareObjects: [], untyped: [], arraysOfAnything: [] });
   });
@@ -224,6 +237,18 @@ describe('OpenAPI document quality', () => {
         'SerpCheckResponse.remaining',
       ]),
     );
+  });
+
+  it('gives every documented class its own name: the document keys schemas by class name, and a second class of a name silently replaces the first', () => {
+    const sources = ['apps', 'libs'].flatMap((root) =>
+      (readdirSync(root, { recursive: true }) as string[])
+        .filter((file) => file.endsWith('.ts') && !file.endsWith('.spec.ts'))
+        .map((file) => readFileSync(join(root, file), 'utf8'))
+        .filter((text) => text.includes('@ApiProperty')),
+    );
+    const names = sources.flatMap((text) => [...text.matchAll(/^(?:export )?class (\w+)/gm)].map((m) => m[1]!));
+    expect(names.length).toBeGreaterThan(100);
+    expect(names.filter((name, i) => names.indexOf(name) !== i)).toEqual([]);
   });
 
   it('passes @redocly/cli lint with the recommended rules: 0 errors', async () => {

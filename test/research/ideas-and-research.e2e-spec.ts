@@ -11,6 +11,7 @@ import {
   DATAFORSEO_KEYWORDS_FOR_SITE_PATH,
   DATAFORSEO_SEARCH_VOLUME_PATH,
 } from '@rank/providers/dataforseo/keyword-data.client';
+import { OpenApiConformance, RecordedAnswer, recordAnswers } from '../support/openapi-conformance';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /**
@@ -20,6 +21,8 @@ import { startTestApp, TestApp } from '../support/test-app';
  */
 describe('Keyword ideas and keyword research from DataForSEO', () => {
   let app: TestApp;
+  /** Every answer of the tests below, checked against the served OpenAPI document at the end. */
+  let answers: RecordedAnswer[];
   let fake: FakeDataForSeoKeywords;
   let key: string;
   let projectId: string;
@@ -33,6 +36,7 @@ describe('Keyword ideas and keyword research from DataForSEO', () => {
         DATAFORSEO_BASE_URL: fake.url,
       },
     });
+    answers = recordAnswers(app);
     ({ apiKey: key } = await app.createAccount());
     projectId = (await app.request('POST', '/api/projects', { key, body: { name: 'Shoes', domain: 'shoes.example' } })).body.project._id;
     await app.request('POST', '/api/projects/keywords', {
@@ -175,5 +179,18 @@ describe('Keyword ideas and keyword research from DataForSEO', () => {
     expect((await app.request('POST', '/api/tools/keyword-research', { key: another.apiKey, body: { keyword: 'shoes' } })).status).toBe(
       200,
     );
+  });
+  // Last: it reads what every test above recorded.
+  describe('the OpenAPI document', () => {
+    it('describes every answer above', async () => {
+      const conformance = await OpenApiConformance.of(app);
+      expect(conformance.problemsOfAnswers(answers)).toEqual([]);
+      expect([...conformance.coverage]).toEqual(
+        expect.arrayContaining([
+          'POST /api/projects/keyword-ideas 200 application/json',
+          'POST /api/tools/keyword-research 200 application/json',
+        ]),
+      );
+    });
   });
 });

@@ -8,6 +8,7 @@ import {
 import { FakeGoogleAutocomplete, startGoogleAutocompleteFake } from '@rank/providers/autocomplete/testing/fake-google-autocomplete';
 import { FakeOpenAi, OPENAI_FAILURES, startOpenAiFake } from '@rank/providers/llm/testing/fake-openai';
 import { ProjectionRunner } from '@rank/projector/projection-runner';
+import { OpenApiConformance, RecordedAnswer, recordAnswers } from '../support/openapi-conformance';
 import { startTestApp, TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
@@ -18,6 +19,8 @@ import { waitFor } from '../support/wait-for';
  */
 describe('Keyword suggestions', () => {
   let app: TestApp;
+  /** Every answer of the tests below, checked against the served OpenAPI document at the end. */
+  let answers: RecordedAnswer[];
   let llm: FakeOpenAi;
   let autocomplete: FakeGoogleAutocomplete;
   let dataForSeo: FakeDataForSeoKeywords;
@@ -54,6 +57,7 @@ describe('Keyword suggestions', () => {
         DATAFORSEO_BASE_URL: dataForSeo.url,
       },
     });
+    answers = recordAnswers(app);
     ({ apiKey: key } = await app.createAccount());
   });
   afterAll(async () => {
@@ -213,6 +217,14 @@ describe('Keyword suggestions', () => {
     const refused = await suggestions(suspended.apiKey, own);
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ message: 'Account suspended', suspended: true });
+  });
+  // Last: it reads what every test above recorded.
+  describe('the OpenAPI document', () => {
+    it('describes every answer above', async () => {
+      const conformance = await OpenApiConformance.of(app);
+      expect(conformance.problemsOfAnswers(answers)).toEqual([]);
+      expect([...conformance.coverage]).toEqual(expect.arrayContaining(['GET /api/projects/keyword-suggestions 200 application/json']));
+    });
   });
 });
 

@@ -11,6 +11,7 @@ import {
   startDataForSeoKeywordsFake,
 } from '@rank/providers/dataforseo/testing/fake-dataforseo-keywords';
 import { AppProcess, startAppProcess } from '../support/app-process';
+import { OpenApiConformance, RecordedAnswer, recordAnswers } from '../support/openapi-conformance';
 import { startTestApp, TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
@@ -37,9 +38,12 @@ const scraperSettings = (google: FakeGoogle) => ({
 describe('POST /api/tools/serp-check, standalone (every role in one process)', () => {
   let google: FakeGoogle;
   let app: TestApp;
+  /** Every answer of the tests below, checked against the served OpenAPI document at the end. */
+  let answers: RecordedAnswer[];
   beforeAll(async () => {
     google = await startGoogle();
     app = await startTestApp({ env: { ROLES: 'api,projections,scraper', ...scraperSettings(google) } });
+    answers = recordAnswers(app);
   });
   afterAll(async () => {
     await app.close();
@@ -169,12 +173,22 @@ describe('POST /api/tools/serp-check, standalone (every role in one process)', (
       (await app.request('POST', '/api/tools/serp-check', { key: null, body: { keyword: 'eggs', geo: 'US', lang: 'en' } })).status,
     ).toBe(401);
   });
+  // Last: it reads what every test above recorded.
+  describe('the OpenAPI document', () => {
+    it('describes every answer above', async () => {
+      const conformance = await OpenApiConformance.of(app);
+      expect(conformance.problemsOfAnswers(answers)).toEqual([]);
+      expect([...conformance.coverage]).toEqual(expect.arrayContaining(['POST /api/tools/serp-check 200 application/json']));
+    });
+  });
 });
 
 describe('serp-check with DataForSEO as the keyword-data provider', () => {
   let google: FakeGoogle;
   let dataForSeo: FakeDataForSeoKeywords;
   let app: TestApp;
+  /** Every answer of the tests below, checked against the served OpenAPI document at the end. */
+  let answers: RecordedAnswer[];
   beforeAll(async () => {
     [google, dataForSeo] = await Promise.all([startGoogle(), startDataForSeoKeywordsFake()]);
     app = await startTestApp({
@@ -186,6 +200,7 @@ describe('serp-check with DataForSEO as the keyword-data provider', () => {
         DATAFORSEO_BASE_URL: dataForSeo.url,
       },
     });
+    answers = recordAnswers(app);
   });
   afterAll(async () => {
     await app.close();
@@ -240,6 +255,14 @@ describe('serp-check with DataForSEO as the keyword-data provider', () => {
       dataForSeo.failWith(undefined);
     }
   }, 60_000);
+  // Last: it reads what every test above recorded.
+  describe('the OpenAPI document', () => {
+    it('describes every answer above', async () => {
+      const conformance = await OpenApiConformance.of(app);
+      expect(conformance.problemsOfAnswers(answers)).toEqual([]);
+      expect([...conformance.coverage]).toEqual(expect.arrayContaining(['POST /api/tools/serp-check 200 application/json']));
+    });
+  });
 });
 
 describe('serp-check when the api has no browser: a scraper process serves the live check', () => {

@@ -9,6 +9,7 @@ import { DATAFORSEO_SEARCH_VOLUME_PATH } from '@rank/providers/dataforseo/keywor
 import { ProjectionRunner } from '@rank/projector/projection-runner';
 import { VolumeFetcherLifecycle } from '@rank/research/volume-fetcher.lifecycle';
 import { VolumesReader } from '@rank/research/volumes.reader';
+import { OpenApiConformance, RecordedAnswer, recordAnswers } from '../support/openapi-conformance';
 import { startTestApp, TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
@@ -19,6 +20,8 @@ import { waitFor } from '../support/wait-for';
  */
 describe('Keyword volumes from DataForSEO', () => {
   let app: TestApp;
+  /** Every answer of the tests below, checked against the served OpenAPI document at the end. */
+  let answers: RecordedAnswer[];
   let fake: FakeDataForSeoKeywords;
   let key: string;
   let projectId: string;
@@ -48,6 +51,7 @@ describe('Keyword volumes from DataForSEO', () => {
         DATAFORSEO_BASE_URL: fake.url,
       },
     });
+    answers = recordAnswers(app);
     ({ apiKey: key } = await app.createAccount());
     projectId = (await app.request('POST', '/api/projects', { key, body: { name: 'Shoes', domain: 'shoes.example' } })).body.project._id;
     await app.request('POST', '/api/projects/keywords', {
@@ -225,4 +229,12 @@ describe('Keyword volumes from DataForSEO', () => {
   function trail(): number {
     return fakeFiguresFor('trail shoes').avgMonthlySearches as number;
   }
+  // Last: it reads what every test above recorded.
+  describe('the OpenAPI document', () => {
+    it('describes every answer above', async () => {
+      const conformance = await OpenApiConformance.of(app);
+      expect(conformance.problemsOfAnswers(answers)).toEqual([]);
+      expect([...conformance.coverage]).toEqual(expect.arrayContaining(['GET /api/projects/keyword-volumes 200 application/json']));
+    });
+  });
 });

@@ -112,6 +112,12 @@ function refineOperation(method: string, path: string, operation: Operation): vo
   for (const status of [...statuses].sort()) {
     responses[String(status)] ??= errorResponse(status);
   }
+  // An error a controller declared with a description only (@ApiTooManyRequestsResponse, …) still has the error body.
+  for (const [status, response] of Object.entries(responses) as [string, Json][]) {
+    if (Number(status) >= 400 && response.content === undefined) {
+      responses[status] = { ...errorResponse(Number(status)), ...(response.description ? { description: response.description } : {}) };
+    }
+  }
 }
 
 function errorResponse(status: number): Json {

@@ -38,7 +38,7 @@ class SerpCheckBody {
   lang!: string;
 }
 
-class SerpResultView {
+class SerpCheckResultView {
   @ApiProperty({ type: 'integer', minimum: 1, example: 1 }) position!: number;
   @ApiProperty() url!: string;
   @ApiProperty() title!: string;
@@ -69,10 +69,10 @@ class SerpCheckVolumeView {
 
 class SerpCheckData {
   @ApiProperty({
-    type: [SerpResultView],
+    type: [SerpCheckResultView],
     description: 'Organic results of the first page (at most 10); [] when the page could not be loaded but the volume could',
   })
-  serp!: SerpResultView[];
+  serp!: SerpCheckResultView[];
   @ApiProperty({ type: SerpCheckVolumeView }) volume!: SerpCheckVolumeView;
 }
 
