@@ -42,15 +42,16 @@ export interface Window {
 }
 
 /**
- * The successful day picks of keyword_days (migration 011: per keyword and UTC day, the latest success,
- * else the latest failure, kept by a materialized view) in a range of days, with their page's strings
- * from ranking_pages: what the keyword-updates, pages and summary baselines start from.
+ * Each keyword's pick per period from keyword_day_checks (migration 011: every check, narrow, sorted
+ * by project, keyword, day, succeeded, checked_at, check_id): the rows in that order backwards, the
+ * first of each period kept. What the keyword-updates, pages and summary baselines start from.
  */
-const DAY_PICKS = (where: string) => `
-  SELECT keyword_id, day, argMaxMerge(pick) AS day_pick
-  FROM keyword_days
+const PICKS = (period: string, where: string) => `
+  SELECT keyword_id, ${period} AS period, checked_at, check_id, succeeded, position, page_key, has_ai_overview
+  FROM keyword_day_checks
   WHERE project_id = {projectId:String} ${where}
-  GROUP BY keyword_id, day`;
+  ORDER BY keyword_id DESC, day DESC, succeeded DESC, checked_at DESC, check_id DESC
+  LIMIT 1 BY keyword_id, period`;
 
 const PAGE_STRINGS = `
   SELECT page_key, any(url) AS page_url, any(title) AS page_title, any(domain) AS page_domain
@@ -66,16 +67,11 @@ const dayRange = (window: Window) => ({
  * failed), with its page's URL, title and domain. Weekly reduces the successful day picks by week.
  */
 export async function rawKeywordUpdates(run: SqlRunner, projectId: string, window: Window, period: 'daily' | 'weekly'): Promise<number> {
-  const days = DAY_PICKS('AND day BETWEEN {firstDay:Date} AND {lastDay:Date}');
-  const picks =
-    period === 'daily'
-      ? `SELECT keyword_id, day AS period, day_pick AS pick FROM (${days})`
-      : `SELECT keyword_id, toMonday(day) AS period, argMax(day_pick, (day_pick.1, day_pick.2)) AS pick
-         FROM (${days}) WHERE day_pick.3 = 1 GROUP BY keyword_id, period`;
+  const days = 'AND day BETWEEN {firstDay:Date} AND {lastDay:Date}';
   return run(
-    `SELECT keyword_id, period, pick, page_url, page_title, page_domain
-     FROM (${picks}) AS picks
-     LEFT JOIN (${PAGE_STRINGS}) AS pages ON pages.page_key = picks.pick.5
+    `SELECT keyword_id, period, checked_at, check_id, succeeded, position, has_ai_overview, page_url, page_title, page_domain
+     FROM (${period === 'daily' ? PICKS('day', days) : PICKS('toMonday(day)', `${days} AND succeeded = 1`)}) AS picks
+     LEFT JOIN (${PAGE_STRINGS}) AS pages ON pages.page_key = picks.page_key
      ORDER BY keyword_id, period`,
     { projectId, ...dayRange(window) },
   );
@@ -120,35 +116,24 @@ export async function rawPositionHistory(store: ReadStore, run: SqlRunner, check
 
 /**
  * pages: each keyword's latest successful check that ranks, grouped by its URL (count, average and
- * best position, the keywords), and the weekly average position of each page over the last 90 days,
- * from the successful day picks.
+ * best position, the keywords), and the weekly average position of each page over the last 90 days.
  */
 export async function rawPages(run: SqlRunner, projectId: string, now: Date): Promise<number> {
   const pages = await run(
-    `SELECT page_url AS url, count() AS keyword_count, avg(latest.4) AS avg_position, min(latest.4) AS best_position,
-            groupArray((keyword_id, latest.4)) AS keywords
-     FROM (
-       SELECT keyword_id, argMax(day_pick, day) AS latest
-       FROM (${DAY_PICKS('')})
-       WHERE day_pick.3 = 1
-       GROUP BY keyword_id
-     ) AS picks
-     JOIN (${PAGE_STRINGS}) AS pages ON pages.page_key = picks.latest.5
-     WHERE latest.4 > 0
+    `SELECT page_url AS url, count() AS keyword_count, avg(position) AS avg_position, min(position) AS best_position,
+            groupArray((keyword_id, position)) AS keywords
+     FROM (${PICKS('0', 'AND succeeded = 1')}) AS picks
+     JOIN (${PAGE_STRINGS}) AS pages ON pages.page_key = picks.page_key
+     WHERE position > 0
      GROUP BY url
      ORDER BY avg_position DESC`,
     { projectId },
   );
   const trend = await run(
-    `SELECT page_url, week, avg(latest.4) AS avg_position, uniqExact(keyword_id) AS keyword_count
-     FROM (
-       SELECT keyword_id, toMonday(day) AS week, argMax(day_pick, day) AS latest
-       FROM (${DAY_PICKS('AND day >= {firstDay:Date}')})
-       WHERE day_pick.3 = 1
-       GROUP BY keyword_id, week
-     ) AS picks
-     JOIN (${PAGE_STRINGS}) AS pages ON pages.page_key = picks.latest.5
-     WHERE latest.4 > 0
+    `SELECT page_url, period AS week, avg(position) AS avg_position, uniqExact(keyword_id) AS keyword_count
+     FROM (${PICKS('toMonday(day)', 'AND succeeded = 1 AND day >= {firstDay:Date}')}) AS picks
+     JOIN (${PAGE_STRINGS}) AS pages ON pages.page_key = picks.page_key
+     WHERE position > 0
      GROUP BY page_url, week
      ORDER BY page_url, week`,
     { projectId, firstDay: new Date(now.getTime() - 90 * 86_400_000).toISOString().slice(0, 10) },
@@ -190,18 +175,15 @@ export async function rawFullExport(run: SqlRunner, projectId: string, window: W
  * export (summary): per keyword, over the window's days (each day's latest successful check), the
  * checked days, the days not ranking, best, worst and average of the ranked days, and its latest two
  * successful checks up to the window's end (Current, Change, URL). One row per keyword. The day
- * figures come from the successful day picks; the latest two checks from keyword_updates, since the
- * check before the latest may be on the same day.
+ * figures come from keyword_day_checks, the latest two checks from keyword_updates (they need the URL).
  */
 export async function rawSummaryExport(run: SqlRunner, projectId: string, window: Window): Promise<number> {
   return run(
     `SELECT keyword_id, checked_days, not_ranking, best, worst, average, latest
      FROM (
-       SELECT keyword_id, count() AS checked_days, countIf(day_pick.4 = 0) AS not_ranking,
-              minIf(day_pick.4, day_pick.4 > 0) AS best, maxIf(day_pick.4, day_pick.4 > 0) AS worst,
-              avgIf(day_pick.4, day_pick.4 > 0) AS average
-       FROM (${DAY_PICKS('AND day BETWEEN {firstDay:Date} AND {lastDay:Date}')})
-       WHERE day_pick.3 = 1
+       SELECT keyword_id, count() AS checked_days, countIf(position = 0) AS not_ranking,
+              minIf(position, position > 0) AS best, maxIf(position, position > 0) AS worst, avgIf(position, position > 0) AS average
+       FROM (${PICKS('day', 'AND succeeded = 1 AND day BETWEEN {firstDay:Date} AND {lastDay:Date}')})
        GROUP BY keyword_id
      ) AS d
      LEFT JOIN (

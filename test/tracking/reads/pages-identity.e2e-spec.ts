@@ -19,7 +19,7 @@ const OLD_LATEST_POSITIONS = `SELECT keyword_id AS keywordId, pick.1 AS position
          GROUP BY keyword_id
        )`;
 
-/** The trend series as they were read from keyword_updates before keyword_days (migration 011). */
+/** The trend series as they were read from keyword_updates before keyword_day_checks (migration 011). */
 const OLD_PERIOD_AVERAGES = (period: 'toMonday(checked_at)' | 'toDate(checked_at)', since: string) => `
   SELECT latest.1 AS url, toString(bucket) AS period, avg(latest.2) AS avgPosition, toUInt32(count()) AS keywordCount
   FROM (

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ReadStore } from '@rank/read-store/read-store.port';
 import { READ_STORE } from '@rank/platform/tokens';
 import { addDays } from '../reads/shared/day-window';
+import { PICKS_FIRST } from '../reads/shared/day-checks';
 
 /** How far before the export's last day the first look for each keyword's latest two checks goes. */
 const RECENT_DAYS = 35;
@@ -71,10 +72,10 @@ export class RankingHistoryReader {
   }
 
   /**
-   * keywordId -> its day figures over the range, from the successful day picks of keyword_days
-   * (migration 011: each UTC day's latest successful check, the day cells of the full export), summed
-   * up in ClickHouse so that a keyword's year travels as one row. Keywords without a successful check
-   * in the range are absent.
+   * keywordId -> its day figures over the range, over each day's latest successful check (the day
+   * cells of the full export) picked from keyword_day_checks (migration 011) and summed up in
+   * ClickHouse, so that a keyword's year travels as one row. Keywords without a successful check in
+   * the range are absent.
    */
   async daySummaries(projectId: string, keywordIds: readonly string[], range: DayRange): Promise<Map<string, DaySummary>> {
     const byKeyword = new Map<string, DaySummary>();
@@ -90,12 +91,12 @@ export class RankingHistoryReader {
       `SELECT keyword_id AS keywordId, count() AS checkedDays, countIf(position > 0) AS rankedDays,
               minIf(position, position > 0) AS best, maxIf(position, position > 0) AS worst, sumIf(position, position > 0) AS positionSum
        FROM (
-         SELECT keyword_id, argMaxMerge(pick) AS day_pick, day_pick.4 AS position
-         FROM keyword_days
-         WHERE project_id = {projectId:String} AND keyword_id IN {keywordIds:Array(String)}
+         SELECT keyword_id, day, position
+         FROM keyword_day_checks
+         WHERE project_id = {projectId:String} AND keyword_id IN {keywordIds:Array(String)} AND succeeded = 1
            AND day BETWEEN {startDate:Date} AND {endDate:Date}
-         GROUP BY keyword_id, day
-         HAVING day_pick.3 = 1
+         ${PICKS_FIRST}
+         LIMIT 1 BY keyword_id, day
        )
        GROUP BY keyword_id`,
       { projectId, keywordIds, ...range },

@@ -2,12 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ReadStore } from '@rank/read-store/read-store.port';
 import { READ_STORE } from '@rank/platform/tokens';
 import type { DayWindow } from '../shared/day-window';
+import { PICKS_FIRST } from '../shared/day-checks';
 
 export const AGGREGATIONS = ['daily', 'weekly', 'monthly'] as const;
 export type Aggregation = (typeof AGGREGATIONS)[number];
 
 /** The period each aggregation reduces a day to; UTC days, ISO weeks (Monday start), calendar months. */
-const PERIOD_OF: Record<Exclude<Aggregation, 'daily'>, string> = {
+const PERIOD_OF: Record<Aggregation, string> = {
+  daily: 'day',
   weekly: 'toMonday(day)',
   monthly: 'toStartOfMonth(day)',
 };
@@ -40,13 +42,12 @@ export interface KeywordUpdateRows {
 type PickTuple = [string, string, number, number, string, number];
 
 /**
- * One check per keyword and period, from the day picks of `keyword_days` (migration 011): each
- * keyword's latest successful check of a UTC day, else its latest failed one (argMax over
- * (succeeded, checked_at, check_id)), kept up to date by a materialized view on keyword_updates.
- * Daily takes the day picks as they are. Weekly and monthly read successes only: they take the days
- * whose pick succeeded (a day with any success picked its latest one) and keep the latest of those
- * per period, which is the period's latest successful check. A check stored twice (a replayed event)
- * is an identical state, so merging sees through it.
+ * One check per keyword and period, from `keyword_day_checks` (migration 011: every check, narrow,
+ * kept by a materialized view on keyword_updates). Daily picks a day's latest successful check, else
+ * its latest failed one; weekly and monthly read successes only and pick the period's latest. Both
+ * are `LIMIT 1 BY` over the rows in the picking order (PICKS_FIRST), so ClickHouse reads the table in
+ * its own order and keeps the first row of each period, with no aggregation. A check stored twice (a
+ * replayed event) is an identical row, never picked twice.
  *
  * The picks carry a 64-bit key of the check's page (url, title, domain) instead of the strings, one
  * row per keyword; the pages of those keys come from `ranking_pages` in a second query, so each page
@@ -67,25 +68,19 @@ export class KeywordUpdatesReader {
       lastDay: window.endDate,
       ...(keywordIds ? { keywordIds } : {}),
     };
-    // The day picks: argMaxMerge folds a day's states (one once ClickHouse has merged the parts).
-    const dayPicks = `
-      SELECT keyword_id, day, argMaxMerge(pick) AS day_pick
-      FROM keyword_days
+    const periodPicks = `
+      SELECT keyword_id, day, checked_at, check_id, succeeded, position, page_key, has_ai_overview
+      FROM keyword_day_checks
       WHERE project_id = {projectId:String} AND day BETWEEN {firstDay:Date} AND {lastDay:Date}
+        ${aggregation === 'daily' ? '' : 'AND succeeded = 1'}
         ${keywordIds ? 'AND keyword_id IN {keywordIds:Array(String)}' : ''}
-      GROUP BY keyword_id, day`;
-    const periodPicks =
-      aggregation === 'daily'
-        ? `SELECT keyword_id, day_pick AS pick FROM (${dayPicks})`
-        : `SELECT keyword_id, argMax(day_pick, (day_pick.1, day_pick.2)) AS pick
-           FROM (${dayPicks})
-           WHERE day_pick.3 = 1
-           GROUP BY keyword_id, ${PERIOD_OF[aggregation]}`;
+      ${PICKS_FIRST}
+      LIMIT 1 BY keyword_id, ${PERIOD_OF[aggregation]}`;
     // arraySort of (checked_at ms, check_id, ...) tuples: oldest first, ties by check id, whatever
     // order the aggregation met the rows in.
     const picks = await this.store.query<{ keywordId: string; picks: PickTuple[] }>(
       `SELECT keyword_id AS keywordId,
-              arraySort(groupArray((toUnixTimestamp64Milli(pick.1), pick.2, pick.3, pick.4, pick.5, pick.6))) AS picks
+              arraySort(groupArray((toUnixTimestamp64Milli(checked_at), check_id, succeeded, position, page_key, has_ai_overview))) AS picks
        FROM (${periodPicks})
        GROUP BY keyword_id`,
       params,

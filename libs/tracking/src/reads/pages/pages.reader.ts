@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ReadStore } from '@rank/read-store/read-store.port';
 import { READ_STORE } from '@rank/platform/tokens';
+import { PICKS_FIRST } from '../shared/day-checks';
 
 export interface LatestPositionRow {
   keywordId: string;
@@ -28,39 +29,35 @@ export interface TrendWindow {
 }
 
 /**
- * Each keyword's successful day picks (keyword_days, migration 011: per keyword and UTC day, the
- * latest success else the latest failure, by (checked_at, check_id)) on the days `days` allows. A
- * replayed check is an identical state, so it changes no pick.
+ * Each keyword's latest successful check per `period` (an expression of `day`), from
+ * keyword_day_checks (migration 011): LIMIT 1 BY over the rows in the picking order, the latest by
+ * (checked_at, check_id). A replayed check is an identical row, never picked twice.
  */
-const successfulDayPicks = (days: string) => `
-  SELECT keyword_id, day, day_pick
-  FROM (
-    SELECT keyword_id, day, argMaxMerge(pick) AS day_pick
-    FROM keyword_days
-    WHERE project_id = {projectId:String} ${days}
-    GROUP BY keyword_id, day
-  )
-  WHERE day_pick.3 = 1`;
+const latestSuccessPer = (period: string, scope: string) => `
+  SELECT keyword_id, ${period} AS bucket, checked_at, position, page_key
+  FROM keyword_day_checks
+  WHERE project_id = {projectId:String} AND succeeded = 1 ${scope}
+  ${PICKS_FIRST}
+  LIMIT 1 BY keyword_id, bucket`;
 
 /** Each page key's URL (ranking_pages may hold a page twice until ClickHouse merges it). */
 const PAGE_URLS = `SELECT page_key, any(url) AS page_url FROM ranking_pages WHERE project_id = {projectId:String} GROUP BY page_key`;
 
 /**
  * Per page and period: the average position of the keywords whose latest successful check of the
- * period ranked with that page, and how many they were. Each keyword speaks once per period (the
- * latest of its successful day picks in the period), only the project's current keywords count, and
- * a keyword at 0 counts for no page. The window's bounds are whole UTC days.
+ * period ranked with that page, and how many they were. Each keyword speaks once per period (its
+ * latest successful check there), only the project's current keywords count, and a keyword at 0
+ * counts for no page. The window's bounds are whole UTC days.
  */
 const periodAverages = (period: 'toMonday(day)' | 'day', firstDay: string) => `
-  SELECT page_url AS url, toString(bucket) AS period, avg(latest.4) AS avgPosition, toUInt32(count()) AS keywordCount
-  FROM (
-    SELECT keyword_id, ${period} AS bucket, argMax(day_pick, day) AS latest
-    FROM (${successfulDayPicks(`AND day >= ${firstDay} AND day < toDate({to:DateTime64(3, 'UTC')})
-      AND keyword_id IN {keywordIds:Array(String)}`)})
-    GROUP BY keyword_id, bucket
-  ) AS picks
-  JOIN (${PAGE_URLS}) AS pages ON pages.page_key = picks.latest.5
-  WHERE latest.4 > 0 AND page_url IN {pageUrls:Array(String)}
+  SELECT page_url AS url, toString(bucket) AS period, avg(position) AS avgPosition, toUInt32(count()) AS keywordCount
+  FROM (${latestSuccessPer(
+    period,
+    `AND day >= ${firstDay} AND day < toDate({to:DateTime64(3, 'UTC')})
+      AND keyword_id IN {keywordIds:Array(String)}`,
+  )}) AS picks
+  JOIN (${PAGE_URLS}) AS pages ON pages.page_key = picks.page_key
+  WHERE position > 0 AND page_url IN {pageUrls:Array(String)}
   GROUP BY page_url, bucket`;
 
 /** How far back the first look for each keyword's latest check goes: this month's and last month's partitions. */
@@ -96,15 +93,10 @@ export class PagesReader {
       : scope.keywordIds
         ? 'AND keyword_id IN {keywordIds:Array(String)}'
         : '';
-    // The latest successful day pick is the latest successful check: days order as their checks do.
     return this.store.query<LatestPositionRow>(
-      `SELECT keyword_id AS keywordId, latest.4 AS position, page_url AS url, toString(toUnixTimestamp64Milli(latest.1)) AS checkedAtMs
-       FROM (
-         SELECT keyword_id, argMax(day_pick, day) AS latest
-         FROM (${successfulDayPicks(narrowed)})
-         GROUP BY keyword_id
-       ) AS picks
-       LEFT JOIN (${PAGE_URLS}) AS pages ON pages.page_key = picks.latest.5`,
+      `SELECT keyword_id AS keywordId, position, page_url AS url, toString(toUnixTimestamp64Milli(checked_at)) AS checkedAtMs
+       FROM (${latestSuccessPer('0', narrowed)}) AS picks
+       LEFT JOIN (${PAGE_URLS}) AS pages ON pages.page_key = picks.page_key`,
       { projectId, ...scope },
     );
   }

@@ -2,25 +2,26 @@ import { ALL_PROJECTIONS } from '@rank/projector/all-projections';
 import { ProjectionRunner, resetReadModels } from '@rank/projector/projection-runner';
 import { loadMigrationsFromDir } from '@rank/read-store/migrations';
 import { repositoryPath } from '@rank/platform/repository-path';
+import { PICKS_FIRST } from '@rank/tracking/reads/shared/day-checks';
 import type { SeededCheck } from '../../support/seed-checks';
 import type { TestApp } from '../../support/test-app';
 import { createProject, seed, serp, startReadsApp } from './reads-fixture';
 
 /**
- * keyword_days and ranking_pages (migration 011) are filled by materialized views on keyword_updates.
- * What the reads rely on: one pick per keyword and day by the daily rule (latest success, else latest
- * failure), a replayed check changing nothing, a deleted project leaving no rows, a rebuild from the
- * log and the migration's backfill (run twice) giving the same picks as the views.
+ * keyword_day_checks and ranking_pages (migration 011) are filled by materialized views on
+ * keyword_updates. What the reads rely on: the picking order (PICKS_FIRST) gives per keyword and day
+ * the daily rule's check (latest success, else latest failure), a replayed check is picked once, a
+ * deleted project leaves no rows, and a rebuild from the log and the migration's backfill (run twice)
+ * give the same picks as the views.
  */
 const DAY_PICKS = `
-  SELECT keyword_id, toString(day) AS day, pick.2 AS checkId, pick.3 AS succeeded, pick.4 AS position,
-         toString(pick.5) AS pageKey, count AS states
-  FROM (
-    SELECT keyword_id, day, argMaxMerge(pick) AS pick, count() AS count
-    FROM keyword_days WHERE project_id = {projectId:String}
-    GROUP BY keyword_id, day
-  )
-  ORDER BY keyword_id, day`;
+  SELECT keyword_id, toString(day) AS day, check_id AS checkId, succeeded, position, toString(page_key) AS pageKey
+  FROM keyword_day_checks WHERE project_id = {projectId:String}
+  ${PICKS_FIRST}
+  LIMIT 1 BY keyword_id, day`;
+
+/** Every stored row of the project's checks, duplicates folded: what the backfill and a rebuild must reproduce. */
+const ALL_ROWS = `SELECT DISTINCT * FROM keyword_day_checks WHERE project_id = {projectId:String} ORDER BY ALL`;
 
 const PAGES = `SELECT DISTINCT toString(page_key) AS pageKey, url, title, domain FROM ranking_pages
   WHERE project_id = {projectId:String} ORDER BY url, title`;
@@ -32,12 +33,11 @@ interface DayPick {
   succeeded: number;
   position: number;
   pageKey: string;
-  states: string;
 }
 
 const at = (day: string, time: string) => `${day}T${time}.000Z`;
 
-describe('keyword_days and ranking_pages, filled from keyword_updates', () => {
+describe('keyword_day_checks and ranking_pages, filled from keyword_updates', () => {
   let app: TestApp;
   let key: string;
   let projectId: string;
@@ -90,10 +90,11 @@ describe('keyword_days and ranking_pages, filled from keyword_updates', () => {
 
   const dayPicks = (id = projectId) => app.running.stores.readStore.query<DayPick>(DAY_PICKS, { projectId: id });
   const pages = (id = projectId) => app.running.stores.readStore.query(PAGES, { projectId: id });
+  const allRows = () => app.running.stores.readStore.query(ALL_ROWS, { projectId });
 
   it('picks per day the latest success, else the latest failure; a replayed check is one pick', async () => {
     const picks = await dayPicks();
-    expect(picks.map((p) => [p.day, p.checkId, p.succeeded, p.position])).toEqual([
+    expect([...picks].reverse().map((p) => [p.day, p.checkId, p.succeeded, p.position])).toEqual([
       ['2026-03-01', ids[1], 1, 3],
       ['2026-03-02', ids[2], 1, 4],
       ['2026-03-03', ids[5], 0, 0],
@@ -106,30 +107,29 @@ describe('keyword_days and ranking_pages, filled from keyword_updates', () => {
     expect(picks.find((p) => p.day === '2026-03-04')!.pageKey).toBe(byUrl.get('https://ours.com/c'));
   });
 
-  it("the migration's backfill, run twice over the stored checks, gives the views' picks", async () => {
+  it("the migration's backfill, run twice over the stored checks, gives the views' rows", async () => {
     const store = app.running.stores.readStore;
-    const viewsMade = { picks: await dayPicks(), pages: await pages() };
-    const migration = loadMigrationsFromDir(repositoryPath('libs', 'tracking', 'migrations')).find((m) => m.name === '011_keyword_days')!;
-    await store.command('TRUNCATE TABLE keyword_days');
+    const viewsMade = { rows: await allRows(), pages: await pages() };
+    expect(viewsMade.rows).toHaveLength(9);
+    const migration = loadMigrationsFromDir(repositoryPath('libs', 'tracking', 'migrations')).find((m) => m.name === '011_keyword_day_checks')!;
+    await store.command('TRUNCATE TABLE keyword_day_checks');
     await store.command('TRUNCATE TABLE ranking_pages');
     for (let run = 0; run < 2; run++) for (const statement of migration.statements) await store.command(statement);
-    const strip = (picks: DayPick[]) => picks.map(({ states: _states, ...pick }) => pick);
-    expect(strip(await dayPicks())).toEqual(strip(viewsMade.picks));
+    expect(await allRows()).toEqual(viewsMade.rows);
     expect(await pages()).toEqual(viewsMade.pages);
   });
 
-  it('a rebuild from the log gives the same picks and pages', async () => {
+  it('a rebuild from the log gives the same rows and pages', async () => {
     const store = app.running.stores.readStore;
-    const before = { picks: await dayPicks(), pages: await pages() };
+    const before = { rows: await allRows(), pages: await pages() };
     await runner.stop();
     await resetReadModels(store, ALL_PROJECTIONS);
-    expect(await store.query('SELECT count() AS n FROM keyword_days')).toEqual([{ n: '0' }]);
+    expect(await store.query('SELECT count() AS n FROM keyword_day_checks')).toEqual([{ n: '0' }]);
     // Kept running: the next test's deletion is projected by it.
     runner = new ProjectionRunner(app.running.stores.eventStore, store, ALL_PROJECTIONS);
     await runner.start();
     await runner.waitUntilCaughtUp();
-    const strip = (picks: DayPick[]) => picks.map(({ states: _states, ...pick }) => pick);
-    expect(strip(await dayPicks())).toEqual(strip(before.picks));
+    expect(await allRows()).toEqual(before.rows);
     expect(await pages()).toEqual(before.pages);
   });
 

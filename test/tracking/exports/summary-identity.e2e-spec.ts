@@ -1,0 +1,75 @@
+import { summarise } from '@rank/tracking/exports/ranking-figures';
+import { RankingHistoryReader } from '@rank/tracking/exports/ranking-history.reader';
+import { positionSummaryOf } from '@rank/tracking/exports/summary-history';
+import type { SeededCheck } from '../../support/seed-checks';
+import type { TestApp } from '../../support/test-app';
+import { createProject, NOW, seed, serp, startReadsApp } from '../reads/reads-fixture';
+
+/**
+ * The summary export sums each keyword's days up in ClickHouse from keyword_day_checks (migration 011).
+ * This proves the figures equal the previous way, kept verbatim below: each day's latest successful
+ * check read from keyword_updates, summed up in JavaScript, on checks with failures before and after
+ * successes on one day, several successes on a day, a replayed check and a keyword never checked.
+ */
+const OLD_DAILY_POSITIONS = `SELECT keywordId, groupArray(day) AS days, groupArray(position) AS positions
+       FROM (
+         SELECT keyword_id AS keywordId, toString(toDate(checked_at)) AS day, argMax(position, (checked_at, check_id)) AS position
+         FROM keyword_updates
+         WHERE project_id = {projectId:String} AND keyword_id IN {keywordIds:Array(String)} AND status = 'success'
+           AND toDate(checked_at) BETWEEN {startDate:Date} AND {endDate:Date}
+         GROUP BY keyword_id, day
+       )
+       GROUP BY keywordId`;
+
+const DAY_MS = 86_400_000;
+const VALUES = ['often ranking', 'never ranking', 'mixed', 'failing', 'never checked'];
+
+describe('summary export: day figures from keyword_day_checks equal the previous day-by-day sums', () => {
+  let app: TestApp;
+  let projectId: string;
+  let keywordIds: string[];
+
+  beforeAll(async () => {
+    app = await startReadsApp();
+    const key = (await app.createAccount()).apiKey;
+    const created = await createProject(app, key, { domain: 'ours.com' }, [{ keywords: VALUES, geoCode: 'US', langCode: 'en' }]);
+    projectId = created.projectId;
+    keywordIds = VALUES.map((v) => created.ids[v]!);
+    let state = 5;
+    const next = (n: number) => ((state = (state * 1_103_515_245 + 12_345) % 2_147_483_648), state % n);
+    const checks: SeededCheck[] = [];
+    for (const [k, keywordId] of keywordIds.slice(0, 4).entries()) {
+      for (let day = 60; day >= 0; day--) {
+        const base = NOW.getTime() - day * DAY_MS - 9 * 3_600_000 + k * 60_000;
+        for (let n = 0; n < 1 + next(3); n++) {
+          const at = new Date(base + n * 3_600_000).toISOString();
+          const position = k === 1 ? 0 : k === 0 ? 1 + next(20) : next(4) * 7;
+          checks.push(
+            (k === 3 && next(2) === 0) || next(10) === 0
+              ? { projectId, keywordId, at, failedReason: 'Blocked by Google (captcha)' }
+              : { projectId, keywordId, at, projectDomains: ['ours.com'], urls: serp(position ? { [position]: 'https://ours.com/a' } : {}, 30) },
+          );
+        }
+      }
+    }
+    const ids = await seed(app, checks);
+    await seed(app, [{ ...checks[3]!, checkId: ids[3]! }]);
+  }, 60_000);
+  afterAll(() => app.close());
+
+  it.each([
+    ['60 days', '2026-01-19', '2026-03-20'],
+    ['a past month', '2026-02-01', '2026-02-28'],
+    ['one day', '2026-03-01', '2026-03-01'],
+  ])('%s', async (_label, startDate, endDate) => {
+    const store = app.running.stores.readStore;
+    const range = { startDate, endDate };
+    const old = await store.query<{ keywordId: string; positions: number[] }>(OLD_DAILY_POSITIONS, { projectId, keywordIds, ...range });
+    const expected = Object.fromEntries(
+      keywordIds.map((id) => [id, summarise(old.find((row) => row.keywordId === id)?.positions.map(Number) ?? [])]),
+    );
+    expect(Object.values(expected).filter((s) => s.checkedDays > 0).length).toBeGreaterThanOrEqual(3);
+    const days = await new RankingHistoryReader(store).daySummaries(projectId, keywordIds, range);
+    expect(Object.fromEntries(keywordIds.map((id) => [id, positionSummaryOf(days.get(id))]))).toEqual(expected);
+  });
+});
