@@ -80,6 +80,7 @@ export class SqliteEventStore implements EventStore {
   private closed = false;
 
   private readonly selectLastRevision: Statement<[string], { last: number | null }>;
+  private readonly selectLastPosition: Statement<[], { last: number | null }>;
   private readonly selectDeletedLastRevision: Statement<[string], { last_revision: number }>;
   private readonly selectExistingIds: Statement<[string, string], { event_id: string; position: number }>;
   private readonly insertEvent: Statement<[string, number, string, string, string, string, string]>;
@@ -103,6 +104,8 @@ export class SqliteEventStore implements EventStore {
     }
 
     this.selectLastRevision = this.db.prepare('SELECT max(revision) AS last FROM events WHERE stream_name = ?');
+    // Prepared once: the project detail asks for it on every request.
+    this.selectLastPosition = this.db.prepare('SELECT max(position) AS last FROM events');
     this.selectDeletedLastRevision = this.db.prepare('SELECT last_revision FROM deleted_streams WHERE stream_name = ?');
     this.selectExistingIds = this.db.prepare(
       'SELECT event_id, position FROM events WHERE stream_name = ? AND event_id IN (SELECT value FROM json_each(?))',
@@ -171,7 +174,7 @@ export class SqliteEventStore implements EventStore {
 
   async lastPosition(): Promise<number> {
     this.assertOpen();
-    return (this.db.prepare('SELECT max(position) AS last FROM events').get() as { last: number | null }).last ?? 0;
+    return this.selectLastPosition.get()?.last ?? 0;
   }
 
   subscribeToAll(options: SubscribeToAllOptions): Subscription {
