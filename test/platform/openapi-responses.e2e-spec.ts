@@ -130,6 +130,10 @@ describe('Answers match the OpenAPI document', () => {
     await call('POST', '/api/projects/folders', { body: { name: 'Twice' } });
     expect((await call('POST', '/api/projects/folders', { body: { name: 'Twice' } })).status).toBe(409);
     expect((await call('DELETE', '/api/projects/notes', { body: { noteId: missing } })).status).toBe(404);
+    const csv = { rawBody: 'name\nCI', headers: { 'content-type': 'text/csv' } };
+    expect((await call('POST', '/api/user/api-keys', csv)).status).toBe(415);
+    const huge = { body: { projectId: missing, date: '2026-03-17', text: 'x'.repeat(6 * 1024 * 1024) } };
+    expect((await call('POST', '/api/projects/notes', huge)).status).toBe(413);
     expect(problems).toEqual([]);
   });
 

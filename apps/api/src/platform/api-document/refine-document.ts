@@ -20,6 +20,8 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: 'Account blocked (`blocked: true`), plan without API access (`planRequired: true`) or, on writes, account suspended (`suspended: true`)',
   404: 'The resource does not exist or belongs to another account',
   409: 'A folder with this name already exists',
+  413: 'The body is larger than 5 MB',
+  415: 'The body is not JSON: send it with Content-Type: application/json',
   429: 'Rate limit reached: `retryAfter` seconds (also in the Retry-After header), `limit` calls per `window` seconds',
   431: 'The request line and headers are larger than the server accepts (16 KB); the connection is closed',
   502: 'The upstream services failed',
@@ -108,6 +110,8 @@ function refineOperation(method: string, path: string, operation: Operation): vo
 
   const statuses = new Set<number>([...(isPublic ? [] : [401, 403]), ...(entry?.errors ?? [])]);
   if ((operation.parameters?.length ?? 0) > 0 || operation.requestBody !== undefined) statuses.add(400);
+  // What the body parser refuses before the route runs.
+  if (operation.requestBody !== undefined) for (const status of [413, 415]) statuses.add(status);
   const responses = (operation.responses ??= {});
   for (const status of [...statuses].sort()) {
     responses[String(status)] ??= errorResponse(status);
