@@ -1,3 +1,4 @@
+import { fullExportKeywordsPerQuery } from '@rank/tracking/exports/full-export-history';
 import { MAX_KEYWORDS_PER_PAGE } from '@rank/tracking/exports/keyword-pages';
 import type { SeededCheck } from '../../support/seed-checks';
 import { startTestApp, TestApp } from '../../support/test-app';
@@ -37,7 +38,7 @@ describe('CSV export of a project larger than one page', () => {
     await app.close();
   });
 
-  it('queries ClickHouse one page of keywords at a time and streams the rows in order as pages arrive', async () => {
+  it('asks ClickHouse for the day cells a page of keywords at a time and streams the rows in export order', async () => {
     const query = jest.spyOn(app.running.stores.readStore, 'query');
     const response = await getRaw(app, '/api/projects/export', { projectId, startDate: '2026-03-01', endDate: '2026-03-31' }, key);
     expect(response.status).toBe(200);
@@ -46,12 +47,10 @@ describe('CSV export of a project larger than one page', () => {
     expect(response.headers.get('content-length')).toBeNull();
     expect(response.reads).toBeGreaterThan(1);
 
-    const pageQueries = query.mock.calls.filter(([sql]) => sql.includes('GROUP BY keyword_id, day'));
-    expect(pageQueries.map(([, params]) => (params!.keywordIds as string[]).length)).toEqual([
-      MAX_KEYWORDS_PER_PAGE,
-      MAX_KEYWORDS_PER_PAGE,
-      50,
-    ]);
+    // Two checked days: a page holds every keyword of this project (the page bounds are tested in full-export-history.spec.ts).
+    const pageQueries = query.mock.calls.filter(([sql]) => sql.includes('LIMIT 1 BY keyword_id, day'));
+    expect(fullExportKeywordsPerQuery(2)).toBeGreaterThan(KEYWORDS);
+    expect(pageQueries.map(([, params]) => (params!.keywordIds as string[]).length)).toEqual([KEYWORDS]);
     query.mockRestore();
 
     const rows = response.bytes.toString('utf8').split('\r\n');

@@ -1,9 +1,9 @@
 import type { TrackedKeyword } from '@rank/projects/domain/project-content.events';
-import { CSV_BOM, csvLine, csvTextField } from './csv';
-import { inExportOrder, keywordsPerPage, MAX_KEYWORDS_PER_PAGE, pagesOf } from './keyword-pages';
+import { CSV_BOM, CSV_LINE_END, CSV_SEPARATOR, csvLine, csvTextField } from './csv';
+import { inExportOrder, MAX_KEYWORDS_PER_PAGE, pagesOf } from './keyword-pages';
 import { changeOf, formatAverage } from './ranking-figures';
-import { loadExportHistory } from './export-history';
 import { loadSummaryHistory } from './summary-history';
+import { fullExportKeywordsPerQuery, loadFullExportHistory } from './full-export-history';
 import type { DayRange, RankingHistoryReader } from './ranking-history.reader';
 
 export const CSV_FORMATS = ['full', 'summary'] as const;
@@ -49,29 +49,31 @@ export function csvExport(history: RankingHistoryReader, format: CsvFormat, inpu
  */
 async function* fullCsv(history: RankingHistoryReader, { projectId, keywords, range, volumes }: CsvExportInput): AsyncGenerator<string> {
   const ordered = inExportOrder(keywords);
-  const { days, positionsOf, latestOf } = await loadExportHistory(
-    history,
-    projectId,
-    ordered.map((k) => k.keywordId),
-    range,
-  );
+  const keywordIds = ordered.map((k) => k.keywordId);
+  const days = await history.checkedDays(projectId, keywordIds, range);
+  // The header goes out while the cells are read: the columns are all it needs.
   yield CSV_BOM + csvLine([...FULL_COLUMNS, ...days]);
-  for (const page of pagesOf(ordered, keywordsPerPage(days.length))) {
+  const { cellsOf, latestOf } = await loadFullExportHistory(history, projectId, keywordIds, range, days, CSV_SEPARATOR);
+  // A keyword without a successful check in the range: every day cell empty.
+  const emptyCells = days.length === 0 ? '' : CSV_SEPARATOR.repeat(days.length - 1);
+  const lineEnd = (keywordId: string) =>
+    days.length === 0 ? CSV_LINE_END : CSV_SEPARATOR + (cellsOf(keywordId) ?? emptyCells) + CSV_LINE_END;
+  for (const page of pagesOf(ordered, fullExportKeywordsPerQuery(days.length))) {
     const volumeOf = await volumes(page);
-    yield page
-      .map((keyword) => {
-        const check = latestOf(keyword.keywordId);
-        return csvLine([
+    let chunk = '';
+    for (const keyword of page) {
+      const check = latestOf(keyword.keywordId);
+      chunk +=
+        [
           csvTextField(keyword.value),
           numberOrEmpty(check?.position),
           // Empty means "unknown": no volumes stored for the keyword.
           numberOrEmpty(volumeOf.get(keyword.keywordId)),
           csvTextField(check?.url ?? ''),
           numberOrEmpty(changeOf(check)),
-          ...positionsOf(keyword.keywordId).map(numberOrEmpty),
-        ]);
-      })
-      .join('');
+        ].join(CSV_SEPARATOR) + lineEnd(keyword.keywordId);
+    }
+    yield chunk;
   }
 }
 
