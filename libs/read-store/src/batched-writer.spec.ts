@@ -112,6 +112,30 @@ describe('BatchedWriter', () => {
     expect(sink.rowsOf('positions')).toEqual(rows(3));
   });
 
+  it('flush() writes the rows buffered when it starts and leaves rows added while it writes for the next one', async () => {
+    const inserts: number[][] = [];
+    const sink = {
+      insert: async (_table: string, batch: readonly Row[]) => {
+        await sleep(20);
+        inserts.push(batch.map((row) => row.n as number));
+      },
+    };
+    const writer = makeWriter(sink, { maxBatchRows: 1_000, flushIntervalMs: 60_000 });
+    writer.add('positions', rows(3));
+    const flushed = writer.flush();
+    await sleep(5);
+    writer.add('positions', rows(2, 3));
+
+    await flushed;
+    expect(inserts).toEqual([[0, 1, 2]]);
+    expect(writer.bufferedRows).toBe(2);
+    await writer.flush();
+    expect(inserts).toEqual([
+      [0, 1, 2],
+      [3, 4],
+    ]);
+  });
+
   it('puts a failed batch of 200,000 rows back at the head of the buffer whole and in order', async () => {
     const sink = new RecordingSink();
     // A batch above 200,000 rows: no size flush starts before flush() below.
