@@ -4,13 +4,19 @@ import { Transform } from 'class-transformer';
 import { IsNotEmpty, IsString, Matches, MaxLength, ValidateBy, ValidationOptions } from 'class-validator';
 import { isCalendarDate } from '@rank/domain/calendar-date';
 
-/** A 24-character lowercase hex id (clarifications: Identifiers). */
+/** A 24-character lowercase hex id (clarifications: Identifiers), also written in the document so a client sees the form. */
+export const OBJECT_ID_PATTERN = '^[0-9a-f]{24}$';
+
+/** A 24-character lowercase hex id. */
 export const IsObjectIdString = (options: ValidationOptions = {}) =>
-  applyDecorators(IsString(options), Matches(/^[0-9a-f]{24}$/, { ...options, message: '$property must be a 24-character hex id' }));
+  applyDecorators(
+    IsString(options),
+    Matches(new RegExp(OBJECT_ID_PATTERN), { ...options, message: '$property must be a 24-character hex id' }),
+  );
 
 /** A required id, documented. */
 export const ObjectIdField = (description?: string) =>
-  applyDecorators(ApiProperty({ example: '6740a1b2c3d4e5f601234567', description }), IsObjectIdString());
+  applyDecorators(ApiProperty({ example: '6740a1b2c3d4e5f601234567', pattern: OBJECT_ID_PATTERN, description }), IsObjectIdString());
 
 /** A required, trimmed, non-empty string of bounded length. */
 export const RequiredText = (maxLength: number, api: ApiPropertyOptions = {}) =>

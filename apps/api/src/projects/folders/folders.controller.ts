@@ -4,7 +4,7 @@ import { invalid } from '@rank/domain/domain-error';
 import { newObjectId, isObjectId } from '@rank/domain/object-id';
 import { RefusedWhenSuspended } from '../../platform/auth/access.decorators';
 import { AccountCaller, CurrentAccount } from '../../platform/auth/caller';
-import { RequiredText } from '../../platform/http/validators';
+import { OBJECT_ID_PATTERN, RequiredText } from '../../platform/http/validators';
 import { CLOCK, Clock } from '@rank/platform/tokens';
 import { FolderView, ProjectView, toFolderView, toFolderViews, toProjectView } from '../project.view';
 import { WorkspaceRepository } from '@rank/projects/workspace.repository';
@@ -63,7 +63,7 @@ export class FoldersController {
 
   @Put()
   @RefusedWhenSuspended()
-  @ApiQuery({ name: 'id', required: true, type: String, example: '6740a1b2c3d4e5f601234567', description: 'Folder id' })
+  @ApiQuery({ name: 'id', required: true, type: String, example: '6740a1b2c3d4e5f601234567', pattern: OBJECT_ID_PATTERN, description: 'Folder id' })
   @ApiOkResponse({ type: FolderResponse })
   async rename(@CurrentAccount() caller: AccountCaller, @Query('id') id: unknown, @Body() body: FolderNameBody): Promise<FolderResponse> {
     const folderId = folderIdFromQuery(id);
@@ -74,7 +74,7 @@ export class FoldersController {
   /** Unassigns the folder's projects (they remain), then deletes it. */
   @Delete()
   @RefusedWhenSuspended()
-  @ApiQuery({ name: 'id', required: true, type: String, example: '6740a1b2c3d4e5f601234567', description: 'Folder id' })
+  @ApiQuery({ name: 'id', required: true, type: String, example: '6740a1b2c3d4e5f601234567', pattern: OBJECT_ID_PATTERN, description: 'Folder id' })
   @ApiOkResponse({ type: DeleteFolderResponse })
   async delete(@CurrentAccount() caller: AccountCaller, @Query('id') id: unknown): Promise<DeleteFolderResponse> {
     const folderId = folderIdFromQuery(id);

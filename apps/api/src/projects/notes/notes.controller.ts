@@ -9,7 +9,7 @@ import { invalid, notFound } from '@rank/domain/domain-error';
 import { isObjectId, newObjectId } from '@rank/domain/object-id';
 import { PublicWhenShared, RefusedWhenSuspended } from '../../platform/auth/access.decorators';
 import { AccountCaller, Caller, CurrentAccount, CurrentCaller } from '../../platform/auth/caller';
-import { IsCalendarDate, ObjectIdField, RequiredText } from '../../platform/http/validators';
+import { IsCalendarDate, OBJECT_ID_PATTERN, ObjectIdField, RequiredText } from '../../platform/http/validators';
 import { MultilineText } from '../../platform/http/well-formed-input';
 import { CLOCK, Clock } from '@rank/platform/tokens';
 import { ProjectAccess } from '@rank/projects/project-access';
@@ -88,7 +88,7 @@ export class NotesController {
   /** Public when the project is shared. Oldest first. */
   @Get()
   @PublicWhenShared()
-  @ApiQuery({ name: 'projectId', required: true, type: String, example: '6740a1b2c3d4e5f601234567' })
+  @ApiQuery({ name: 'projectId', required: true, type: String, example: '6740a1b2c3d4e5f601234567', pattern: OBJECT_ID_PATTERN })
   @ApiOkResponse({ type: NotesResponse })
   async list(@CurrentCaller() caller: Caller, @Query('projectId') projectId: unknown): Promise<NotesResponse> {
     if (projectId === undefined || projectId === '') throw invalid('projectId is required');

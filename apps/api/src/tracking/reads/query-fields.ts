@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength, ValidateBy } from 'class-validator';
 import { isObjectId } from '@rank/domain/object-id';
-import { IsCalendarDate } from '../../platform/http/validators';
+import { IsCalendarDate, OBJECT_ID_PATTERN } from '../../platform/http/validators';
 
 /**
  * Query-string fields shared by the ranking reads. Each field fails with one sentence that names it
@@ -23,7 +23,10 @@ export const RequiredQuery = (test: (value: unknown) => boolean, what: string) =
 
 /** A required 24-character hex id. */
 export const RequiredObjectIdQuery = (description?: string) =>
-  applyDecorators(ApiProperty({ example: '6740a1b2c3d4e5f601234567', description }), RequiredQuery(isObjectId, 'a 24-character hex id'));
+  applyDecorators(
+    ApiProperty({ example: '6740a1b2c3d4e5f601234567', pattern: OBJECT_ID_PATTERN, description }),
+    RequiredQuery(isObjectId, 'a 24-character hex id'),
+  );
 
 /** An optional `YYYY-MM-DD` that must name a real calendar day (UTC). */
 export const OptionalCalendarDateQuery = (description: string) =>
