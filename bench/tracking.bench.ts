@@ -168,7 +168,7 @@ export async function run(context: BenchContext): Promise<void> {
         figure: 'csvFull365d',
         label: 'export (full CSV, 365 days)',
         format: 'full',
-        raw: (r: SqlRunner) => rawFullExport(r, projectId, window(yearAgo)),
+        raw: (r: SqlRunner) => rawFullExport(store, r, projectId, window(yearAgo)),
       },
       {
         figure: 'csvSummary365d',

@@ -142,32 +142,51 @@ export async function rawPages(run: SqlRunner, projectId: string, now: Date): Pr
 }
 
 /**
- * export (full): per keyword, the day-by-day positions of the window (the day's latest successful
- * check) as one array, and its latest two successful checks up to the window's end (SERP, URL,
- * Change). One row per keyword, the same rows-to-cells work the CSV needs, minus the CSV.
+ * export (full): the window's checked days (the columns), then per keyword its day cells (each day's
+ * latest successful check, empty without one) as one text, and its latest two successful checks up to
+ * the window's end (SERP, URL, Change). One row per keyword. The cells as text and the picks by
+ * LIMIT BY in sort order are what a year costs least to carry out of ClickHouse (measured on the
+ * bench's year: 1.45 s of CPU for day arrays picked by argMax, 0.72 s for this), so the baseline is
+ * the best plain query, not a slower one the endpoint would look good against.
  */
-export async function rawFullExport(run: SqlRunner, projectId: string, window: Window): Promise<number> {
+export async function rawFullExport(store: ReadStore, run: SqlRunner, projectId: string, window: Window): Promise<number> {
+  const params = { projectId, ...window };
+  const days = await store.query<{ day: string }>(
+    `SELECT DISTINCT toDate(checked_at) AS day FROM keyword_updates
+     WHERE project_id = {projectId:String} AND status = 'success'
+       AND checked_at >= {from:DateTime64(3, 'UTC')} AND checked_at < {to:DateTime64(3, 'UTC')}
+     ORDER BY day DESC`,
+    params,
+  );
+  const columns = days.length;
   return run(
-    `SELECT keyword_id, days, latest
+    `SELECT keyword_id, cells, latest
      FROM (
-       SELECT keyword_id, groupArray((day, position)) AS days
+       SELECT keyword_id,
+              arrayStringConcat(groupArrayInsertAt('', ${columns})(toString(position), transform(day, {days:Array(Date)}, range(${columns}), ${columns})), ';') AS cells
        FROM (
-         SELECT keyword_id, toDate(checked_at) AS day, argMax(position, checked_at) AS position
+         SELECT keyword_id, toDate(checked_at) AS day, position
          FROM keyword_updates
          WHERE project_id = {projectId:String} AND status = 'success'
            AND checked_at >= {from:DateTime64(3, 'UTC')} AND checked_at < {to:DateTime64(3, 'UTC')}
-         GROUP BY keyword_id, day
+         ORDER BY keyword_id, day, checked_at DESC, check_id DESC
+         LIMIT 1 BY keyword_id, day
        )
        GROUP BY keyword_id
      ) AS d
      LEFT JOIN (
-       SELECT keyword_id, arraySlice(arrayReverseSort(x -> x.1, groupArray((checked_at, position, url))), 1, 2) AS latest
-       FROM keyword_updates
-       WHERE project_id = {projectId:String} AND status = 'success' AND checked_at < {to:DateTime64(3, 'UTC')}
+       SELECT keyword_id, groupArray((checked_at, position, url)) AS latest
+       FROM (
+         SELECT keyword_id, checked_at, position, url
+         FROM keyword_updates
+         WHERE project_id = {projectId:String} AND status = 'success' AND checked_at < {to:DateTime64(3, 'UTC')}
+         ORDER BY keyword_id, checked_at DESC, check_id DESC
+         LIMIT 2 BY keyword_id
+       )
        GROUP BY keyword_id
      ) AS l USING keyword_id
      ORDER BY keyword_id`,
-    { projectId, ...window },
+    { ...params, days: days.map((d) => d.day) },
   );
 }
 
