@@ -44,6 +44,13 @@ interface EventRow {
   recorded_at: string;
 }
 
+/**
+ * An event row as an array (better-sqlite3's raw mode), in the order of EVENT_COLUMNS: reading the
+ * log this way is about a third cheaper than row objects, which a replay reads hundreds of thousands of.
+ */
+type EventColumns = [position: number, streamName: string, revision: number, eventId: string, type: string, data: string, metadata: string, recordedAt: string];
+const EVENT_COLUMNS = 'position, stream_name, revision, event_id, type, data, metadata, recorded_at';
+
 interface SerialisedEvent {
   id: string;
   type: string;
@@ -86,7 +93,7 @@ export class SqliteEventStore implements EventStore {
   private readonly insertEvent: Statement<[string, number, string, string, string, string, string]>;
   private readonly selectStreamForwards: Statement<[string, number, number], EventRow>;
   private readonly selectStreamBackwards: Statement<[string, number, number], EventRow>;
-  private readonly selectAllAfter: Statement<[number, number], EventRow>;
+  private readonly selectAllAfter: Statement<[number, number], EventColumns>;
   private readonly rememberDeletedStream: Statement<[string, number]>;
   private readonly deleteStreamEvents: Statement<[string]>;
 
@@ -120,7 +127,9 @@ export class SqliteEventStore implements EventStore {
     this.selectStreamBackwards = this.db.prepare(
       'SELECT * FROM events WHERE stream_name = ? AND revision <= ? ORDER BY revision DESC LIMIT ?',
     );
-    this.selectAllAfter = this.db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position ASC LIMIT ?');
+    this.selectAllAfter = this.db
+      .prepare<[number, number], EventColumns>(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position ASC LIMIT ?`)
+      .raw(true);
     this.rememberDeletedStream = this.db.prepare(
       `INSERT INTO deleted_streams (stream_name, last_revision) VALUES (?, ?)
        ON CONFLICT (stream_name) DO UPDATE SET last_revision = excluded.last_revision`,
@@ -255,7 +264,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   private readAllAfter(afterPosition: number, limit: number): RecordedEvent[] {
-    return this.selectAllAfter.all(afterPosition, limit).map(toRecordedEvent);
+    return this.selectAllAfter.all(afterPosition, limit).map(fromEventColumns);
   }
 
   private wakeSubscriptions(): void {
@@ -274,6 +283,19 @@ function serialise(event: NewEvent): SerialisedEvent {
     type: event.type,
     data: JSON.stringify(event.data),
     metadata: JSON.stringify(event.metadata ?? {}),
+  };
+}
+
+function fromEventColumns([position, streamName, revision, id, type, data, metadata, recordedAt]: EventColumns): RecordedEvent {
+  return {
+    id,
+    streamName,
+    revision,
+    position,
+    type,
+    data: JSON.parse(data) as EventData,
+    metadata: JSON.parse(metadata) as EventData,
+    recordedAt: new Date(recordedAt),
   };
 }
 
