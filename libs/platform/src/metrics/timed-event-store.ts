@@ -21,12 +21,20 @@ export function timeAppends(store: EventStore, metrics: Metrics): EventStore {
       throw error;
     }
   };
+  // Bound once per method, not on every call: authentication reads the store on every request.
+  const bound = new Map<PropertyKey, { method: (...args: unknown[]) => unknown; bound: unknown }>();
   return new Proxy(store, {
     get: (target, property) => {
       if (property === 'appendToStream') return timed;
       // Methods run on the store itself, not the proxy: adapters keep #private state.
       const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
+      if (typeof value !== 'function') return value;
+      const known = bound.get(property);
+      if (known?.method === value) return known.bound;
+      const method = value as (...args: unknown[]) => unknown;
+      const entry = { method, bound: method.bind(target) };
+      bound.set(property, entry);
+      return entry.bound;
     },
   });
 }
