@@ -573,8 +573,8 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         HealthResponse: {
-            /** @example ok */
-            status: string;
+            /** @enum {string} */
+            status: "ok";
         };
         ApiKeyView: {
             /** @example 6740a1b2c3d4e5f601234567 */
@@ -852,6 +852,7 @@ export interface components {
         };
         CheckDayView: {
             /**
+             * Format: date
              * @description The UTC day of the project's latest check request (scheduled or on demand)
              * @example 2026-05-04
              */

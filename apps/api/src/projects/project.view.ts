@@ -35,7 +35,7 @@ export class ProjectKeywordView {
 
 /** How the checks asked for on the project's last check day stand, so that a client can see a bad day. */
 export class CheckDayView {
-  @ApiProperty({ example: '2026-05-04', description: "The UTC day of the project's latest check request (scheduled or on demand)" })
+  @ApiProperty({ format: 'date', example: '2026-05-04', description: "The UTC day of the project's latest check request (scheduled or on demand)" })
   date!: string;
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Checks of that day with a stored result' }) checked!: number;
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Checks of that day that failed for good (every source, and for a scheduled check every try of its day)' })

@@ -5,7 +5,7 @@ import { Public } from '../auth/access.decorators';
 import { Readiness } from './readiness';
 
 class HealthResponse {
-  @ApiProperty({ example: 'ok' }) status!: string;
+  @ApiProperty({ enum: ['ok'] }) status!: 'ok';
 }
 
 /**
