@@ -71,7 +71,11 @@ export class ProjectSettingsBody {
   @IsIn(UPDATE_FREQUENCIES)
   updateFrequency?: UpdateFrequency;
 
-  @ApiPropertyOptional({ type: 'integer', isArray: true, description: 'Weekdays 0-6 (0 = Sunday); required when updateFrequency is custom' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    isArray: true,
+    description: 'Weekdays 0-6 (0 = Sunday); required when updateFrequency is custom',
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(7)

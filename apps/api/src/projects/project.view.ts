@@ -35,12 +35,25 @@ export class ProjectKeywordView {
 
 /** How the checks asked for on the project's last check day stand, so that a client can see a bad day. */
 export class CheckDayView {
-  @ApiProperty({ format: 'date', example: '2026-05-04', description: "The UTC day of the project's latest check request (scheduled or on demand)" })
+  @ApiProperty({
+    format: 'date',
+    example: '2026-05-04',
+    description: "The UTC day of the project's latest check request (scheduled or on demand)",
+  })
   date!: string;
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Checks of that day with a stored result' }) checked!: number;
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Checks of that day that failed for good (every source, and for a scheduled check every try of its day)' })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'Checks of that day that failed for good (every source, and for a scheduled check every try of its day)',
+  })
   failed!: number;
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Checks of that day still waiting for a scraper, or for a retry later that day' }) pending!: number;
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'Checks of that day still waiting for a scraper, or for a retry later that day',
+  })
+  pending!: number;
 }
 
 export class ProjectDetailView extends ProjectView {

@@ -48,7 +48,11 @@ class ResearchedKeywordView {
   @ApiProperty({ type: 'integer', nullable: true, minimum: 0, maximum: 100, description: '0–100' }) competitionIndex!: number | null;
   @ApiProperty({ type: Number, nullable: true, description: 'Low top-of-page bid, USD' }) cpcLow!: number | null;
   @ApiProperty({ type: Number, nullable: true, description: 'High top-of-page bid, USD' }) cpcHigh!: number | null;
-  @ApiProperty({ type: 'integer', isArray: true, description: "The last 12 months' volumes, oldest first (0 for a month the provider did not report)" })
+  @ApiProperty({
+    type: 'integer',
+    isArray: true,
+    description: "The last 12 months' volumes, oldest first (0 for a month the provider did not report)",
+  })
   trend!: number[];
 }
 

@@ -24,7 +24,8 @@ class YearVolumeView {
 
 class SuggestedPhraseView {
   @ApiProperty({ example: 'trail running shoes' }) phrase!: string;
-  @ApiProperty({ type: 'integer', nullable: true, description: "The latest month's searches; null when unknown" }) lastVolume!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: "The latest month's searches; null when unknown" }) lastVolume!:
+    number | null;
   @ApiProperty({ type: [YearVolumeView], description: 'The monthly history grouped by year, oldest first' }) volume!: YearVolumeView[];
 }
 

@@ -25,7 +25,14 @@ export class RevokeApiKeyController {
 
   /** Soft revoke: the key stays in the account's history with `revokedAt`, and stops working at once. */
   @Delete()
-  @ApiQuery({ name: 'id', required: false, type: String, example: '6740a1b2c3d4e5f601234567', pattern: OBJECT_ID_PATTERN, description: 'Key id (or send it in the body)' })
+  @ApiQuery({
+    name: 'id',
+    required: false,
+    type: String,
+    example: '6740a1b2c3d4e5f601234567',
+    pattern: OBJECT_ID_PATTERN,
+    description: 'Key id (or send it in the body)',
+  })
   @ApiBody({ type: RevokeApiKeyBody, required: false })
   @ApiOkResponse({ type: SuccessResponse })
   async revoke(@CurrentAccount() caller: AccountCaller, @Query('id') queryId: unknown, @Body() body: unknown): Promise<SuccessResponse> {

@@ -63,7 +63,14 @@ export class FoldersController {
 
   @Put()
   @RefusedWhenSuspended()
-  @ApiQuery({ name: 'id', required: true, type: String, example: '6740a1b2c3d4e5f601234567', pattern: OBJECT_ID_PATTERN, description: 'Folder id' })
+  @ApiQuery({
+    name: 'id',
+    required: true,
+    type: String,
+    example: '6740a1b2c3d4e5f601234567',
+    pattern: OBJECT_ID_PATTERN,
+    description: 'Folder id',
+  })
   @ApiOkResponse({ type: FolderResponse })
   async rename(@CurrentAccount() caller: AccountCaller, @Query('id') id: unknown, @Body() body: FolderNameBody): Promise<FolderResponse> {
     const folderId = folderIdFromQuery(id);
@@ -74,7 +81,14 @@ export class FoldersController {
   /** Unassigns the folder's projects (they remain), then deletes it. */
   @Delete()
   @RefusedWhenSuspended()
-  @ApiQuery({ name: 'id', required: true, type: String, example: '6740a1b2c3d4e5f601234567', pattern: OBJECT_ID_PATTERN, description: 'Folder id' })
+  @ApiQuery({
+    name: 'id',
+    required: true,
+    type: String,
+    example: '6740a1b2c3d4e5f601234567',
+    pattern: OBJECT_ID_PATTERN,
+    description: 'Folder id',
+  })
   @ApiOkResponse({ type: DeleteFolderResponse })
   async delete(@CurrentAccount() caller: AccountCaller, @Query('id') id: unknown): Promise<DeleteFolderResponse> {
     const folderId = folderIdFromQuery(id);

@@ -79,7 +79,8 @@ class SerpCheckData {
 class SerpCheckResponse {
   @ApiProperty({ enum: [true] }) success!: true;
   @ApiProperty({ type: SerpCheckData }) data!: SerpCheckData;
-  @ApiProperty({ type: 'integer', minimum: 0, description: "Calls left in the account's 10-per-60-s window after this one" }) remaining!: number;
+  @ApiProperty({ type: 'integer', minimum: 0, description: "Calls left in the account's 10-per-60-s window after this one" })
+  remaining!: number;
 }
 
 @ApiTags('Keyword research')

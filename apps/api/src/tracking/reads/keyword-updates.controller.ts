@@ -72,7 +72,11 @@ class KeywordUpdatesParams {
 }
 
 class RankedKeywordView extends KeywordRefView {
-  @ApiProperty({ type: 'integer', nullable: true, description: 'Average monthly searches; null while no volume data exists for the keyword' })
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'Average monthly searches; null while no volume data exists for the keyword',
+  })
   avgMonthlySearches!: number | null;
 }
 

@@ -5,7 +5,12 @@ export const UPDATE_STATUSES = ['success', 'failed'] as const;
 export type UpdateStatus = (typeof UPDATE_STATUSES)[number];
 
 export class RankedPositionView {
-  @ApiProperty({ type: 'integer', minimum: 0, description: '1-based organic rank; 0 = not within the scraped depth (top 30 for a competitor)', example: 4 })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: '1-based organic rank; 0 = not within the scraped depth (top 30 for a competitor)',
+    example: 4,
+  })
   position!: number;
   @ApiProperty({ description: 'The ranking URL; empty when position is 0' }) url!: string;
   @ApiProperty({ description: "The ranking result's title; empty when position is 0" }) title!: string;
