@@ -1,0 +1,74 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { createEventStore } from '@rank/event-store/create-event-store';
+import type { EventStore } from '@rank/event-store/event-store.port';
+import type { Projection } from '@rank/read-store/projection';
+import type { ReadStore } from '@rank/read-store/read-store.port';
+import { ProjectionRunner } from './projection-runner';
+
+/** A read store that keeps what is inserted, in order. */
+function recordingReadStore(): ReadStore & { inserts: { table: string; rows: number }[]; checkpoints: number[] } {
+  const inserts: { table: string; rows: number }[] = [];
+  const checkpoints: number[] = [];
+  return {
+    database: 'recording',
+    inserts,
+    checkpoints,
+    command: async () => undefined,
+    query: async <Row>() => [] as Row[],
+    insert: async (table, rows) => {
+      if (table === 'projection_checkpoints') checkpoints.push(Number(rows[0]!['position']));
+      else inserts.push({ table, rows: rows.length });
+    },
+    migrate: async () => [],
+    close: async () => undefined,
+  };
+}
+
+/** Ten rows per event, as a check's results give fifty. */
+const tenRowsPerEvent: Projection = {
+  name: 'ten-rows',
+  tables: ['results'],
+  project: (event) => Array.from({ length: 10 }, (_, i) => ({ kind: 'insert' as const, table: 'results', row: { at: event.position, i } })),
+};
+
+describe('ProjectionRunner checkpoints during a catch-up', () => {
+  let root: string;
+  let store: EventStore;
+  beforeEach(async () => {
+    root = mkdtempSync(join(tmpdir(), 'projection-runner-'));
+    store = await createEventStore({ sqlitePath: join(root, 'events.sqlite') });
+    await store.appendToStream(
+      'results-1',
+      Array.from({ length: 100 }, () => ({ id: randomUUID(), type: 'ResultsSeen', data: {} })),
+      { expectedRevision: 'any' },
+    );
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('checkpoints after maxRowsPerCheckpoint rows, however few the events, so the projection never runs far ahead of ClickHouse', async () => {
+    const readStore = recordingReadStore();
+    const runner = new ProjectionRunner(store, readStore, [tenRowsPerEvent], {
+      maxRowsPerCheckpoint: 200,
+      maxEventsPerCheckpoint: 1_000_000,
+      checkpointIntervalMs: 60_000,
+    });
+    await runner.start();
+    await runner.waitUntilCaughtUp(10_000);
+    await runner.stop();
+
+    // 100 events of 10 rows: a checkpoint about every 20 events (a checkpoint takes its position when
+    // it starts, maybe an event later), the last at the end of the log.
+    const checkpoints = readStore.checkpoints;
+    expect(checkpoints.length).toBeGreaterThanOrEqual(5);
+    expect(checkpoints.slice(1).every((position, i) => position - checkpoints[i]! <= 25)).toBe(true);
+    expect(checkpoints[0]).toBeLessThanOrEqual(25);
+    expect(checkpoints.at(-1)).toBe(100);
+    expect(readStore.inserts.reduce((sum, insert) => sum + insert.rows, 0)).toBe(1_000);
+  });
+});
