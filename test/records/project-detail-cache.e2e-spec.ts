@@ -36,7 +36,10 @@ async function previousAnswer(app: TestApp, accountId: string, projectId: string
   const project = findProject(await app.running.app.get(WorkspaceRepository).load(accountId), projectId)!;
   const content = await app.running.app.get(ProjectContentRepository).load(projectId);
   const volumes = new Map(
-    [...(await app.running.app.get(KeywordVolumes).ofKeywords(content.keywords))].map(([keywordId, v]) => [keywordId, averageMonthlySearches(v)]),
+    [...(await app.running.app.get(KeywordVolumes).ofKeywords(content.keywords))].map(([keywordId, v]) => [
+      keywordId,
+      averageMonthlySearches(v),
+    ]),
   );
   const [row] = await app.running.stores.readStore.query<{ date: string; checked: string; failed: string; pending: string }>(
     OLD_LAST_CHECK_DAY,
@@ -118,7 +121,14 @@ describe('GET /api/projects/:id, rendered once per change', () => {
   it('answers byte for byte what the previous controller answered, from the cache too and to an anonymous reader of a shared project', async () => {
     const expected = await previousAnswer(app, accountId, projectId);
     const body = JSON.parse(expected);
-    expect(body.project.keywords.map((k: { avgMonthlySearches: number | null }) => k.avgMonthlySearches)).toEqual([5400, 200, null, null, 880, null]);
+    expect(body.project.keywords.map((k: { avgMonthlySearches: number | null }) => k.avgMonthlySearches)).toEqual([
+      5400,
+      200,
+      null,
+      null,
+      880,
+      null,
+    ]);
     expect(body.project.lastCheckDay).toEqual({ date: at(2).slice(0, 10), checked: 1, failed: 1, pending: 1 });
 
     expect((await detail()).text).toBe(expected);
@@ -143,12 +153,17 @@ describe('GET /api/projects/:id, rendered once per change', () => {
     });
     expect(added.status).toBe(200);
     const withKeyword = JSON.parse((await detail()).text).project;
-    expect(withKeyword.keywords.map((k: { keyword: string }) => k.keyword)).toEqual([...before.keywords.map((k: { keyword: string }) => k.keyword), 'brown boots']);
+    expect(withKeyword.keywords.map((k: { keyword: string }) => k.keyword)).toEqual([
+      ...before.keywords.map((k: { keyword: string }) => k.keyword),
+      'brown boots',
+    ]);
     const brownBoots = withKeyword.keywords.at(-1)._id as string;
     await projected();
 
     // Its volume, fetched by another process: appended to the log, then projected.
-    await app.running.app.get(VolumeRecorder).fetched({ geoCode: 'US', langCode: 'en' }, 'dataforseo', new Date(at(1)), [metrics('brown boots', 1300)]);
+    await app.running.app
+      .get(VolumeRecorder)
+      .fetched({ geoCode: 'US', langCode: 'en' }, 'dataforseo', new Date(at(1)), [metrics('brown boots', 1300)]);
     await projected();
     let answer = await detail();
     expect(JSON.parse(answer.text).project.keywords.at(-1)).toMatchObject({ _id: brownBoots, avgMonthlySearches: 1300 });
@@ -162,7 +177,9 @@ describe('GET /api/projects/:id, rendered once per change', () => {
     expect(answer.text).toBe(await previousAnswer(app, accountId, projectId));
 
     // ...and completed by a scraper.
-    await seedChecks(app.running.stores.eventStore, [{ projectId, keywordId: brownBoots, at: at(0), urls: ['https://ours.com/boots'], checkId }]);
+    await seedChecks(app.running.stores.eventStore, [
+      { projectId, keywordId: brownBoots, at: at(0), urls: ['https://ours.com/boots'], checkId },
+    ]);
     await projected();
     answer = await detail();
     expect(JSON.parse(answer.text).project.lastCheckDay).toEqual({ date: at(0).slice(0, 10), checked: 1, failed: 0, pending: 0 });

@@ -61,7 +61,11 @@ const CASES: { name: string; checks: Check[]; queries: number }[] = [
     ],
     queries: 2,
   },
-  { name: 'only checks older than the window: the whole history', checks: [{ queuedAt: '2025-12-05T06:00:00Z', endedAt: '2025-12-05T06:01:00Z' }], queries: 2 },
+  {
+    name: 'only checks older than the window: the whole history',
+    checks: [{ queuedAt: '2025-12-05T06:00:00Z', endedAt: '2025-12-05T06:01:00Z' }],
+    queries: 2,
+  },
   {
     name: 'a check known only by its result on the latest day: the whole history',
     checks: [{ queuedAt: '2026-03-10T06:00:00Z', endedAt: '2026-03-10T06:01:00Z' }, { endedAt: '2026-03-19T08:00:00Z' }],
@@ -79,7 +83,9 @@ describe('the last check day gives the same answer as the previous query', () =>
     const { apiKey, accountId } = await app.createAccount();
     const store = app.running.stores.eventStore;
     for (const { checks } of CASES) {
-      const { projectId, ids } = await createProject(app, apiKey, { domain: 'ours.com' }, [{ keywords: ['a', 'b'], geoCode: 'US', langCode: 'en' }]);
+      const { projectId, ids } = await createProject(app, apiKey, { domain: 'ours.com' }, [
+        { keywords: ['a', 'b'], geoCode: 'US', langCode: 'en' },
+      ]);
       projects.push(projectId);
       const results: SeededCheck[] = [];
       for (const [i, check] of checks.entries()) {
@@ -88,13 +94,29 @@ describe('the last check day gives the same answer as the previous query', () =>
         if (check.queuedAt) {
           const queued: CheckWorkEvent = {
             type: 'CheckQueued',
-            data: { checkId, batchId: 'order', projectId, accountId, keywordId, creditsPerCheck: 0, requestedAt: new Date(check.queuedAt).toISOString() },
+            data: {
+              checkId,
+              batchId: 'order',
+              projectId,
+              accountId,
+              keywordId,
+              creditsPerCheck: 0,
+              requestedAt: new Date(check.queuedAt).toISOString(),
+            },
           };
-          await store.appendToStream(checkWorkStreamName(`order-${checkId}`), [{ id: randomUUID(), ...queued }], { expectedRevision: 'any' });
+          await store.appendToStream(checkWorkStreamName(`order-${checkId}`), [{ id: randomUUID(), ...queued }], {
+            expectedRevision: 'any',
+          });
         }
         if (check.endedAt) {
           const at = new Date(check.endedAt).toISOString();
-          results.push({ projectId, keywordId, checkId, at, ...(check.failed ? { failedReason: 'blocked' } : { urls: ['https://ours.com/'] }) });
+          results.push({
+            projectId,
+            keywordId,
+            checkId,
+            at,
+            ...(check.failed ? { failedReason: 'blocked' } : { urls: ['https://ours.com/'] }),
+          });
         }
       }
       await seedChecks(store, results);
@@ -106,8 +128,12 @@ describe('the last check day gives the same answer as the previous query', () =>
 
   it.each(CASES.map((c, i) => [c.name, i] as const))('%s', async (_name, i) => {
     const readStore: ReadStore = app.running.stores.readStore;
-    const [row] = await readStore.query<{ date: string; checked: string; failed: string; pending: string }>(OLD_QUERY, { projectId: projects[i]! });
-    const expected = row ? { date: row.date, checked: Number(row.checked), failed: Number(row.failed), pending: Number(row.pending) } : null;
+    const [row] = await readStore.query<{ date: string; checked: string; failed: string; pending: string }>(OLD_QUERY, {
+      projectId: projects[i]!,
+    });
+    const expected = row
+      ? { date: row.date, checked: Number(row.checked), failed: Number(row.failed), pending: Number(row.pending) }
+      : null;
 
     const query = jest.spyOn(readStore, 'query');
     try {
@@ -119,6 +145,11 @@ describe('the last check day gives the same answer as the previous query', () =>
   });
 
   it('counts the first case as the checks say', async () => {
-    expect(await app.running.app.get(CheckProgressReader).lastCheckDay(projects[0]!, NOW)).toEqual({ date: '2026-03-18', checked: 2, failed: 1, pending: 1 });
+    expect(await app.running.app.get(CheckProgressReader).lastCheckDay(projects[0]!, NOW)).toEqual({
+      date: '2026-03-18',
+      checked: 2,
+      failed: 1,
+      pending: 1,
+    });
   });
 });

@@ -29,11 +29,7 @@ export class GetProjectController {
   @Get(':id')
   @PublicWhenShared()
   @ApiOkResponse({ type: GetProjectResponse })
-  async get(
-    @CurrentCaller() caller: Caller,
-    @Param('id') id: string,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Buffer> {
+  async get(@CurrentCaller() caller: Caller, @Param('id') id: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<Buffer> {
     if (!isObjectId(id)) throw invalid('id must be a 24-character hex id');
     // Access is checked on every request; only the body, the same for every caller allowed to see it, is cached.
     const { project } = await this.access.readable(caller, id);

@@ -134,7 +134,10 @@ export class ProjectDetailCache {
     // Read before the queries: whatever they see includes at least everything up to it.
     const projectedUpTo = projectedNow ?? (await projectedPosition(this.readStore));
     read.queried = true;
-    const [stored, lastCheckDay] = await Promise.all([this.volumes.ofKeywords(keywords), this.checkProgress.lastCheckDay(projectId, this.clock.now())]);
+    const [stored, lastCheckDay] = await Promise.all([
+      this.volumes.ofKeywords(keywords),
+      this.checkProgress.lastCheckDay(projectId, this.clock.now()),
+    ]);
     const volumes = new Map([...stored].map(([keywordId, v]) => [keywordId, averageMonthlySearches(v)]));
     return { projectedUpTo, keywords, volumes, lastCheckDay };
   }
@@ -142,7 +145,7 @@ export class ProjectDetailCache {
   /** Whether the events after `from` up to `to` (projected positions) leave this project's parts unchanged. */
   private async untouchedBetween(projectId: string, from: number, to: number): Promise<boolean> {
     let after = from;
-    for (let looked = 0; looked < MAX_EVENTS_LOOKED_AT; ) {
+    for (let looked = 0; looked < MAX_EVENTS_LOOKED_AT;) {
       const events = await this.eventStore.readAll({ afterPosition: after, maxCount: 100 });
       if (events.length === 0) return true;
       for (const event of events) {
@@ -162,7 +165,11 @@ function touchesParts(event: RecordedEvent, projectId: string): boolean {
     return PART_PROJECTIONS.some((projection) =>
       projection
         .project(event)
-        .some((change) => PART_TABLES.has(change.table) && !(change.kind === 'insert' && change.table === 'check_progress' && change.row.project_id !== projectId)),
+        .some(
+          (change) =>
+            PART_TABLES.has(change.table) &&
+            !(change.kind === 'insert' && change.table === 'check_progress' && change.row.project_id !== projectId),
+        ),
     );
   } catch {
     // An event a projection cannot map is set aside by the projector; reading again costs only time.
