@@ -331,7 +331,7 @@ async function measureExport(
   });
   console.log(
     `  ${label}: HTTP ${ms(httpMs)} (first byte ${ms(median(runs.map((r) => r.firstByteMs)))}, ${megabytes(runs[0]!.bytes)}), ` +
-      `raw ${ms(raw.rowsMs)} (${thousands(raw.rows)} rows of day arrays; in ClickHouse alone ${ms(raw.engineMs)}), ` +
+      `raw ${ms(raw.rowsMs)} (${thousands(raw.rows)} rows of day cells; in ClickHouse alone ${ms(raw.engineMs)}), ` +
       `overhead ${ratio(httpMs, raw.rowsMs)} [N=${EXPORT_RUNS}]`,
   );
   console.log(
