@@ -138,7 +138,8 @@ describe('the last check day gives the same answer as the previous query', () =>
     const query = jest.spyOn(readStore, 'query');
     try {
       expect(await app.running.app.get(CheckProgressReader).lastCheckDay(projects[i]!, NOW)).toEqual(expected);
-      expect(query).toHaveBeenCalledTimes(CASES[i]!.queries);
+      // Only this reader's queries: the app's background work (the volume fetcher's sweep, say) reads the store too.
+      expect(query.mock.calls.filter(([sql]) => sql.includes('FROM check_progress'))).toHaveLength(CASES[i]!.queries);
     } finally {
       query.mockRestore();
     }
