@@ -68,12 +68,34 @@ const dayRange = (window: Window) => ({
  */
 export async function rawKeywordUpdates(run: SqlRunner, projectId: string, window: Window, period: 'daily' | 'weekly'): Promise<number> {
   const days = 'AND day BETWEEN {firstDay:Date} AND {lastDay:Date}';
+  const range = dayRange(window);
+  // Weekly: whole weeks from keyword_week_picks (folded to one row per keyword and week by merges),
+  // the partial weeks at the window's ends from the day checks.
+  const dayMs = 86_400_000;
+  const mondayOf = (day: string) => {
+    const at = Date.parse(`${day}T00:00:00.000Z`);
+    return new Date(at - ((new Date(at).getUTCDay() + 6) % 7) * dayMs).toISOString().slice(0, 10);
+  };
+  const plusDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00.000Z`) + n * dayMs).toISOString().slice(0, 10);
+  const firstWeek = mondayOf(range.firstDay) === range.firstDay ? range.firstDay : plusDays(mondayOf(range.firstDay), 7);
+  const afterLastWeek = mondayOf(plusDays(range.lastDay, 1));
+  const picks =
+    period === 'daily'
+      ? PICKS('day', days)
+      : `SELECT keyword_id, week AS period, pick.1 AS checked_at, pick.2 AS check_id, toUInt8(1) AS succeeded, pick.3 AS position,
+                pick.4 AS page_key, pick.5 AS has_ai_overview
+         FROM keyword_week_picks
+         WHERE project_id = {projectId:String} AND week >= {firstWeek:Date} AND week < {afterLastWeek:Date}
+         ORDER BY keyword_id, week, pick DESC
+         LIMIT 1 BY keyword_id, week
+         UNION ALL
+         ${PICKS('toMonday(day)', `${days} AND succeeded = 1 AND (day < {firstWeek:Date} OR day >= {afterLastWeek:Date})`)}`;
   return run(
     `SELECT keyword_id, period, checked_at, check_id, succeeded, position, has_ai_overview, page_url, page_title, page_domain
-     FROM (${period === 'daily' ? PICKS('day', days) : PICKS('toMonday(day)', `${days} AND succeeded = 1`)}) AS picks
+     FROM (${picks}) AS picks
      LEFT JOIN (${PAGE_STRINGS}) AS pages ON pages.page_key = picks.page_key
      ORDER BY keyword_id, period`,
-    { projectId, ...dayRange(window) },
+    { projectId, ...range, firstWeek, afterLastWeek },
   );
 }
 

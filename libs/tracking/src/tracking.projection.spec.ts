@@ -265,6 +265,7 @@ describe('tracking projection: deleting a project (workspace stream)', () => {
         { kind: 'delete', table: 'ai_overview_sources', column: 'project_id', value: projectId },
         { kind: 'delete', table: 'check_progress', column: 'project_id', value: projectId },
         { kind: 'delete', table: 'keyword_day_checks', column: 'project_id', value: projectId },
+        { kind: 'delete', table: 'keyword_week_picks', column: 'project_id', value: projectId },
         { kind: 'delete', table: 'ranking_pages', column: 'project_id', value: projectId },
       ]);
     expect([...trackingProjection.tables]).toStrictEqual([...TRACKING_TABLES, ...TRACKING_DERIVED_TABLES]);

@@ -47,7 +47,13 @@ describe('summary export: day figures from keyword_day_checks equal the previous
           checks.push(
             (k === 3 && next(2) === 0) || next(10) === 0
               ? { projectId, keywordId, at, failedReason: 'Blocked by Google (captcha)' }
-              : { projectId, keywordId, at, projectDomains: ['ours.com'], urls: serp(position ? { [position]: 'https://ours.com/a' } : {}, 30) },
+              : {
+                  projectId,
+                  keywordId,
+                  at,
+                  projectDomains: ['ours.com'],
+                  urls: serp(position ? { [position]: 'https://ours.com/a' } : {}, 30),
+                },
           );
         }
       }

@@ -111,7 +111,9 @@ describe('keyword_day_checks and ranking_pages, filled from keyword_updates', ()
     const store = app.running.stores.readStore;
     const viewsMade = { rows: await allRows(), pages: await pages() };
     expect(viewsMade.rows).toHaveLength(9);
-    const migration = loadMigrationsFromDir(repositoryPath('libs', 'tracking', 'migrations')).find((m) => m.name === '011_keyword_day_checks')!;
+    const migration = loadMigrationsFromDir(repositoryPath('libs', 'tracking', 'migrations')).find(
+      (m) => m.name === '011_keyword_day_checks',
+    )!;
     await store.command('TRUNCATE TABLE keyword_day_checks');
     await store.command('TRUNCATE TABLE ranking_pages');
     for (let run = 0; run < 2; run++) for (const statement of migration.statements) await store.command(statement);
@@ -140,6 +142,10 @@ describe('keyword_day_checks and ranking_pages, filled from keyword_updates', ()
     await runner.waitUntilCaughtUp();
     expect(await dayPicks()).toEqual([]);
     expect(await pages()).toEqual([]);
+    const store = app.running.stores.readStore;
+    const weekRows = (id: string) => store.query('SELECT week FROM keyword_week_picks WHERE project_id = {id:String}', { id });
+    expect(await weekRows(projectId)).toEqual([]);
+    expect(await weekRows(otherProjectId)).toHaveLength(1);
     expect(await dayPicks(otherProjectId)).toHaveLength(1);
     expect(await pages(otherProjectId)).toHaveLength(1);
   });

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ReadStore } from '@rank/read-store/read-store.port';
 import { READ_STORE } from '@rank/platform/tokens';
-import type { DayWindow } from '../shared/day-window';
+import { addDays, DayWindow, mondayOf } from '../shared/day-window';
 import { PICKS_FIRST } from '../shared/day-checks';
 
 export const AGGREGATIONS = ['daily', 'weekly', 'monthly'] as const;
@@ -13,6 +13,18 @@ const PERIOD_OF: Record<Aggregation, string> = {
   weekly: 'toMonday(day)',
   monthly: 'toStartOfMonth(day)',
 };
+
+/**
+ * The whole ISO weeks inside a window (Mondays, `afterLastWeek` the Monday after the last), or none
+ * when the window holds no whole week (then firstWeek > lastWeek, which selects nothing, and the day
+ * checks cover every day).
+ */
+function wholeWeeksOf(window: DayWindow): { firstWeek: string; lastWeek: string; afterLastWeek: string } {
+  const startMonday = mondayOf(window.startDate);
+  const firstWeek = startMonday === window.startDate ? startMonday : addDays(startMonday, 7);
+  const afterLastWeek = mondayOf(addDays(window.endDate, 1));
+  return { firstWeek, lastWeek: addDays(afterLastWeek, -7), afterLastWeek };
+}
 
 /** The ranking result a check found for the project; checks that share one share this object. */
 export interface RankingPage {
@@ -62,20 +74,33 @@ export class KeywordUpdatesReader {
    * project (the caller drops keywords that are no longer tracked). The window is whole UTC days.
    */
   async run(projectId: string, window: DayWindow, aggregation: Aggregation, keywordIds?: readonly string[]): Promise<KeywordUpdateRows> {
+    const weekBounds = aggregation === 'weekly' ? wholeWeeksOf(window) : undefined;
     const params = {
       projectId,
       firstDay: window.startDate,
       lastDay: window.endDate,
+      ...(weekBounds ?? {}),
       ...(keywordIds ? { keywordIds } : {}),
     };
-    const periodPicks = `
+    const ofKeywords = keywordIds ? 'AND keyword_id IN {keywordIds:Array(String)}' : '';
+    const fromDayChecks = (days: string) => `
       SELECT keyword_id, day, checked_at, check_id, succeeded, position, page_key, has_ai_overview
       FROM keyword_day_checks
-      WHERE project_id = {projectId:String} AND day BETWEEN {firstDay:Date} AND {lastDay:Date}
-        ${aggregation === 'daily' ? '' : 'AND succeeded = 1'}
-        ${keywordIds ? 'AND keyword_id IN {keywordIds:Array(String)}' : ''}
+      WHERE project_id = {projectId:String} AND ${days} ${aggregation === 'daily' ? '' : 'AND succeeded = 1'} ${ofKeywords}
       ${PICKS_FIRST}
       LIMIT 1 BY keyword_id, ${PERIOD_OF[aggregation]}`;
+    // Weekly: the whole weeks of the window from keyword_week_picks (a row per keyword and week once
+    // merged, instead of seven), the partial weeks at its ends from the day checks of those days.
+    const periodPicks = !weekBounds
+      ? fromDayChecks('day BETWEEN {firstDay:Date} AND {lastDay:Date}')
+      : `SELECT keyword_id, week AS day, pick.1 AS checked_at, pick.2 AS check_id, toUInt8(1) AS succeeded, pick.3 AS position, pick.4 AS page_key,
+                pick.5 AS has_ai_overview
+         FROM keyword_week_picks
+         WHERE project_id = {projectId:String} AND week BETWEEN {firstWeek:Date} AND {lastWeek:Date} ${ofKeywords}
+         ORDER BY keyword_id, week, pick DESC
+         LIMIT 1 BY keyword_id, week
+         UNION ALL
+         ${fromDayChecks('(day < {firstWeek:Date} OR day >= {afterLastWeek:Date}) AND day BETWEEN {firstDay:Date} AND {lastDay:Date}')}`;
     // arraySort of (checked_at ms, check_id, ...) tuples: oldest first, ties by check id, whatever
     // order the aggregation met the rows in.
     const picks = await this.store.query<{ keywordId: string; picks: PickTuple[] }>(
