@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { isObjectId } from '@rank/domain/object-id';
 
 /**
@@ -41,10 +41,4 @@ export function maskApiKey(key: string): string {
 export function accountIdOfApiKey(key: string): string | null {
   const match = /^[0-9A-Za-z]{40}_([0-9a-f]{24})$/.exec(key);
   return match && isObjectId(match[1]) ? match[1] : null;
-}
-
-export function sameHash(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex');
-  const right = Buffer.from(b, 'hex');
-  return left.length === right.length && timingSafeEqual(left, right);
 }
