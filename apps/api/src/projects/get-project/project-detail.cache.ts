@@ -71,7 +71,8 @@ const MAX_EVENTS_LOOKED_AT = 1_000;
  * - volumes and the last check day: read models change only when events are projected. When the
  *   log's last position is not past the projected position read with them, nothing can have been
  *   projected since (one cheap event-store read, the common case). Otherwise the stored checkpoint
- *   says whether the projector moved; while it has not, the parts still hold.
+ *   says whether the projector moved; while it has not, or while the events it projected since
+ *   write none of the parts' rows, the parts still hold.
  */
 @Injectable()
 export class ProjectDetailCache {
