@@ -23,7 +23,6 @@ export const TRACKING_DERIVED_TABLES = ['keyword_day_checks', 'keyword_week_pick
 
 /** A check's place in `check_progress`: what a queued check and its result both say of it. */
 type ProgressRow = Record<string, string | number>;
-const progressKey = (check: { projectId: string; checkId: string }) => ({ project_id: check.projectId, check_id: check.checkId });
 
 /** The row of a check waiting for a scraper, or for its retry. */
 function queuedProgress(
@@ -34,8 +33,10 @@ function queuedProgress(
   retry?: { at: string; reason: string },
 ): ProgressRow {
   const requestedAt = Date.parse(check.requestedAt);
+  // Keys spelled out, not spread from a shared key object: a replay builds one of these per check.
   return {
-    ...progressKey(check),
+    project_id: check.projectId,
+    check_id: check.checkId,
     batch_id: check.batchId,
     keyword_id: check.keywordId,
     account_id: check.accountId,
@@ -62,7 +63,8 @@ function resultProgress(
   version: number,
 ): ProgressRow {
   return {
-    ...progressKey(check),
+    project_id: check.projectId,
+    check_id: check.checkId,
     batch_id: check.batchId,
     keyword_id: check.keywordId,
     account_id: '',
