@@ -151,9 +151,18 @@ export async function rawPages(run: SqlRunner, projectId: string, now: Date): Pr
      ORDER BY avg_position DESC`,
     { projectId },
   );
+  // Whole weeks from keyword_week_picks, the current one (not over yet) from the day checks.
   const trend = await run(
     `SELECT page_url, period AS week, avg(position) AS avg_position, uniqExact(keyword_id) AS keyword_count
-     FROM (${PICKS('toMonday(day)', 'AND succeeded = 1 AND day >= {firstDay:Date}')}) AS picks
+     FROM (
+       SELECT keyword_id, week AS period, pick.3 AS position, pick.4 AS page_key
+       FROM keyword_week_picks
+       WHERE project_id = {projectId:String} AND week >= toMonday({firstDay:Date}) AND week < toMonday(today())
+       ORDER BY keyword_id, week, pick DESC
+       LIMIT 1 BY keyword_id, week
+       UNION ALL
+       SELECT keyword_id, period, position, page_key FROM (${PICKS('toMonday(day)', 'AND succeeded = 1 AND day >= toMonday(today())')})
+     ) AS picks
      JOIN (${PAGE_STRINGS}) AS pages ON pages.page_key = picks.page_key
      WHERE position > 0
      GROUP BY page_url, week

@@ -49,16 +49,32 @@ const PAGE_URLS = `SELECT page_key, any(url) AS page_url FROM ranking_pages WHER
  * latest successful check there), only the project's current keywords count, and a keyword at 0
  * counts for no page. The window's bounds are whole UTC days.
  */
-const periodAverages = (period: 'toMonday(day)' | 'day', firstDay: string) => `
+const periodAverages = (picks: string) => `
   SELECT page_url AS url, toString(bucket) AS period, avg(position) AS avgPosition, toUInt32(count()) AS keywordCount
-  FROM (${latestSuccessPer(
-    period,
-    `AND day >= ${firstDay} AND day < toDate({to:DateTime64(3, 'UTC')})
-      AND keyword_id IN {keywordIds:Array(String)}`,
-  )}) AS picks
+  FROM (${picks}) AS picks
   JOIN (${PAGE_URLS}) AS pages ON pages.page_key = picks.page_key
   WHERE position > 0 AND page_url IN {pageUrls:Array(String)}
   GROUP BY page_url, bucket`;
+
+const TRACKED = 'AND keyword_id IN {keywordIds:Array(String)}';
+/** The Monday of the window's last day: its week may be partial, so it is read from the day checks. */
+const LAST_WEEK = "toMonday(toDate({to:DateTime64(3, 'UTC')}) - 1)";
+
+/**
+ * Each keyword's latest successful check per week of the trend window (which starts on a Monday):
+ * the weeks before the last from keyword_week_picks (one row per keyword and week once merged; the
+ * max of the rows not merged yet), the last week, which may not be over, from the day checks.
+ */
+const WEEKLY_PICKS = `
+  SELECT keyword_id, week AS bucket, pick.1 AS checked_at, pick.3 AS position, pick.4 AS page_key
+  FROM keyword_week_picks
+  WHERE project_id = {projectId:String} AND week >= toDate({from:DateTime64(3, 'UTC')}) AND week < ${LAST_WEEK} ${TRACKED}
+  ORDER BY keyword_id, week, pick DESC
+  LIMIT 1 BY keyword_id, week
+  UNION ALL
+  ${latestSuccessPer('toMonday(day)', `AND day >= ${LAST_WEEK} AND day < toDate({to:DateTime64(3, 'UTC')}) ${TRACKED}`)}`;
+
+const DAILY_PICKS = latestSuccessPer('day', `AND day >= {dailyFrom:Date} AND day < toDate({to:DateTime64(3, 'UTC')}) ${TRACKED}`);
 
 /** How far back the first look for each keyword's latest check goes: this month's and last month's partitions. */
 const RECENT_DAYS = 35;
@@ -109,8 +125,8 @@ export class PagesReader {
   async trends(projectId: string, keywordIds: readonly string[], pageUrls: readonly string[], window: TrendWindow) {
     const params = { projectId, keywordIds, pageUrls, from: window.from, to: window.to, dailyFrom: window.dailyFrom };
     const [weekly, daily, firstDays] = await Promise.all([
-      this.store.query<PeriodRow>(periodAverages('toMonday(day)', "toDate({from:DateTime64(3, 'UTC')})"), params),
-      this.store.query<PeriodRow>(periodAverages('day', '{dailyFrom:Date}'), params),
+      this.store.query<PeriodRow>(periodAverages(WEEKLY_PICKS), params),
+      this.store.query<PeriodRow>(periodAverages(DAILY_PICKS), params),
       this.store.query<{ url: string; firstDay: string }>(
         `SELECT url, toString(toDate(min(checked_at))) AS firstDay
          FROM keyword_updates
