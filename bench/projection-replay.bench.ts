@@ -10,6 +10,8 @@
  *    sources; 1% CheckFailed), about 52 rows each.
  * Each log is appended once, then replayed MIN_RUNS times after a warm-up, each time into a fresh
  * database: the figures replayRecords (events/s) and replayChecks (check results/s, i.e. checks).
+ * Beside the time, each run's process CPU time (JavaScript and chDB's threads together): on a shared
+ * machine the time mostly says how much of the CPU the run got, the CPU time what the replay costs.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -72,25 +74,33 @@ async function replay(log: Log, sqlitePath: string, chdbPath: string, database: 
     );
 
     const times: number[] = [];
+    const cpuTimes: number[] = [];
     let peakRss = 0;
     for (let run = 0; run <= MIN_RUNS; run++) {
       const replayed = await replayOnce(eventStore, rows, chdbPath, `${database}_${run}`);
       peakRss = Math.max(peakRss, replayed.peakRss);
       // Run 0 warms the JIT and chDB up and is not counted.
-      if (run > 0) times.push(replayed.ms);
+      if (run > 0) {
+        times.push(replayed.ms);
+        cpuTimes.push(replayed.cpuMs);
+      }
     }
     const rates = times.map((t) => perSecond(events, t));
     console.log(
       `  replay from zero to waitUntilCaughtUp(), ${MIN_RUNS} runs after a warm-up: median ${(median(times) / 1000).toFixed(2)} s, ` +
         `${thousands(median(rates))} events/s (${thousands(Math.min(...rates))}-${thousands(Math.max(...rates))}), ` +
-        `${thousands(perSecond(expectedRows, median(times)))} rows/s`,
+        `${thousands(perSecond(expectedRows, median(times)))} rows/s; CPU time median ${(median(cpuTimes) / 1000).toFixed(2)} s ` +
+        `(${(Math.min(...cpuTimes) / 1000).toFixed(2)}-${(Math.max(...cpuTimes) / 1000).toFixed(2)}), ` +
+        `${thousands(perSecond(events, median(cpuTimes)))} events per CPU-second`,
     );
     recordFigure(log.figure, {
       apiMs: times,
       ops: rates,
       opsUnit: log.figure === 'replayChecks' ? 'checks/s' : 'events/s',
       peakRssMb: peakRss / 1024 / 1024,
-      note: `${log.label}: ${events} events from an embedded event store into a fresh chDB database; apiMs is the whole replay`,
+      note:
+        `${log.label}: ${events} events from an embedded event store into a fresh chDB database; apiMs is the whole replay; ` +
+        `process CPU time median ${Math.round(median(cpuTimes))} ms (${Math.round(Math.min(...cpuTimes))}-${Math.round(Math.max(...cpuTimes))})`,
     });
   } finally {
     await eventStore.close();
@@ -103,7 +113,7 @@ async function replayOnce(
   rows: Record<string, number>,
   chdbPath: string,
   database: string,
-): Promise<{ ms: number; peakRss: number }> {
+): Promise<{ ms: number; cpuMs: number; peakRss: number }> {
   const readStore = await createReadStore({ database, chdbPath });
   try {
     await readStore.migrate(readModelMigrations());
@@ -111,6 +121,7 @@ async function replayOnce(
     let peakRss = process.memoryUsage().rss;
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
     const started = performance.now();
+    const cpuBefore = process.cpuUsage();
     try {
       await runner.start();
       await runner.waitUntilCaughtUp(10 * 60_000);
@@ -118,12 +129,13 @@ async function replayOnce(
       clearInterval(sampler);
     }
     const ms = performance.now() - started;
+    const cpu = process.cpuUsage(cpuBefore);
     await runner.stop();
     for (const [table, expected] of Object.entries(rows)) {
       const [row] = await readStore.query<{ n: string }>(`SELECT count() AS n FROM ${table}`);
       if (Number(row?.n) !== expected) throw new Error(`${table}: ${row?.n} rows after replay, expected ${expected}`);
     }
-    return { ms, peakRss: Math.max(peakRss, process.memoryUsage().rss) };
+    return { ms, cpuMs: (cpu.user + cpu.system) / 1000, peakRss: Math.max(peakRss, process.memoryUsage().rss) };
   } finally {
     await readStore.command('DROP DATABASE IF EXISTS {database:Identifier}', { database }).catch(() => undefined);
     await readStore.close();
