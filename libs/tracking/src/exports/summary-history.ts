@@ -4,10 +4,10 @@ import type { DayRange, DaySummary, LatestCheck, RankingHistoryReader } from './
 
 /**
  * The most keywords one summary query asks about. A keyword's year comes back as one row of six
- * numbers and its latest two checks as two short rows, so a page this size is a few hundred KB in
- * chDB, and a big project takes a few queries instead of one per 200 keywords.
+ * numbers and its latest two checks as two short rows, so a page this size is about a megabyte in
+ * chDB, and a project of a few thousand keywords is read in one pair of queries.
  */
-export const SUMMARY_KEYWORDS_PER_QUERY = 2_000;
+export const SUMMARY_KEYWORDS_PER_QUERY = 5_000;
 
 /** What the summary export needs of every keyword: its day figures over the range and its latest two checks. */
 export interface SummaryHistory {

@@ -102,28 +102,28 @@ export class KeywordUpdatesReader {
          UNION ALL
          ${fromDayChecks('(day < {firstWeek:Date} OR day >= {afterLastWeek:Date}) AND day BETWEEN {firstDay:Date} AND {lastDay:Date}')}`;
     // arraySort of (checked_at ms, check_id, ...) tuples: oldest first, ties by check id, whatever
-    // order the aggregation met the rows in.
-    const picks = await this.store.query<{ keywordId: string; picks: PickTuple[] }>(
-      `SELECT keyword_id AS keywordId,
-              arraySort(groupArray((toUnixTimestamp64Milli(checked_at), check_id, succeeded, position, page_key, has_ai_overview))) AS picks
-       FROM (${periodPicks})
-       GROUP BY keyword_id`,
-      params,
-    );
-    const pageKeys = new Set<string>();
-    for (const row of picks) for (const pick of row.picks) if (pick[2] === 1) pageKeys.add(pick[4]);
-    const pages =
-      pageKeys.size === 0
-        ? []
-        : await this.store.query<{ pageKey: string; url: string; title: string; domain: string }>(
-            // LIMIT 1 BY: the same page may sit in parts ClickHouse has not merged yet. The keys go as
-            // text: 64-bit numbers do not survive a JavaScript number.
-            `SELECT toString(page_key) AS pageKey, url, title, domain
-             FROM ranking_pages
-             WHERE project_id = {projectId:String} AND page_key IN arrayMap(key -> toUInt64(key), {pageKeys:Array(String)})
-             LIMIT 1 BY page_key`,
-            { projectId, pageKeys: [...pageKeys] },
-          );
+    // order the aggregation met the rows in. The pages are asked for side by side: those of every
+    // successful check in the window, a few more than the picks need and never one less.
+    const [picks, pages] = await Promise.all([
+      this.store.query<{ keywordId: string; picks: PickTuple[] }>(
+        `SELECT keyword_id AS keywordId,
+                arraySort(groupArray((toUnixTimestamp64Milli(checked_at), check_id, succeeded, position, page_key, has_ai_overview))) AS picks
+         FROM (${periodPicks})
+         GROUP BY keyword_id`,
+        params,
+      ),
+      // LIMIT 1 BY: the same page may sit in parts ClickHouse has not merged yet.
+      this.store.query<{ pageKey: string; url: string; title: string; domain: string }>(
+        `SELECT toString(page_key) AS pageKey, url, title, domain
+         FROM ranking_pages
+         WHERE project_id = {projectId:String} AND page_key IN (
+           SELECT page_key FROM keyword_day_checks
+           WHERE project_id = {projectId:String} AND day BETWEEN {firstDay:Date} AND {lastDay:Date} AND succeeded = 1 ${ofKeywords}
+         )
+         LIMIT 1 BY page_key`,
+        params,
+      ),
+    ]);
     const byKeyword = new Map<string, PickedCheck[]>();
     for (const row of picks) {
       byKeyword.set(
