@@ -23,6 +23,11 @@ describe('toColumnarInsert', () => {
     ).toBeUndefined();
     expect(toColumnarInsert([{ a: 1, b: 2 }, { a: 1 }])).toBeUndefined();
     expect(toColumnarInsert([{ a: 1 }, { a: 1, b: 2 }])).toBeUndefined();
-    expect(toColumnarInsert([{ a: 1, b: 2 }, { b: 2, c: 1 }])).toBeUndefined();
+    expect(
+      toColumnarInsert([
+        { a: 1, b: 2 },
+        { b: 2, c: 1 },
+      ]),
+    ).toBeUndefined();
   });
 });

@@ -48,7 +48,16 @@ interface EventRow {
  * An event row as an array (better-sqlite3's raw mode), in the order of EVENT_COLUMNS: reading the
  * log this way is about a third cheaper than row objects, which a replay reads hundreds of thousands of.
  */
-type EventColumns = [position: number, streamName: string, revision: number, eventId: string, type: string, data: string, metadata: string, recordedAt: string];
+type EventColumns = [
+  position: number,
+  streamName: string,
+  revision: number,
+  eventId: string,
+  type: string,
+  data: string,
+  metadata: string,
+  recordedAt: string,
+];
 const EVENT_COLUMNS = 'position, stream_name, revision, event_id, type, data, metadata, recorded_at';
 
 interface SerialisedEvent {
