@@ -91,6 +91,33 @@ describe('SqliteEventStore', () => {
     expect(next.position).toBeGreaterThan(doomed.position);
   });
 
+  it("answers a stream's revision again from memory only while no connection has written since", async () => {
+    const reader = open();
+    const writer = open();
+    const stream = streamName('memo');
+    const other = streamName('memo-other');
+    expect(await reader.streamRevision(stream)).toBeNull();
+    await writer.appendToStream(stream, [newEvent()], { expectedRevision: 'no_stream' });
+    expect(await reader.streamRevision(stream)).toBe(0);
+    // A write to another stream by another connection, then a write by the reader itself.
+    await writer.appendToStream(other, [newEvent()], { expectedRevision: 'any' });
+    expect(await reader.streamRevision(other)).toBe(0);
+    expect(await reader.streamRevision(stream)).toBe(0);
+    await reader.appendToStream(stream, [newEvent()], { expectedRevision: 0 });
+    expect(await reader.streamRevision(stream)).toBe(1);
+    await writer.appendToStream(stream, [newEvent(), newEvent()], { expectedRevision: 1 });
+    expect(await reader.streamRevision(stream)).toBe(3);
+    expect(await reader.streamRevision(stream)).toBe(3);
+    await writer.deleteStream(stream);
+    expect(await reader.streamRevision(stream)).toBeNull();
+    expect(await reader.streamRevision(other)).toBe(0);
+    await reader.deleteStream(other);
+    expect(await reader.streamRevision(other)).toBeNull();
+    // A failed append (a conflict) changes nothing, and the memo still answers right.
+    await expect(reader.appendToStream(other, [newEvent()], { expectedRevision: 5 })).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    expect(await reader.streamRevision(other)).toBeNull();
+  });
+
   it('subscribes from the start of the log by default and catches up across several batches', async () => {
     const store = open({ subscriptionBatchSize: 7 });
     for (let i = 0; i < 30; i++) await store.appendToStream(`stream-${i % 4}`, [newEvent()], { expectedRevision: 'any' });
