@@ -1,7 +1,9 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
 import { AccountCaller, CurrentAccount } from '../../platform/auth/caller';
-import { ProjectView, toProjectView } from '../project.view';
+import { ProjectView } from '../project.view';
+import { projectListBody } from './project-list-body';
 import { WorkspaceRepository } from '@rank/projects/workspace.repository';
 
 class ListProjectsResponse {
@@ -17,8 +19,10 @@ export class ListProjectsController {
 
   @Get()
   @ApiOkResponse({ type: ListProjectsResponse })
-  async list(@CurrentAccount() caller: AccountCaller): Promise<ListProjectsResponse> {
+  async list(@CurrentAccount() caller: AccountCaller, @Res({ passthrough: true }) reply: FastifyReply): Promise<Buffer> {
     const workspace = await this.workspaces.load(caller.accountId);
-    return { success: true, projects: workspace.projects.map(toProjectView) };
+    // A ListProjectsResponse already serialized: sent as is.
+    void reply.header('content-type', 'application/json; charset=utf-8');
+    return projectListBody(workspace.projects);
   }
 }
