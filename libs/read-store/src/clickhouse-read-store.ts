@@ -71,6 +71,12 @@ export class ClickHouseReadStore implements ReadStore {
     );
   }
 
+  async queryText(sql: string, params?: QueryParams): Promise<string> {
+    this.#assertOpen();
+    const result = await this.#client.query({ query: sql, query_params: toPortableParams(params), format: 'TabSeparatedRaw' });
+    return result.text();
+  }
+
   async insert(table: string, rows: readonly Record<string, unknown>[]): Promise<void> {
     this.#assertOpen();
     assertSqlIdentifier(table, 'table');

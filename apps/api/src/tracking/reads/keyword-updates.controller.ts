@@ -12,7 +12,7 @@ import { ProjectAccess } from '@rank/projects/project-access';
 import { ProjectContentRepository } from '@rank/projects/workspace.repository';
 import { resolveDayWindow } from '@rank/tracking/reads/shared/day-window';
 import { KeywordRefView, KeywordUpdateView } from '@rank/tracking/reads/shared/keyword-update.view';
-import { keywordUpdatesJson, latestPosition } from '@rank/tracking/reads/keyword-updates/keyword-updates-json';
+import { keywordUpdatesJson } from '@rank/tracking/reads/keyword-updates/keyword-updates-json';
 import { OptionalCalendarDateQuery, OptionalEnumQuery, OptionalTextQuery, RequiredObjectIdQuery } from './query-fields';
 import { orderKeywords, SORT_FIELDS, SORT_ORDERS, SortField, SortOrder } from '@rank/tracking/reads/keyword-updates/keyword-order';
 import { Aggregation, AGGREGATIONS, KeywordUpdatesReader } from '@rank/tracking/reads/keyword-updates/keyword-updates.reader';
@@ -146,14 +146,19 @@ export class KeywordUpdatesController {
     const volumes = await this.volumes.ofKeywords(keywords);
 
     const sortable = keywords.map((keyword) => {
-      const picks = byKeyword.get(keyword.keywordId) ?? [];
+      const picks = byKeyword.get(keyword.keywordId);
       const volume = volumes.get(keyword.keywordId);
-      return { keyword, latestPosition: latestPosition(picks), volume: volume ? averageMonthlySearches(volume) : null, picks };
+      return {
+        keyword,
+        latestPosition: picks?.latestPosition ?? null,
+        volume: volume ? averageMonthlySearches(volume) : null,
+        updatesJson: picks?.updatesJson ?? '',
+      };
     });
-    const ordered = orderKeywords(sortable, params.sortBy, params.sortOrder ?? 'desc').map(({ keyword, volume, picks }) => ({
+    const ordered = orderKeywords(sortable, params.sortBy, params.sortOrder ?? 'desc').map(({ keyword, volume, updatesJson }) => ({
       keyword,
       avgMonthlySearches: volume,
-      picks,
+      updatesJson,
     }));
     await reply.type('application/json; charset=utf-8').send(Readable.from(keywordUpdatesJson(ordered, pages)));
   }
