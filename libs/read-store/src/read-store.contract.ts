@@ -131,6 +131,16 @@ export function describeReadStoreContract(name: string, makeStore: () => Promise
       ]);
     });
 
+    it('returns rows as TabSeparatedRaw text: values unescaped, a tab between them, a newline after each row', async () => {
+      const text = await store.queryText(
+        `SELECT number AS n, concat('{"q":"', {s:String}, '","back":"\\\\"}') AS json, toString(number * 1.5) AS f FROM numbers(2)`,
+        { s: "it's" },
+      );
+      // One backslash in the value, one in the text: nothing escaped.
+      expect(text).toBe(`0\t{"q":"it's","back":"\\"}\t0\n1\t{"q":"it's","back":"\\"}\t1.5\n`);
+      expect(await store.queryText('SELECT 1 WHERE 0')).toBe('');
+    });
+
     it('keeps a hostile parameter a value, never SQL', async () => {
       await store.command('CREATE TABLE victims (name String) ENGINE = MergeTree ORDER BY name');
       const hostile = "x'; DROP TABLE victims; --";
