@@ -31,22 +31,22 @@ export function* keywordUpdatesJson(entries: Iterable<KeywordUpdatesEntry>, page
     }
     return fields;
   };
-  // Split and joined rather than a regex replace with a callback: half the time for 30 days' updates.
-  const withPages = (updatesJson: string): string => {
-    const parts = updatesJson.split(PAGE_MARK);
-    for (let i = 1; i < parts.length; i += 2) parts[i] = fieldsOf(parts[i]!);
-    return parts.join('');
-  };
-
-  let chunk = '{"success":true,"data":{';
+  // A chunk is an array of pieces joined once: the split updates' text with each page's fields in
+  // its placeholders' places. A regex replace with a callback took twice the time, and strings built
+  // by += are ropes that cost as much again to flatten when the socket encodes them.
+  let pieces: string[] = ['{"success":true,"data":{'];
   let count = 0;
   for (const { keyword, avgMonthlySearches, updatesJson } of entries) {
     const ref = { _id: keyword.keywordId, value: keyword.value, geoCode: keyword.geoCode, langCode: keyword.langCode, avgMonthlySearches };
-    chunk += `${count === 0 ? '' : ','}${JSON.stringify(keyword.keywordId)}:{"keyword":${JSON.stringify(ref)},"updates":[${withPages(updatesJson)}]}`;
+    pieces.push(`${count === 0 ? '' : ','}${JSON.stringify(keyword.keywordId)}:{"keyword":${JSON.stringify(ref)},"updates":[`);
+    const parts = updatesJson.split(PAGE_MARK);
+    for (let i = 0; i < parts.length; i++) pieces.push(i % 2 === 0 ? parts[i]! : fieldsOf(parts[i]!));
+    pieces.push(']}');
     if (++count % KEYWORDS_PER_CHUNK === 0) {
-      yield chunk;
-      chunk = '';
+      yield pieces.join('');
+      pieces = [];
     }
   }
-  yield `${chunk}}}`;
+  pieces.push('}}');
+  yield pieces.join('');
 }
