@@ -31,7 +31,10 @@ describe('GET /api/projects, rendered once per change', () => {
     const extra = await replicaA.request('POST', '/api/user/api-keys', { key: apiKey, body: { name: 'lister' } });
     const listKey: string = extra.body.key;
     const create = async (name: string) => {
-      const response = await replicaA.request('POST', '/api/projects', { key: apiKey, body: { name, domain: `${name.toLowerCase()}.example` } });
+      const response = await replicaA.request('POST', '/api/projects', {
+        key: apiKey,
+        body: { name, domain: `${name.toLowerCase()}.example` },
+      });
       expect(response.status).toBe(201);
       return response.body.project._id as string;
     };
@@ -54,7 +57,10 @@ describe('GET /api/projects, rendered once per change', () => {
     expect(before.text).toBe(await previousAnswer());
     expect((await list()).text).toBe(before.text);
 
-    const renamed = await replicaA.request('PUT', '/api/projects', { key: apiKey, body: { _id: first, name: 'Renamed', domain: 'first.example' } });
+    const renamed = await replicaA.request('PUT', '/api/projects', {
+      key: apiKey,
+      body: { _id: first, name: 'Renamed', domain: 'first.example' },
+    });
     expect(renamed.status).toBe(200);
     const afterRename = await list();
     expect(afterRename.body.projects.map((p: { name: string }) => p.name)).toEqual(['Renamed', 'Second']);

@@ -206,7 +206,11 @@ export class SqliteEventStore implements EventStore {
   async streamRevision(streamName: string): Promise<number | null> {
     this.assertOpen();
     const dataVersion = this.selectDataVersion.get()!;
-    if (dataVersion !== this.knownAt.dataVersion || this.ownWrites !== this.knownAt.ownWrites || this.knownRevisions.size >= MAX_KNOWN_REVISIONS) {
+    if (
+      dataVersion !== this.knownAt.dataVersion ||
+      this.ownWrites !== this.knownAt.ownWrites ||
+      this.knownRevisions.size >= MAX_KNOWN_REVISIONS
+    ) {
       this.knownRevisions.clear();
       this.knownAt = { dataVersion, ownWrites: this.ownWrites };
     }
