@@ -12,6 +12,7 @@ import { waitUntilLogProjected } from '../support/projected-log';
 import { seedChecks } from '../support/seed-checks';
 import type { TestApp } from '../support/test-app';
 import { createProject, NOW, share, startReadsApp } from '../tracking/reads/reads-fixture';
+import { PREVIOUS_LAST_CHECK_DAY_QUERY } from '../support/previous-last-check-day';
 
 /**
  * GET /api/projects/:id now renders its body once per change and keeps it. This proves the answer did
@@ -20,17 +21,6 @@ import { createProject, NOW, share, startReadsApp } from '../tracking/reads/read
  * that each thing the answer is built from, changed by another process's events (appended to the
  * log, not through this api), changes the very next answer once projected.
  */
-const OLD_LAST_CHECK_DAY = `SELECT toString(day) AS date, toString(countIf(state = 'completed')) AS checked, toString(countIf(state = 'failed')) AS failed,
-              toString(countIf(state IN ('queued', 'retry_waiting'))) AS pending
-       FROM (
-         SELECT check_id, min(day) AS day, argMax(state, version) AS state
-         FROM check_progress
-         WHERE project_id = {projectId:String}
-         GROUP BY check_id
-       )
-       GROUP BY day
-       ORDER BY day DESC
-       LIMIT 1`;
 
 async function previousAnswer(app: TestApp, accountId: string, projectId: string): Promise<string> {
   const project = findProject(await app.running.app.get(WorkspaceRepository).load(accountId), projectId)!;
@@ -42,7 +32,7 @@ async function previousAnswer(app: TestApp, accountId: string, projectId: string
     ]),
   );
   const [row] = await app.running.stores.readStore.query<{ date: string; checked: string; failed: string; pending: string }>(
-    OLD_LAST_CHECK_DAY,
+    PREVIOUS_LAST_CHECK_DAY_QUERY,
     { projectId },
   );
   const lastCheckDay = row

@@ -6,6 +6,7 @@ import { CheckProgressReader } from '@rank/tracking/reads/check-progress/check-p
 import { seedChecks, SeededCheck } from '../../support/seed-checks';
 import type { TestApp } from '../../support/test-app';
 import { createProject, NOW, startReadsApp } from './reads-fixture';
+import { PREVIOUS_LAST_CHECK_DAY_QUERY } from '../../support/previous-last-check-day';
 
 /**
  * The last check day is read from the last two monthly partitions first, and from the whole history
@@ -13,17 +14,6 @@ import { createProject, NOW, startReadsApp } from './reads-fixture';
  * previous query, verbatim, on the same seeded checks, and each case says which path it takes (one
  * query or two). NOW is 20 March 2026, so the window starts on 1 February.
  */
-const OLD_QUERY = `SELECT toString(day) AS date, toString(countIf(state = 'completed')) AS checked, toString(countIf(state = 'failed')) AS failed,
-              toString(countIf(state IN ('queued', 'retry_waiting'))) AS pending
-       FROM (
-         SELECT check_id, min(day) AS day, argMax(state, version) AS state
-         FROM check_progress
-         WHERE project_id = {projectId:String}
-         GROUP BY check_id
-       )
-       GROUP BY day
-       ORDER BY day DESC
-       LIMIT 1`;
 
 /** One check: asked for at `queuedAt` (none: known only by its result), ended at `endedAt` (none: still waiting). */
 interface Check {
@@ -128,7 +118,7 @@ describe('the last check day gives the same answer as the previous query', () =>
 
   it.each(CASES.map((c, i) => [c.name, i] as const))('%s', async (_name, i) => {
     const readStore: ReadStore = app.running.stores.readStore;
-    const [row] = await readStore.query<{ date: string; checked: string; failed: string; pending: string }>(OLD_QUERY, {
+    const [row] = await readStore.query<{ date: string; checked: string; failed: string; pending: string }>(PREVIOUS_LAST_CHECK_DAY_QUERY, {
       projectId: projects[i]!,
     });
     const expected = row

@@ -9,6 +9,16 @@ import { CLOCK, Clock } from '@rank/platform/tokens';
 import { FolderView, ProjectView, toFolderView, toFolderViews, toProjectView } from '../project.view';
 import { WorkspaceRepository } from '@rank/projects/workspace.repository';
 
+/** The `id` query of PUT and DELETE: the folder renamed or deleted. */
+const FOLDER_ID_QUERY = {
+  name: 'id',
+  required: true,
+  type: String,
+  example: '6740a1b2c3d4e5f601234567',
+  pattern: OBJECT_ID_PATTERN,
+  description: 'Folder id',
+};
+
 class FolderNameBody {
   @RequiredText(100, { example: 'Clients' })
   name!: string;
@@ -63,14 +73,7 @@ export class FoldersController {
 
   @Put()
   @RefusedWhenSuspended()
-  @ApiQuery({
-    name: 'id',
-    required: true,
-    type: String,
-    example: '6740a1b2c3d4e5f601234567',
-    pattern: OBJECT_ID_PATTERN,
-    description: 'Folder id',
-  })
+  @ApiQuery(FOLDER_ID_QUERY)
   @ApiOkResponse({ type: FolderResponse })
   async rename(@CurrentAccount() caller: AccountCaller, @Query('id') id: unknown, @Body() body: FolderNameBody): Promise<FolderResponse> {
     const folderId = folderIdFromQuery(id);
@@ -81,14 +84,7 @@ export class FoldersController {
   /** Unassigns the folder's projects (they remain), then deletes it. */
   @Delete()
   @RefusedWhenSuspended()
-  @ApiQuery({
-    name: 'id',
-    required: true,
-    type: String,
-    example: '6740a1b2c3d4e5f601234567',
-    pattern: OBJECT_ID_PATTERN,
-    description: 'Folder id',
-  })
+  @ApiQuery(FOLDER_ID_QUERY)
   @ApiOkResponse({ type: DeleteFolderResponse })
   async delete(@CurrentAccount() caller: AccountCaller, @Query('id') id: unknown): Promise<DeleteFolderResponse> {
     const folderId = folderIdFromQuery(id);
