@@ -3,6 +3,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /** Issue 12's table: each operation's id, which is also its MCP tool name and the generated client's method. */
@@ -249,6 +251,35 @@ describe('OpenAPI document quality', () => {
     const names = sources.flatMap((text) => [...text.matchAll(/^(?:export )?class (\w+)/gm)].map((m) => m[1]!));
     expect(names.length).toBeGreaterThan(100);
     expect(names.filter((name, i) => names.indexOf(name) !== i)).toEqual([]);
+  });
+
+  it('gives examples that validate against their own schemas, fields and parameters included (redocly checks only media-type examples)', () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema({ $id: 'openapi.json', components: doc.components });
+    const toDocument = (schema: Schema): Schema => JSON.parse(JSON.stringify(schema).replace(/"\$ref":"#\//g, '"$ref":"openapi.json#/'));
+    const examples: { at: string; schema: Schema; example: unknown }[] = [];
+    for (const { at, schema } of allSchemas(doc)) {
+      if ('example' in schema) examples.push({ at, schema, example: schema.example });
+      for (const [i, example] of (schema.examples ?? []).entries()) examples.push({ at: `${at} examples[${i}]`, schema, example });
+    }
+    for (const [path, item] of Object.entries(doc.paths))
+      for (const [method, operation] of Object.entries(item))
+        for (const parameter of (operation.parameters ?? []) as Schema[])
+          if ('example' in parameter)
+            examples.push({
+              at: `${method.toUpperCase()} ${path} ?${parameter.name}`,
+              schema: parameter.schema,
+              example: parameter.example,
+            });
+
+    const wrong = examples.flatMap(({ at, schema, example }) => {
+      const validate = ajv.compile(toDocument(schema));
+      return validate(example) ? [] : [`${at}: ${JSON.stringify(example)} ${ajv.errorsText(validate.errors)}`];
+    });
+    // Enough examples are looked at for this to mean something.
+    expect(examples.length).toBeGreaterThan(100);
+    expect(wrong).toEqual([]);
   });
 
   it('passes @redocly/cli lint with the recommended rules: 0 errors', async () => {
