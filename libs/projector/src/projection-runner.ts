@@ -3,6 +3,7 @@ import { BatchedWriter, RefusedRow } from '@rank/read-store/batched-writer';
 import type { Projection, ReadModelChange } from '@rank/read-store/projection';
 import type { ReadStore } from '@rank/read-store/read-store.port';
 import { isPermanentWriteError } from '@rank/read-store/write-errors';
+import { projectedPosition, READ_MODELS_CHECKPOINT } from './projected-position';
 
 export interface ProjectionRunnerOptions {
   /** Checkpoint name: one runner, one position in the log. */
@@ -81,7 +82,7 @@ export class ProjectionRunner {
     private readonly projections: readonly Projection[],
     private readonly options: ProjectionRunnerOptions = {},
   ) {
-    this.name = options.name ?? 'read-models';
+    this.name = options.name ?? READ_MODELS_CHECKPOINT;
     this.log = options.log ?? ((m) => console.warn(m));
     this.writer = new BatchedWriter(readStore, {
       // Only a catch-up fills a batch (live events are written by the timers below long before): in a
@@ -113,7 +114,7 @@ export class ProjectionRunner {
 
   async start(): Promise<void> {
     this.running = true;
-    this.checkpointPosition = await this.loadCheckpoint();
+    this.checkpointPosition = await projectedPosition(this.readStore, this.name);
     this.queuedPosition = this.checkpointPosition;
     this.subscribe();
     this.watchLag();
@@ -356,14 +357,6 @@ export class ProjectionRunner {
     };
     this.lagTimer = setTimeout(() => void look(), interval);
   }
-
-  private async loadCheckpoint(): Promise<number> {
-    const [row] = await this.readStore.query<{ position: string }>(
-      'SELECT toString(max(position)) AS position FROM projection_checkpoints WHERE name = {name:String}',
-      { name: this.name },
-    );
-    return Number(row?.position ?? 0);
-  }
 }
 
 /** Text safe to store and log whatever the event held: well-formed, without control characters. */
@@ -372,7 +365,11 @@ const printable = (text: string) => text.toWellFormed().replace(/[\u0000-\u001F\
 const describe = (error: unknown) => printable(error instanceof Error ? error.message : String(error));
 
 /** Empties the projections' tables and forgets the checkpoint, for a rebuild from the first event. */
-export async function resetReadModels(readStore: ReadStore, projections: readonly Projection[], name = 'read-models'): Promise<void> {
+export async function resetReadModels(
+  readStore: ReadStore,
+  projections: readonly Projection[],
+  name = READ_MODELS_CHECKPOINT,
+): Promise<void> {
   for (const table of new Set(projections.flatMap((p) => p.tables))) await readStore.command(`TRUNCATE TABLE IF EXISTS ${table}`);
   await readStore.command('DELETE FROM projection_checkpoints WHERE name = {name:String}', { name });
   await readStore.command('DELETE FROM projection_dead_letters WHERE runner = {name:String}', { name });
