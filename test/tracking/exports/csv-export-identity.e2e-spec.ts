@@ -1,13 +1,15 @@
+import type { ReadStore } from '@rank/read-store/read-store.port';
 import type { TrackedKeyword } from '@rank/projects/domain/project-content.events';
 import { CSV_BOM, csvLine, csvTextField } from '@rank/tracking/exports/csv';
 import { FULL_COLUMNS, SUMMARY_COLUMNS } from '@rank/tracking/exports/csv-exports';
-import { inExportOrder, keywordsPerPage, pagesOf } from '@rank/tracking/exports/keyword-pages';
-import { changeOf, formatAverage, summarise } from '@rank/tracking/exports/ranking-figures';
+import { inExportOrder, pagesOf } from '@rank/tracking/exports/keyword-pages';
+import { changeOf, formatAverage } from '@rank/tracking/exports/ranking-figures';
 import { RankingHistoryReader, DayRange } from '@rank/tracking/exports/ranking-history.reader';
 import type { SeededCheck } from '../../support/seed-checks';
 import type { TestApp } from '../../support/test-app';
 import { createProject, NOW, seed, serp, startReadsApp } from '../reads/reads-fixture';
 import { getRaw } from './export-fixtures';
+import { previousDailyPositions, previousKeywordsPerPage, previousSummary } from './previous-exports';
 
 /**
  * The CSV exports now read their history in keyword-id order into compact arrays, then write the
@@ -20,6 +22,7 @@ const numberOrEmpty = (value: number | null | undefined) => (value === null || v
 
 async function previousFull(
   history: RankingHistoryReader,
+  store: ReadStore,
   projectId: string,
   keywords: readonly TrackedKeyword[],
   range: DayRange,
@@ -31,10 +34,10 @@ async function previousFull(
     range,
   );
   let text = CSV_BOM + csvLine([...FULL_COLUMNS, ...days]);
-  for (const page of pagesOf(ordered, keywordsPerPage(days.length))) {
+  for (const page of pagesOf(ordered, previousKeywordsPerPage(days.length))) {
     const ids = page.map((k) => k.keywordId);
     const latest = await history.latestChecks(projectId, ids, range.endDate);
-    const daily = await history.dailyPositions(projectId, ids, range);
+    const daily = await previousDailyPositions(store, projectId, ids, range);
     text += page
       .map((keyword) => {
         const check = latest.get(keyword.keywordId);
@@ -53,8 +56,9 @@ async function previousFull(
   return text;
 }
 
-async function previousSummary(
+async function previousSummaryCsv(
   history: RankingHistoryReader,
+  store: ReadStore,
   projectId: string,
   keywords: readonly TrackedKeyword[],
   range: DayRange,
@@ -66,14 +70,14 @@ async function previousSummary(
     range,
   );
   let text = CSV_BOM + csvLine([...SUMMARY_COLUMNS]);
-  for (const page of pagesOf(ordered, keywordsPerPage(days.length))) {
+  for (const page of pagesOf(ordered, previousKeywordsPerPage(days.length))) {
     const ids = page.map((k) => k.keywordId);
     const latest = await history.latestChecks(projectId, ids, range.endDate);
-    const daily = await history.dailyPositions(projectId, ids, range);
+    const daily = await previousDailyPositions(store, projectId, ids, range);
     text += page
       .map((keyword) => {
         const check = latest.get(keyword.keywordId);
-        const summary = summarise(daily.get(keyword.keywordId)?.values() ?? []);
+        const summary = previousSummary(daily.get(keyword.keywordId)?.values() ?? []);
         return csvLine([
           csvTextField(keyword.value),
           numberOrEmpty(check?.position),
@@ -151,8 +155,8 @@ describe('CSV exports give the same files as the previous generators', () => {
     const range = { startDate, endDate };
     const expected =
       format === 'full'
-        ? await previousFull(history, projectId, keywords, range)
-        : await previousSummary(history, projectId, keywords, range);
+        ? await previousFull(history, app.running.stores.readStore, projectId, keywords, range)
+        : await previousSummaryCsv(history, app.running.stores.readStore, projectId, keywords, range);
     expect(expected.split('\r\n').length).toBe(VALUES.length + 2);
     const answer = await getRaw(app, '/api/projects/export', { projectId, format, startDate, endDate }, key);
     expect(answer.status).toBe(200);

@@ -1,7 +1,7 @@
 import { csvField, csvTextField } from '@rank/tracking/exports/csv';
-import { keywordsPerPage, MAX_CELLS_PER_PAGE, MAX_KEYWORDS_PER_PAGE } from '@rank/tracking/exports/keyword-pages';
 import { mdText, mdUrl } from '@rank/tracking/exports/markdown';
-import { changeOf, formatAverage, summarise } from '@rank/tracking/exports/ranking-figures';
+import { changeOf, formatAverage } from '@rank/tracking/exports/ranking-figures';
+import { positionSummaryOf } from '@rank/tracking/exports/summary-history';
 
 describe('CSV fields', () => {
   it.each([
@@ -46,20 +46,23 @@ describe('ranking figures', () => {
   });
 
   it('summarises ranked days only, counting the 0s apart', () => {
-    expect(summarise([4, 0, 2, 9])).toEqual({ checkedDays: 4, notRankingDays: 1, best: 2, worst: 9, average: 5 });
-    expect(summarise([0, 0])).toEqual({ checkedDays: 2, notRankingDays: 2, best: null, worst: null, average: null });
-    expect(summarise([])).toEqual({ checkedDays: 0, notRankingDays: 0, best: null, worst: null, average: null });
+    // Days 4, 0, 2, 9: four checked, three ranked, summed to 15.
+    expect(positionSummaryOf({ checkedDays: 4, rankedDays: 3, best: 2, worst: 9, positionSum: 15 })).toEqual({
+      checkedDays: 4,
+      notRankingDays: 1,
+      best: 2,
+      worst: 9,
+      average: 5,
+    });
+    expect(positionSummaryOf({ checkedDays: 2, rankedDays: 0, best: null, worst: null, positionSum: 0 })).toEqual({
+      checkedDays: 2,
+      notRankingDays: 2,
+      best: null,
+      worst: null,
+      average: null,
+    });
+    expect(positionSummaryOf(undefined)).toEqual({ checkedDays: 0, notRankingDays: 0, best: null, worst: null, average: null });
     expect([formatAverage(3.25), formatAverage(4), formatAverage(10 / 3)]).toEqual(['3.3', '4.0', '3.3']);
-  });
-});
-
-describe('page size', () => {
-  it('keeps a page under the cell budget however long the window, and never below one keyword', () => {
-    expect(keywordsPerPage(0)).toBe(MAX_KEYWORDS_PER_PAGE);
-    expect(keywordsPerPage(365)).toBe(MAX_KEYWORDS_PER_PAGE);
-    expect(keywordsPerPage(3650) * 3650).toBeLessThanOrEqual(MAX_CELLS_PER_PAGE);
-    expect(keywordsPerPage(3650)).toBe(27);
-    expect(keywordsPerPage(10 * MAX_CELLS_PER_PAGE)).toBe(1);
   });
 });
 

@@ -1,9 +1,9 @@
-import { summarise } from '@rank/tracking/exports/ranking-figures';
 import { RankingHistoryReader } from '@rank/tracking/exports/ranking-history.reader';
 import { positionSummaryOf } from '@rank/tracking/exports/summary-history';
 import type { SeededCheck } from '../../support/seed-checks';
 import type { TestApp } from '../../support/test-app';
 import { createProject, NOW, seed, serp, startReadsApp } from '../reads/reads-fixture';
+import { previousDailyPositions, previousSummary } from './previous-exports';
 
 /**
  * The summary export sums each keyword's days up in ClickHouse from keyword_day_checks (migration 011).
@@ -11,16 +11,6 @@ import { createProject, NOW, seed, serp, startReadsApp } from '../reads/reads-fi
  * check read from keyword_updates, summed up in JavaScript, on checks with failures before and after
  * successes on one day, several successes on a day, a replayed check and a keyword never checked.
  */
-const OLD_DAILY_POSITIONS = `SELECT keywordId, groupArray(day) AS days, groupArray(position) AS positions
-       FROM (
-         SELECT keyword_id AS keywordId, toString(toDate(checked_at)) AS day, argMax(position, (checked_at, check_id)) AS position
-         FROM keyword_updates
-         WHERE project_id = {projectId:String} AND keyword_id IN {keywordIds:Array(String)} AND status = 'success'
-           AND toDate(checked_at) BETWEEN {startDate:Date} AND {endDate:Date}
-         GROUP BY keyword_id, day
-       )
-       GROUP BY keywordId`;
-
 const DAY_MS = 86_400_000;
 const VALUES = ['often ranking', 'never ranking', 'mixed', 'failing', 'never checked'];
 
@@ -70,10 +60,8 @@ describe('summary export: day figures from keyword_day_checks equal the previous
   ])('%s', async (_label, startDate, endDate) => {
     const store = app.running.stores.readStore;
     const range = { startDate, endDate };
-    const old = await store.query<{ keywordId: string; positions: number[] }>(OLD_DAILY_POSITIONS, { projectId, keywordIds, ...range });
-    const expected = Object.fromEntries(
-      keywordIds.map((id) => [id, summarise(old.find((row) => row.keywordId === id)?.positions.map(Number) ?? [])]),
-    );
+    const old = await previousDailyPositions(store, projectId, keywordIds, range);
+    const expected = Object.fromEntries(keywordIds.map((id) => [id, previousSummary(old.get(id)?.values() ?? [])]));
     expect(Object.values(expected).filter((s) => s.checkedDays > 0).length).toBeGreaterThanOrEqual(3);
     const days = await new RankingHistoryReader(store).daySummaries(projectId, keywordIds, range);
     expect(Object.fromEntries(keywordIds.map((id) => [id, positionSummaryOf(days.get(id))]))).toEqual(expected);

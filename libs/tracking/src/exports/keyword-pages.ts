@@ -1,16 +1,7 @@
 import type { TrackedKeyword } from '@rank/projects/domain/project-content.events';
 
-/** The most keywords one ClickHouse query asks about. */
+/** The most keywords a page of lines (or of the report's queries) holds. */
 export const MAX_KEYWORDS_PER_PAGE = 200;
-/**
- * The most (keyword, day) cells one page may fetch. chDB hands back a whole result at once, so this,
- * not the project's size, bounds what an export holds: a year of daily checks gives pages of
- * 200 keywords (73,000 cells), a ten-year window pages of 27.
- */
-export const MAX_CELLS_PER_PAGE = 100_000;
-
-export const keywordsPerPage = (days: number) =>
-  Math.max(1, Math.min(MAX_KEYWORDS_PER_PAGE, Math.floor(MAX_CELLS_PER_PAGE / Math.max(1, days))));
 
 /**
  * The export's row order: by keyword, then country, then language, compared by code unit so that the

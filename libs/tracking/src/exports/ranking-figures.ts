@@ -27,25 +27,5 @@ export interface PositionSummary {
   average: number | null;
 }
 
-export function summarise(dayPositions: Iterable<number>): PositionSummary {
-  let checkedDays = 0;
-  let notRankingDays = 0;
-  let best: number | null = null;
-  let worst: number | null = null;
-  let sum = 0;
-  for (const position of dayPositions) {
-    checkedDays++;
-    if (position === 0) {
-      notRankingDays++;
-      continue;
-    }
-    best = best === null ? position : Math.min(best, position);
-    worst = worst === null ? position : Math.max(worst, position);
-    sum += position;
-  }
-  const ranked = checkedDays - notRankingDays;
-  return { checkedDays, notRankingDays, best, worst, average: ranked === 0 ? null : sum / ranked };
-}
-
 /** An average position with one decimal and a point (`7.5`, `3.0`): exact enough, and parseable anywhere. */
 export const formatAverage = (average: number) => (Math.round(average * 10) / 10).toFixed(1);
