@@ -96,10 +96,10 @@ export async function run(context: BenchContext): Promise<void> {
         console.log(`    /health:       ${describeLoad(health)}`);
         console.log(
           `    ratio: /api/projects serves ${((rate(list) / rate(health)) * 100).toFixed(0)}% of /health's req/s; ` +
-            `it costs the server thread ${ratio(list.serverBusyMsPerRequest, health.serverBusyMsPerRequest)} the time of /health per request`,
+            `it costs the server thread ${ratio(serverCost(list), serverCost(health))} the CPU of /health per request`,
         );
       }
-      console.log(`    (load: ${CONNECTIONS} keep-alive connections from a worker thread, node:http; no wrk/autocannon installed)`);
+      console.log(`    (load: ${CONNECTIONS} keep-alive connections from a worker thread on raw sockets; no wrk/autocannon installed)`);
       recordFigure('authGetVsHealth', {
         apiMs: pairs.map((p) => median(p.list.latencies)),
         ratio: pairs.map((p) => rate(p.list) / rate(p.health)),
@@ -130,8 +130,17 @@ function describeLoad(result: LoadResult): string {
   return (
     `${CONNECTIONS} connections for ${(result.elapsedMs / 1000).toFixed(1)} s: ${thousands(perSecond(result.requests, result.elapsedMs))} req/s, ` +
     `median ${ms(median(result.latencies))}, p95 ${ms(quantile(result.latencies, 0.95))}; ` +
-    `server thread ${(result.serverUtilization * 100).toFixed(0)}% busy, ${result.serverBusyMsPerRequest.toFixed(3)} ms per request`
+    `server thread ${(result.serverUtilization * 100).toFixed(0)}% busy, ${result.serverBusyMsPerRequest.toFixed(3)} ms busy` +
+    (result.serverCpuMsPerRequest === undefined ? '' : ` / ${result.serverCpuMsPerRequest.toFixed(3)} ms CPU`) +
+    ' per request' +
+    // The client's share of its core: near 100 % it, not the server, set the req/s.
+    (result.clientCpuMs === undefined ? '' : `; client ${((result.clientCpuMs / result.elapsedMs) * 100).toFixed(0)}% of a core`)
   );
+}
+
+/** The server thread's CPU time per request where the platform gives it (its busy time also counts waits for a core that other processes held), else its busy time. */
+function serverCost(result: LoadResult): number {
+  return result.serverCpuMsPerRequest ?? result.serverBusyMsPerRequest;
 }
 
 /** Errors would make a fast, wrong figure: refuse to print one. */

@@ -5,13 +5,22 @@
  * Why a worker and not loops on the main thread: the app runs on the main thread, so client code
  * there would take its CPU and the figure would be half client. In a worker (the machine has 2
  * cores) the client has its own core and isolate. No wrk or autocannon is installed, and the
- * benches must not install anything, hence this.
+ * benches must not install anything, hence this, on raw sockets (load-worker.ts) to keep the client
+ * cheaper than the cheapest route it measures.
+ *
+ * Each result says what limited it: how busy the app's thread was, and the CPU time per request of
+ * the app's thread and of the client's. A server thread well below 100 % busy while the client's is
+ * near its core means the client, not the route, set the req/s.
  */
 import { join } from 'node:path';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
+import { threadCpuMs } from './thread-cpu';
 
-type WorkerMessage = { type: 'measuring' } | { type: 'result'; result: Omit<LoadResult, 'serverUtilization' | 'serverBusyMsPerRequest'> };
+/** What the worker tells the main thread: it is about to measure (and waits for a reply), then its result. */
+export type WorkerReport =
+  | { type: 'measuring' }
+  | { type: 'result'; result: Omit<LoadResult, 'serverUtilization' | 'serverBusyMsPerRequest' | 'serverCpuMsPerRequest'> };
 
 export interface LoadSpec {
   url: string;
@@ -42,8 +51,12 @@ export interface LoadResult {
    * ClickHouse threads are the limit, and req/s understates the server.
    */
   serverUtilization: number;
-  /** Main-thread busy time per request (ms): the server's own CPU cost, whatever the client's speed. */
+  /** Main-thread busy time per request (ms): the server's own cost, whatever the client's speed, but counting waits for a core. */
   serverBusyMsPerRequest: number;
+  /** Main-thread CPU time per request (ms), on Linux: the server's own CPU cost, without the waits. */
+  serverCpuMsPerRequest?: number;
+  /** The client thread's CPU time over the measured time (ms), on Linux. */
+  clientCpuMs?: number;
 }
 
 export function runLoad(spec: LoadSpec): Promise<LoadResult> {
@@ -52,15 +65,25 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
     const worker = new Worker(join(__dirname, 'load-worker.js'), { workerData: spec });
     let settled = false;
     let fromMeasuring: EventLoopUtilization | undefined;
-    worker.on('message', (message: WorkerMessage) => {
+    let cpuFromMeasuring: number | undefined;
+    worker.on('message', (message: WorkerReport) => {
       if (message.type === 'measuring') {
         fromMeasuring = performance.eventLoopUtilization();
+        cpuFromMeasuring = threadCpuMs();
+        worker.postMessage('go');
         return;
       }
       settled = true;
       const busy = performance.eventLoopUtilization(fromMeasuring);
+      const cpuNow = threadCpuMs();
       const { result } = message;
-      resolve({ ...result, serverUtilization: busy.utilization, serverBusyMsPerRequest: busy.active / Math.max(1, result.requests) });
+      const requests = Math.max(1, result.requests);
+      resolve({
+        ...result,
+        serverUtilization: busy.utilization,
+        serverBusyMsPerRequest: busy.active / requests,
+        serverCpuMsPerRequest: cpuNow !== undefined && cpuFromMeasuring !== undefined ? (cpuNow - cpuFromMeasuring) / requests : undefined,
+      });
     });
     worker.once('error', (error) => {
       settled = true;
