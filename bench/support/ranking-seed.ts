@@ -11,7 +11,7 @@
  *   keyword to a staging table and expanded into rows by INSERT ... SELECT ... ARRAY JOIN.
  * - keyword_day_checks, keyword_week_picks and ranking_pages: filled by their materialized views on that INSERT, as the app's are.
  * - checks_by_id: copied from keyword_updates with INSERT ... SELECT (it is the same rows, re-keyed).
- * - serp_results: generated inside ClickHouse with INSERT ... SELECT ... ARRAY JOIN, 30 results per
+ * - serp_checks (read as the view serp_results): generated inside ClickHouse with INSERT ... SELECT, a row of 30 results per
  *   successful check (plus the project's own result when it ranks 31-50), for the LAST 30 DAYS ONLY:
  *   a full year is 3,500 x 365 x 30 = 38M+ rows, minutes of inserting and merging on 2 cores, while
  *   the reads that use result lists (position-history: one check and the previous one; competitors:
@@ -174,24 +174,32 @@ export async function seedRankings(store: ReadStore, input: RankingSeedInput): P
   });
 
   const resultsFrom = new Date(Date.parse(`${input.lastDay}T00:00:00.000Z`) - (RESULT_LIST_DAYS - 1) * DAY_MS);
-  const serpResults = await timed(`serp_results (INSERT ... SELECT, last ${RESULT_LIST_DAYS} days)`, async () => {
+  const serpResults = await timed(`serp_checks (INSERT ... SELECT, last ${RESULT_LIST_DAYS} days)`, async () => {
     // Slot n is the project's own result when it ranks n; the other slots are rivals whose order is
     // stable per keyword, with about 1 slot in 10 changing from one check to the next, so that
     // position-history has real movement (up, down, new, gone) to compute.
+    // A check's results are one serp_checks row of parallel arrays (migration 012), in position order.
     await store.command(
-      `INSERT INTO serp_results (project_id, keyword_id, check_id, checked_at, position, url, title, domain, version)
-       SELECT project_id, keyword_id, check_id, checked_at, n,
-              if(own, url, concat('https://www.', rival, '/', lower(hex(cityHash64(keyword_id, rival) % 100000)), '/guide')),
-              if(own, title, concat('Rival result ', toString(n), ' - the complete buying guide and review')),
-              if(own, domain, rival),
+      `INSERT INTO serp_checks (project_id, keyword_id, check_id, checked_at, positions, urls, titles, domains, version)
+       SELECT project_id, keyword_id, check_id, checked_at,
+              arrayMap(r -> r.1, results), arrayMap(r -> r.2, results), arrayMap(r -> r.3, results), arrayMap(r -> r.4, results),
               version
        FROM (
-         SELECT project_id, keyword_id, check_id, checked_at, n, n = position AS own, url, title, domain, version,
-                concat('rival-', toString((cityHash64(keyword_id, n) + (cityHash64(check_id, n) % 10 = 0)) % ${RIVAL_DOMAINS}), '.example') AS rival
-         FROM keyword_updates
-         ARRAY JOIN arrayConcat(arrayMap(x -> toUInt16(x), range(1, ${RESULTS_PER_CHECK + 1})),
-                                if(position > ${RESULTS_PER_CHECK}, [position], emptyArrayUInt16())) AS n
-         WHERE project_id = {projectId:String} AND status = 'success' AND checked_at >= {from:DateTime64(3, 'UTC')}
+         SELECT project_id, keyword_id, check_id, checked_at, version,
+                arraySort(groupArray(tuple(
+                  n,
+                  if(own, url, concat('https://www.', rival, '/', lower(hex(cityHash64(keyword_id, rival) % 100000)), '/guide')),
+                  if(own, title, concat('Rival result ', toString(n), ' - the complete buying guide and review')),
+                  if(own, domain, rival)))) AS results
+         FROM (
+           SELECT project_id, keyword_id, check_id, checked_at, n, n = position AS own, url, title, domain, version,
+                  concat('rival-', toString((cityHash64(keyword_id, n) + (cityHash64(check_id, n) % 10 = 0)) % ${RIVAL_DOMAINS}), '.example') AS rival
+           FROM keyword_updates
+           ARRAY JOIN arrayConcat(arrayMap(x -> toUInt16(x), range(1, ${RESULTS_PER_CHECK + 1})),
+                                  if(position > ${RESULTS_PER_CHECK}, [position], emptyArrayUInt16())) AS n
+           WHERE project_id = {projectId:String} AND status = 'success' AND checked_at >= {from:DateTime64(3, 'UTC')}
+         )
+         GROUP BY project_id, keyword_id, check_id, checked_at, version
        )`,
       { ...params, from: resultsFrom },
     );
@@ -231,7 +239,7 @@ export async function seedRankings(store: ReadStore, input: RankingSeedInput): P
       'keyword_week_picks',
       'ranking_pages',
       'checks_by_id',
-      'serp_results',
+      'serp_checks',
       'ai_overview_sources',
     ]) {
       await store.command(`OPTIMIZE TABLE ${table} FINAL`);

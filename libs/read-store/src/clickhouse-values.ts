@@ -21,9 +21,12 @@ export function toUnixTimestampText(date: Date): string {
 function toPortableValue(value: unknown): unknown {
   if (value instanceof Date) return toUnixTimestampText(value);
   if (typeof value === 'bigint') return value.toString();
-  if (Array.isArray(value)) return value.map(toPortableValue);
+  // An array of plain values (a check's result list) is sent as it is, not copied element by element.
+  if (Array.isArray(value)) return value.some(needsRewrite) ? value.map(toPortableValue) : value;
   return value;
 }
+
+const needsRewrite = (value: unknown): boolean => (typeof value === 'object' && value !== null) || typeof value === 'bigint';
 
 export function toPortableParams(params: QueryParams | undefined): QueryParams | undefined {
   if (params === undefined) return undefined;

@@ -90,37 +90,13 @@ describe('tracking projection: check results (checks stream)', () => {
       { kind: 'insert', table: 'check_progress', row: { ...progressOfResult, state: 'completed', version: 812 } },
       {
         kind: 'insert',
-        table: 'serp_results',
+        table: 'serp_checks',
         row: {
           ...checkKey,
-          position: 1,
-          url: 'https://rival-garden.example/spades',
-          title: 'Spades and shovels',
-          domain: 'rival-garden.example',
-          version: 812,
-        },
-      },
-      {
-        kind: 'insert',
-        table: 'serp_results',
-        row: {
-          ...checkKey,
-          position: 2,
-          url: 'https://en.wikipedia.org/wiki/Shovel',
-          title: 'Shovel - Wikipedia',
-          domain: 'en.wikipedia.org',
-          version: 812,
-        },
-      },
-      {
-        kind: 'insert',
-        table: 'serp_results',
-        row: {
-          ...checkKey,
-          position: 3,
-          url: 'https://garden-shop.example/shovels',
-          title: 'Garden shovels | Garden shop',
-          domain: 'garden-shop.example',
+          positions: [1, 2, 3],
+          urls: ['https://rival-garden.example/spades', 'https://en.wikipedia.org/wiki/Shovel', 'https://garden-shop.example/shovels'],
+          titles: ['Spades and shovels', 'Shovel - Wikipedia', 'Garden shovels | Garden shop'],
+          domains: ['rival-garden.example', 'en.wikipedia.org', 'garden-shop.example'],
           version: 812,
         },
       },
@@ -178,13 +154,13 @@ describe('tracking projection: check results (checks stream)', () => {
       { kind: 'insert', table: 'check_progress', row: { ...progressOfResult, state: 'completed', version: 813 } },
       {
         kind: 'insert',
-        table: 'serp_results',
+        table: 'serp_checks',
         row: {
           ...checkKey,
-          position: 1,
-          url: 'https://rival-garden.example/spades',
-          title: 'Spades and shovels',
-          domain: 'rival-garden.example',
+          positions: [1],
+          urls: ['https://rival-garden.example/spades'],
+          titles: ['Spades and shovels'],
+          domains: ['rival-garden.example'],
           version: 813,
         },
       },
@@ -241,6 +217,12 @@ describe('tracking projection: check results (checks stream)', () => {
       ]);
   });
 
+  it('writes no result list for a completed check whose page had no organic results', () => {
+    const [event] = recordedLog([inChecks(completed({ position: { position: 0, url: '', title: '', domain: '' }, results: [] }), 814)]);
+    const tables = trackingProjection.project(event!).map((change) => change.table);
+    expect(tables).toEqual(['keyword_updates', 'checks_by_id', 'check_progress', 'ai_overview_sources', 'ai_overview_sources']);
+  });
+
   it('writes the same rows again for the same recorded event, so that a replay changes nothing', () => {
     const [event] = recordedLog([inChecks(completed(), 812)]);
     expect(trackingProjection.project(event!)).toStrictEqual(trackingProjection.project(structuredClone(event!)));
@@ -261,7 +243,7 @@ describe('tracking projection: deleting a project (workspace stream)', () => {
       .then([
         { kind: 'delete', table: 'keyword_updates', column: 'project_id', value: projectId },
         { kind: 'delete', table: 'checks_by_id', column: 'project_id', value: projectId },
-        { kind: 'delete', table: 'serp_results', column: 'project_id', value: projectId },
+        { kind: 'delete', table: 'serp_checks', column: 'project_id', value: projectId },
         { kind: 'delete', table: 'ai_overview_sources', column: 'project_id', value: projectId },
         { kind: 'delete', table: 'check_progress', column: 'project_id', value: projectId },
         { kind: 'delete', table: 'keyword_day_checks', column: 'project_id', value: projectId },

@@ -13,7 +13,8 @@ import type { WorkspaceEvent } from '@rank/projects/domain/workspace.events';
 import type { RecordedEvent } from '@rank/event-store/event-store.port';
 import { Projection, ReadModelChange } from '@rank/read-store/projection';
 
-export const TRACKING_TABLES = ['keyword_updates', 'checks_by_id', 'serp_results', 'ai_overview_sources', 'check_progress'] as const;
+/** The tables this projection writes. A check's organic results go to serp_checks; `serp_results` is a view of it (migration 012). */
+export const TRACKING_TABLES = ['keyword_updates', 'checks_by_id', 'serp_checks', 'ai_overview_sources', 'check_progress'] as const;
 
 /**
  * Filled by materialized views on keyword_updates (migration 011), never written here: listed so that
@@ -79,7 +80,41 @@ function resultProgress(
   };
 }
 
-/** A result list's or an AI Overview's row: the check's key and one ranked result (fields beyond those the table has were never written). */
+/**
+ * A check's organic results as serp_checks' one row: the check's key once and the results as parallel
+ * arrays, the i-th entry of each the i-th result (fields beyond those the table has were never written).
+ */
+function resultListRow(
+  key: { project_id: string; keyword_id: string; check_id: string; checked_at: number },
+  results: RankedResult[],
+  version: number,
+) {
+  const count = results.length;
+  const positions = new Array<number>(count);
+  const urls = new Array<string>(count);
+  const titles = new Array<string>(count);
+  const domains = new Array<string>(count);
+  for (let i = 0; i < count; i++) {
+    const r = results[i]!;
+    positions[i] = r.position;
+    urls[i] = r.url;
+    titles[i] = r.title;
+    domains[i] = r.domain;
+  }
+  return {
+    project_id: key.project_id,
+    keyword_id: key.keyword_id,
+    check_id: key.check_id,
+    checked_at: key.checked_at,
+    positions,
+    urls,
+    titles,
+    domains,
+    version,
+  };
+}
+
+/** An AI Overview's row: the check's key and one cited source (fields beyond those the table has were never written). */
 function resultRow(
   key: { project_id: string; keyword_id: string; check_id: string; checked_at: number },
   r: RankedResult,
@@ -160,9 +195,11 @@ export const trackingProjection: Projection = {
             row: { check_id: checkId, project_id: projectId, keyword_id: keywordId, checked_at: checkedAt, version },
           },
           { kind: 'insert', table: 'check_progress', row: resultProgress(e.data, 'completed', e.data.completedAt, version) },
-          // Spelled out rather than spread: a replay builds some 50 of these per check, and literal rows
-          // of one shape cost a fraction of spread ones to build and to serialise.
-          ...e.data.results.map((r) => ({ kind: 'insert' as const, table: 'serp_results', row: resultRow(key, r, version) })),
+          // A check without organic results has no row, as it had none in serp_results before.
+          ...(e.data.results.length > 0
+            ? [{ kind: 'insert' as const, table: 'serp_checks', row: resultListRow(key, e.data.results, version) }]
+            : []),
+          // Spelled out rather than spread: literal rows of one shape cost a fraction of spread ones to build and to serialise.
           ...e.data.aiOverview.map((r) => ({ kind: 'insert' as const, table: 'ai_overview_sources', row: resultRow(key, r, version) })),
         ];
       }
