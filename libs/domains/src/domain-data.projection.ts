@@ -11,6 +11,7 @@ export const DOMAIN_DATA_TABLES = ['domain_traffic', 'page_speed', 'crux_history
 export const domainDataProjection: Projection = {
   name: 'domain-data',
   tables: DOMAIN_DATA_TABLES,
+  eventTypes: DOMAIN_DATA_EVENT_TYPES,
   project(event: RecordedEvent): ReadModelChange[] {
     const e = parseEvent<DomainDataEvent>(event, DOMAIN_DATA_EVENT_TYPES);
     if (!e) return [];

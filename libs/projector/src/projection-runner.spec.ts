@@ -73,3 +73,54 @@ describe('ProjectionRunner checkpoints during a catch-up', () => {
     expect(readStore.inserts.reduce((sum, insert) => sum + insert.rows, 0)).toBe(1_000);
   });
 });
+
+describe('ProjectionRunner routes events by type', () => {
+  let root: string;
+  let store: EventStore;
+  beforeEach(async () => {
+    root = mkdtempSync(join(tmpdir(), 'projection-runner-'));
+    store = await createEventStore({ sqlitePath: join(root, 'events.sqlite') });
+    await store.appendToStream(
+      'things-1',
+      ['Seen', 'Heard', 'Smelt', 'Seen'].map((type) => ({ id: randomUUID(), type, data: {} })),
+      { expectedRevision: 'any' },
+    );
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('hands a projection that lists its event types only those, one that lists none every event, in the order given', async () => {
+    const handed: string[] = [];
+    const projection = (name: string, eventTypes?: string[]): Projection => ({
+      name,
+      tables: [],
+      ...(eventTypes && { eventTypes }),
+      project: (event) => {
+        handed.push(`${name}:${event.type}`);
+        return [];
+      },
+    });
+    const runner = new ProjectionRunner(store, recordingReadStore(), [
+      projection('sights', ['Seen']),
+      projection('everything'),
+      projection('senses', ['Heard', 'Seen']),
+    ]);
+    await runner.start();
+    await runner.waitUntilCaughtUp(10_000);
+    await runner.stop();
+
+    expect(handed).toEqual([
+      'sights:Seen',
+      'everything:Seen',
+      'senses:Seen',
+      'everything:Heard',
+      'senses:Heard',
+      'everything:Smelt',
+      'sights:Seen',
+      'everything:Seen',
+      'senses:Seen',
+    ]);
+  });
+});

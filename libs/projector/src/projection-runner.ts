@@ -35,6 +35,27 @@ export interface ProjectionLag {
 }
 
 const LAG_COUNT_LIMIT = 100_000;
+const NO_CHANGES: ReadModelChange[] = [];
+
+/**
+ * Which projections each event type goes to: those that list the type in `eventTypes`, and those
+ * that list none (handed every event), in the order given, so an event's changes keep their order.
+ * A replay thus asks only the projections an event is for, instead of every projection (each
+ * parsing the type, and some the stream name) for every event.
+ */
+function routesByType(projections: readonly Projection[]): {
+  routes: Map<string, readonly Projection[]>;
+  forOtherTypes: readonly Projection[];
+} {
+  const routes = new Map<string, readonly Projection[]>();
+  for (const type of new Set(projections.flatMap((p) => p.eventTypes ?? []))) {
+    routes.set(
+      type,
+      projections.filter((p) => p.eventTypes?.includes(type) ?? true),
+    );
+  }
+  return { routes, forOtherTypes: projections.filter((p) => p.eventTypes === undefined) };
+}
 
 /**
  * Follows the whole event log from the stored checkpoint and applies the projections' changes to
@@ -75,15 +96,20 @@ export class ProjectionRunner {
   private subscribeFailures = 0;
   private readonly wakers = new Set<() => void>();
   private readonly log: (message: string) => void;
+  /** The projections each event type is handed to, in the order given (see `routesByType`). */
+  private readonly routes: ReadonlyMap<string, readonly Projection[]>;
+  /** Those handed an event of a type no projection lists: the ones that list none. */
+  private readonly forOtherTypes: readonly Projection[];
 
   constructor(
     private readonly store: EventStore,
     private readonly readStore: ReadStore,
-    private readonly projections: readonly Projection[],
+    projections: readonly Projection[],
     private readonly options: ProjectionRunnerOptions = {},
   ) {
     this.name = options.name ?? READ_MODELS_CHECKPOINT;
     this.log = options.log ?? ((m) => console.warn(m));
+    ({ routes: this.routes, forOtherTypes: this.forOtherTypes } = routesByType(projections));
     this.writer = new BatchedWriter(readStore, {
       // Only a catch-up fills a batch (live events are written by the timers below long before): in a
       // replay ClickHouse spends about a third less CPU on 100,000-row inserts than on 20,000-row ones
@@ -191,7 +217,11 @@ export class ProjectionRunner {
   private async handle(event: RecordedEvent): Promise<void> {
     let changes: ReadModelChange[];
     try {
-      changes = this.projections.flatMap((p) => p.project(event));
+      changes = NO_CHANGES;
+      for (const projection of this.routes.get(event.type) ?? this.forOtherTypes) {
+        const more = projection.project(event);
+        if (more.length > 0) changes = changes.length === 0 ? more : changes.concat(more);
+      }
     } catch (error) {
       // A projection that throws on an event would throw on it at every replay.
       await this.retrying(() => this.deadLetter(event, error));

@@ -131,6 +131,7 @@ function projectChanges(projectId: string, e: ProjectContentEvent, version: numb
 export const recordsProjection: Projection = {
   name: 'records',
   tables: ['projects', 'project_folders', 'folders', 'keywords', 'notes'],
+  eventTypes: [...WORKSPACE_EVENT_TYPES, ...PROJECT_CONTENT_EVENT_TYPES],
   project(event: RecordedEvent): ReadModelChange[] {
     const workspaceEvent = parseEvent<WorkspaceEvent>(event, WORKSPACE_EVENT_TYPES);
     // Its stream's id is the account (`workspace-<accountId>`), which the events do not repeat.

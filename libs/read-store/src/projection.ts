@@ -15,5 +15,12 @@ export interface Projection {
   readonly name: string;
   /** The tables it writes; a rebuild empties them first. */
   readonly tables: readonly string[];
+  /**
+   * The event types it maps, when it maps only some: the runner then hands it only events of these
+   * types (routing by type up front: a replay otherwise asks every projection about every event,
+   * and most answer nothing). Left out, it is handed every event. `project()` must map nothing for
+   * a type not listed; `projectionSpec` checks that for each event a spec gives.
+   */
+  readonly eventTypes?: readonly string[];
   project(event: RecordedEvent): ReadModelChange[];
 }

@@ -10,6 +10,7 @@ export const VOLUME_TABLES = ['keyword_volumes', 'keyword_volume_months'] as con
 export const volumesProjection: Projection = {
   name: 'volumes',
   tables: VOLUME_TABLES,
+  eventTypes: VOLUME_EVENT_TYPES,
   project(event: RecordedEvent): ReadModelChange[] {
     const e = parseEvent<VolumeEvent>(event, VOLUME_EVENT_TYPES);
     if (!e) return [];

@@ -31,6 +31,7 @@ function factsOf(e: AccountEvent): Partial<Record<AccountFact, string>> {
 export const accountDirectoryProjection: Projection = {
   name: 'account-directory',
   tables: ['account_facts'],
+  eventTypes: ACCOUNT_EVENT_TYPES,
   project(event: RecordedEvent): ReadModelChange[] {
     const accountEvent = parseEvent<AccountEvent>(event, ACCOUNT_EVENT_TYPES);
     const accountId = streamIdIn('account', event.streamName);

@@ -40,12 +40,19 @@ export function recordedLog(events: readonly EventInStream[]): RecordedEvent[] {
  *   spec.given([...events in their streams]).then([...read-model changes])
  *   spec.given([...events of streams the projection does not read]).thenNothing()
  * A projection maps each event on its own, so the changes expected are those of every given event,
- * in log order, as the runner applies them. The projection is called only through `project()`.
+ * in log order, as the runner applies them. The projection is called only through `project()`,
+ * with every given event: one of a type it does not list in `eventTypes` must map to nothing.
  */
 export function projectionSpec(projection: Projection) {
   return {
     given(events: readonly EventInStream[]) {
-      const run = () => recordedLog(events).flatMap((event) => projection.project(event));
+      const run = () =>
+        recordedLog(events).flatMap((event) => {
+          const changes = projection.project(event);
+          // The runner hands a projection only the types it lists: changes for another would be lost.
+          if (projection.eventTypes !== undefined && !projection.eventTypes.includes(event.type)) expect(changes).toStrictEqual([]);
+          return changes;
+        });
       return {
         then(expected: ReadModelChange[]) {
           const changes = run();
