@@ -115,6 +115,7 @@ export class ProjectionRunner {
       // replay ClickHouse spends about a third less CPU on 100,000-row inserts than on 20,000-row ones
       // (fewer parts to write and merge).
       maxBatchRows: 100_000,
+      maxBatchRowsByTable: Object.assign({}, ...projections.map((projection) => projection.batchRows ?? {})),
       flushIntervalMs: 1_000,
       maxRetryDelayMs: this.maxRetryDelayMs,
       onRefusedRow: (refused) => this.refused(refused),

@@ -51,6 +51,26 @@ describe('BatchedWriter', () => {
     expect(writer.bufferedRows).toBe(2);
   });
 
+  it("takes a table's own batch size where one is given, the common one for the others", async () => {
+    const sink = new RecordingSink();
+    const writer = makeWriter(sink, { maxBatchRows: 4, maxBatchRowsByTable: { results: 2 }, flushIntervalMs: 60_000 });
+
+    writer.add('results', rows(5));
+    writer.add('positions', rows(3));
+    await sleep(5);
+    // Two full batches of results; positions waits for its fourth row.
+    expect(sink.inserts).toEqual([
+      { table: 'results', rows: rows(2) },
+      { table: 'results', rows: rows(2, 2) },
+    ]);
+    await writer.flush();
+    expect(sink.inserts.slice(2)).toEqual([
+      { table: 'results', rows: rows(1, 4) },
+      { table: 'positions', rows: rows(3) },
+    ]);
+    expect(() => new BatchedWriter(sink, { maxBatchRowsByTable: { results: 0 } })).toThrow('maxBatchRowsByTable.results');
+  });
+
   it('flushes whatever is buffered once the interval has passed', async () => {
     const sink = new RecordingSink();
     const writer = makeWriter(sink, { maxBatchRows: 1000, flushIntervalMs: 150 });

@@ -32,6 +32,12 @@ export interface FlushFailure {
 export interface BatchedWriterOptions {
   /** A table is flushed once this many of its rows are buffered; also the most rows per insert. Default 5,000. */
   maxBatchRows?: number;
+  /**
+   * maxBatchRows for some tables, for rows much heavier than the others (a row of arrays holding a
+   * check's 50 results): their batches would otherwise hold so much that they are written only at the
+   * checkpoint, while the projecting waits, instead of beside it.
+   */
+  maxBatchRowsByTable?: Readonly<Record<string, number>>;
   /** The longest a row waits before a flush starts, and the pause before retrying a failed one. Default 500 ms. */
   flushIntervalMs?: number;
   /** Told about each failed background flush (the rows stay buffered and are retried). Default: console.error. */
@@ -47,6 +53,8 @@ export interface BatchedWriterOptions {
 }
 
 interface TableBuffer extends Rows {
+  /** A flush starts at this many rows, and an insert takes at most this many. */
+  maxRows: number;
   /** The latest flush of this table; flushes of one table run one after another, in order. */
   tail: Promise<void>;
   sizeFlushQueued: boolean;
@@ -70,6 +78,7 @@ interface TableBuffer extends Rows {
 export class BatchedWriter {
   readonly #sink: BatchSink;
   readonly #maxBatchRows: number;
+  readonly #maxBatchRowsByTable: ReadonlyMap<string, number>;
   readonly #flushIntervalMs: number;
   readonly #onFlushError: (error: unknown, failure: FlushFailure) => void;
   readonly #onRefusedRow: ((refused: RefusedRow) => Promise<void> | void) | undefined;
@@ -81,6 +90,12 @@ export class BatchedWriter {
   constructor(sink: BatchSink, options: BatchedWriterOptions = {}) {
     this.#sink = sink;
     this.#maxBatchRows = positiveInteger(options.maxBatchRows ?? 5_000, 'maxBatchRows');
+    this.#maxBatchRowsByTable = new Map(
+      Object.entries(options.maxBatchRowsByTable ?? {}).map(([table, rows]) => [
+        table,
+        positiveInteger(rows, `maxBatchRowsByTable.${table}`),
+      ]),
+    );
     this.#flushIntervalMs = positiveInteger(options.flushIntervalMs ?? 500, 'flushIntervalMs');
     this.#onRefusedRow = options.onRefusedRow;
     this.#maxRetryDelayMs = positiveInteger(options.maxRetryDelayMs ?? 60_000, 'maxRetryDelayMs');
@@ -106,7 +121,7 @@ export class BatchedWriter {
       buffer.rows.push(row);
       buffer.sources.push(source);
     }
-    if (buffer.rows.length >= this.#maxBatchRows && Date.now() >= buffer.backingOffUntil) {
+    if (buffer.rows.length >= buffer.maxRows && Date.now() >= buffer.backingOffUntil) {
       this.#flushFullBatchesInBackground(table, buffer);
     }
     this.#scheduleTimer();
@@ -130,7 +145,8 @@ export class BatchedWriter {
   #buffer(table: string): TableBuffer {
     let buffer = this.#tables.get(table);
     if (buffer === undefined) {
-      buffer = { rows: [], sources: [], tail: Promise.resolve(), sizeFlushQueued: false, backingOffUntil: 0, failures: 0 };
+      const maxRows = this.#maxBatchRowsByTable.get(table) ?? this.#maxBatchRows;
+      buffer = { rows: [], sources: [], maxRows, tail: Promise.resolve(), sizeFlushQueued: false, backingOffUntil: 0, failures: 0 };
       this.#tables.set(table, buffer);
     }
     return buffer;
@@ -174,8 +190,8 @@ export class BatchedWriter {
       // them made a replay's flushes a string of small inserts (15 for 100,000 keyword rows) and
       // could keep a flush from ending while rows arrive. Later rows go in full batches or the next flush.
       let owed = mode === 'everything' ? buffer.rows.length : 0;
-      while (buffer.rows.length > 0 && (owed > 0 || buffer.rows.length >= this.#maxBatchRows)) {
-        const size = owed > 0 ? Math.min(owed, this.#maxBatchRows) : this.#maxBatchRows;
+      while (buffer.rows.length > 0 && (owed > 0 || buffer.rows.length >= buffer.maxRows)) {
+        const size = owed > 0 ? Math.min(owed, buffer.maxRows) : buffer.maxRows;
         const batch: Rows = { rows: buffer.rows.splice(0, size), sources: buffer.sources.splice(0, size) };
         try {
           await this.#insert(table, batch);

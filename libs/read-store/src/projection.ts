@@ -22,5 +22,10 @@ export interface Projection {
    * a type not listed; `projectionSpec` checks that for each event a spec gives.
    */
   readonly eventTypes?: readonly string[];
+  /**
+   * The most rows of a table written in one insert, for a table whose rows are far heavier than most
+   * (arrays); the others take the runner's batch size.
+   */
+  readonly batchRows?: Readonly<Record<string, number>>;
   project(event: RecordedEvent): ReadModelChange[];
 }
