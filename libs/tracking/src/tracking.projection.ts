@@ -140,6 +140,12 @@ const DEFAULT_SOURCE = 'browser';
 export const trackingProjection: Projection = {
   name: 'tracking',
   tables: [...TRACKING_TABLES, ...TRACKING_DERIVED_TABLES],
+  eventTypes: [
+    'ProjectDeleted' satisfies WorkspaceEvent['type'],
+    ...CHECK_WORK_EVENT_TYPES,
+    ...CHECK_RETRY_EVENT_TYPES,
+    ...CHECK_EVENT_TYPES,
+  ],
   // A serp_checks row is a check's whole result list (about 50 results): 2,000 of them are the
   // 100,000 results a batch of the previous row per result held. Written in batches that size, a
   // replay's result lists go to ClickHouse while the next checks are projected, not all at the end.
