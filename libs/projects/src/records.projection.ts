@@ -76,7 +76,9 @@ function projectChanges(projectId: string, e: ProjectContentEvent, version: numb
   switch (e.type) {
     case 'ProjectOwnerRecorded':
       return [];
-    case 'KeywordsAdded':
+    case 'KeywordsAdded': {
+      // Parsed once for the event's keywords, not once per keyword.
+      const addedAt = Date.parse(e.data.addedAt);
       return e.data.keywords.map((k) => ({
         kind: 'insert' as const,
         table: 'keywords',
@@ -86,11 +88,12 @@ function projectChanges(projectId: string, e: ProjectContentEvent, version: numb
           value: k.value,
           geo_code: k.geoCode,
           lang_code: k.langCode,
-          added_at: Date.parse(e.data.addedAt),
+          added_at: addedAt,
           version,
           is_deleted: 0,
         },
       }));
+    }
     case 'KeywordsRemoved':
       return e.data.keywordIds.map((keywordId) => ({
         kind: 'insert' as const,
@@ -133,13 +136,16 @@ export const recordsProjection: Projection = {
   tables: ['projects', 'project_folders', 'folders', 'keywords', 'notes'],
   eventTypes: [...WORKSPACE_EVENT_TYPES, ...PROJECT_CONTENT_EVENT_TYPES],
   project(event: RecordedEvent): ReadModelChange[] {
+    // The type first, then only its stream's name: a replay reads the one it needs, not both.
     const workspaceEvent = parseEvent<WorkspaceEvent>(event, WORKSPACE_EVENT_TYPES);
-    // Its stream's id is the account (`workspace-<accountId>`), which the events do not repeat.
-    const accountId = streamIdIn('workspace', event.streamName);
-    if (workspaceEvent && accountId !== undefined) return workspaceChanges(accountId, workspaceEvent, event.position);
+    if (workspaceEvent) {
+      // Its stream's id is the account (`workspace-<accountId>`), which the events do not repeat.
+      const accountId = streamIdIn('workspace', event.streamName);
+      return accountId === undefined ? [] : workspaceChanges(accountId, workspaceEvent, event.position);
+    }
     const projectEvent = parseEvent<ProjectContentEvent>(event, PROJECT_CONTENT_EVENT_TYPES);
+    if (!projectEvent) return [];
     const projectId = streamIdIn('project', event.streamName);
-    if (projectEvent && projectId !== undefined) return projectChanges(projectId, projectEvent, event.position);
-    return [];
+    return projectId === undefined ? [] : projectChanges(projectId, projectEvent, event.position);
   },
 };
