@@ -13,7 +13,8 @@ import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import { BenchContext, BENCHES, BenchEntry } from './benches';
-import { printFigures, writeResults } from './support/results';
+import { referenceWorkMs } from './support/machine-speed';
+import { printFigures, setReferenceWork, writeResults } from './support/results';
 
 const RESULTS_FILE = resolve('bench-results.json');
 
@@ -42,6 +43,9 @@ async function main(): Promise<void> {
 
   // Other work on the machine (a test run, a build) slows every figure; say how busy it was.
   console.log(`${cpus().length} cores, load average ${loadAverage()} at start`);
+  const reference = referenceWorkMs();
+  setReferenceWork(reference);
+  console.log(`reference work (support/machine-speed.ts): ${reference.toFixed(0)} ms, in bench-results.json with each figure of this run`);
   const outcomes: Outcome[] = [];
   const runStarted = performance.now();
   for (const [index, bench] of chosen.entries()) {

@@ -53,9 +53,17 @@ export interface FigureEntry extends Spread {
   measuredAt: string;
   /** Load average (1 min) when recorded: above the core count, the figure shared the CPU. */
   load1m: number;
+  /** The run's reference work (machine-speed.ts), to set figures of different machines side by side. */
+  referenceWorkMs?: number;
 }
 
 const recorded = new Map<string, FigureEntry>();
+let runReferenceWorkMs: number | undefined;
+
+/** The reference work measured at the start of this run: each figure recorded after it carries it. */
+export function setReferenceWork(ms: number): void {
+  runReferenceWorkMs = round(ms);
+}
 
 export function recordFigure(name: string, samples: FigureSamples): FigureEntry {
   const runs = samples.apiMs.length;
@@ -69,6 +77,7 @@ export function recordFigure(name: string, samples: FigureSamples): FigureEntry 
     measuredAt: new Date().toISOString(),
     load1m: round(loadavg()[0]!),
   };
+  if (runReferenceWorkMs !== undefined) entry.referenceWorkMs = runReferenceWorkMs;
   if (samples.rawMs?.length) {
     entry.rawMs = round(median(samples.rawMs));
     entry.min.rawMs = round(Math.min(...samples.rawMs));
@@ -122,7 +131,7 @@ export function recordedFigures(): ReadonlyMap<string, FigureEntry> {
 }
 
 export interface ResultsFile {
-  machine: { cores: number };
+  machine: { cores: number; cpu: string };
   figures: Record<string, FigureEntry>;
 }
 
@@ -142,7 +151,7 @@ export function writeResults(path: string): ResultsFile {
       .sort()
       .map((name) => [name, figures[name]!]),
   );
-  const file: ResultsFile = { machine: { cores: cpus().length }, figures: sorted };
+  const file: ResultsFile = { machine: { cores: cpus().length, cpu: cpus()[0]?.model ?? 'unknown' }, figures: sorted };
   writeFileSync(path, `${JSON.stringify(file, null, 2)}\n`);
   return file;
 }
