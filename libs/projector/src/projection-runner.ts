@@ -198,9 +198,15 @@ export class ProjectionRunner {
     this.subscriptions++;
     this.subscription = this.store.subscribeToAll({
       afterPosition: this.queuedPosition,
-      onEvent: async (event) => {
-        await this.handle(event);
-        this.subscribeFailures = 0;
+      onEvent: (event) => {
+        const handling = this.handle(event);
+        if (handling === undefined) {
+          this.subscribeFailures = 0;
+          return;
+        }
+        return handling.then(() => {
+          this.subscribeFailures = 0;
+        });
       },
       onError: (error) => {
         // Reading the log failed (the event store is down, say): writes are retried in place by
@@ -215,7 +221,13 @@ export class ProjectionRunner {
     });
   }
 
-  private async handle(event: RecordedEvent): Promise<void> {
+  /**
+   * Queues an event's changes. Nearly every event of a replay only adds rows to the writer: that is
+   * done at once and returns nothing, so the subscription goes on to the next event without a promise
+   * and a turn of the microtask queue per event (three promises an event when this was async). A
+   * promise only when the event has to wait: a delete, a dead letter, a checkpoint to start.
+   */
+  private handle(event: RecordedEvent): Promise<void> | undefined {
     let changes: ReadModelChange[];
     try {
       changes = NO_CHANGES;
@@ -225,10 +237,20 @@ export class ProjectionRunner {
       }
     } catch (error) {
       // A projection that throws on an event would throw on it at every replay.
-      await this.retrying(() => this.deadLetter(event, error));
-      changes = [];
+      return this.retrying(() => this.deadLetter(event, error)).then(() => this.queued(event));
     }
-    for (const change of changes) {
+    for (let i = 0; i < changes.length; i++) {
+      const change = changes[i]!;
+      if (change.kind !== 'insert') return this.applyFrom(event, changes, i);
+      this.writer.add(change.table, change.row, event);
+      this.rowsSinceCheckpoint++;
+    }
+    return this.queued(event);
+  }
+
+  /** The rest of an event's changes from the first delete on, which waits for the writes before it. */
+  private async applyFrom(event: RecordedEvent, changes: readonly ReadModelChange[], from: number): Promise<void> {
+    for (const change of changes.slice(from)) {
       if (change.kind === 'insert') {
         this.writer.add(change.table, change.row, event);
         this.rowsSinceCheckpoint++;
@@ -245,6 +267,11 @@ export class ProjectionRunner {
         });
       }
     }
+    await this.queued(event);
+  }
+
+  /** Counts an event whose changes are queued; a promise only when a checkpoint has to start. */
+  private queued(event: RecordedEvent): Promise<void> | undefined {
     this.queuedPosition = event.position;
     this.eventsSinceCheckpoint++;
     this.eventsHandled++;
@@ -257,10 +284,10 @@ export class ProjectionRunner {
     ) {
       this.eventsSinceCheckpoint = 0;
       this.rowsSinceCheckpoint = 0;
-      await this.checkpointWhileProjecting();
-    } else if (!this.timer) {
-      this.scheduleCheckpoint(this.options.checkpointIntervalMs ?? 200, 0);
+      return this.checkpointWhileProjecting();
     }
+    if (!this.timer) this.scheduleCheckpoint(this.options.checkpointIntervalMs ?? 200, 0);
+    return undefined;
   }
 
   /**
