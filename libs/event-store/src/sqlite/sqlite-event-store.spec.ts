@@ -118,6 +118,18 @@ describe('SqliteEventStore', () => {
     expect(await reader.streamRevision(other)).toBeNull();
   });
 
+  it("sees another process's commit on the next tick, though this process read the revision just before", async () => {
+    // data_version is read once a tick: this proves the memo is asked again once the tick is over,
+    // which is when a request sent after the other process's commit can first arrive.
+    const reader = open();
+    const stream = streamName('other-process');
+    expect(await reader.streamRevision(stream)).toBeNull();
+    const script = join(__dirname, 'testing', 'append-from-another-process.ts');
+    await runTypeScriptChild(script, [join(dir, 'events.sqlite'), stream, 'writer-0', '1', '2', '1'], process.cwd());
+    expect(await reader.streamRevision(stream)).toBe(1);
+    expect(await reader.streamRevision(`${stream}-start`)).toBe(0);
+  });
+
   it('subscribes from the start of the log by default and catches up across several batches', async () => {
     const store = open({ subscriptionBatchSize: 7 });
     for (let i = 0; i < 30; i++) await store.appendToStream(`stream-${i % 4}`, [newEvent()], { expectedRevision: 'any' });
