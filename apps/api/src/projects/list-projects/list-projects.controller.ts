@@ -1,7 +1,7 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { AccountCaller, CurrentAccount } from '../../platform/auth/caller';
+import { accountCallerOf } from '../../platform/auth/caller';
 import { ProjectView } from '../project.view';
 import { projectListBody } from './project-list-body';
 import { WorkspaceRepository } from '@rank/projects/workspace.repository';
@@ -19,8 +19,10 @@ export class ListProjectsController {
 
   @Get()
   @ApiOkResponse({ type: ListProjectsResponse })
-  async list(@CurrentAccount() caller: AccountCaller, @Res({ passthrough: true }) reply: FastifyReply): Promise<Buffer> {
-    const workspace = await this.workspaces.load(caller.accountId);
+  // The caller from the reply's request rather than @CurrentAccount(): a custom parameter goes through
+  // the global pipes on every request (see accountCallerOf); @Res is not piped.
+  async list(@Res({ passthrough: true }) reply: FastifyReply): Promise<Buffer> {
+    const workspace = await this.workspaces.load(accountCallerOf(reply.request).accountId);
     // A ListProjectsResponse already serialized: sent as is.
     void reply.header('content-type', 'application/json; charset=utf-8');
     return projectListBody(workspace.projects);
