@@ -74,6 +74,50 @@ describe('ProjectionRunner checkpoints during a catch-up', () => {
   });
 });
 
+describe('ProjectionRunner.waitUntilCaughtUp during a catch-up', () => {
+  let root: string;
+  let store: EventStore;
+  beforeEach(async () => {
+    root = mkdtempSync(join(tmpdir(), 'projection-runner-'));
+    store = await createEventStore({ sqlitePath: join(root, 'events.sqlite') });
+    for (let i = 0; i < 30; i++) {
+      await store.appendToStream(
+        'results-1',
+        Array.from({ length: 100 }, () => ({ id: randomUUID(), type: 'ResultsSeen', data: {} })),
+        { expectedRevision: 'any' },
+      );
+    }
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('leaves the batching to the catch-up: one insert when no threshold is reached, not one per look at the log', async () => {
+    const readStore = recordingReadStore();
+    // About 60 ms of projecting, so that waitUntilCaughtUp looks at the log several times meanwhile.
+    const slowly: Projection = {
+      ...tenRowsPerEvent,
+      project: (event) => {
+        const until = performance.now() + 0.02;
+        while (performance.now() < until);
+        return tenRowsPerEvent.project(event);
+      },
+    };
+    const runner = new ProjectionRunner(store, readStore, [slowly], {
+      maxRowsPerCheckpoint: 1_000_000,
+      maxEventsPerCheckpoint: 1_000_000,
+      checkpointIntervalMs: 60_000,
+    });
+    await runner.start();
+    await runner.waitUntilCaughtUp(10_000);
+    await runner.stop();
+
+    expect(readStore.inserts).toEqual([{ table: 'results', rows: 30_000 }]);
+    expect(readStore.checkpoints).toEqual([3_000]);
+  });
+});
+
 describe('ProjectionRunner routes events by type', () => {
   let root: string;
   let store: EventStore;
