@@ -12,6 +12,11 @@ describe('API key secrets', () => {
     expect(issued.keyPrefix).toBe(`${issued.key.slice(0, 4)}••••••••`);
   });
 
+  it('hashes a key to the SHA-256 hex digest stored with it (stored hashes must keep matching)', () => {
+    // printf %s <key> | sha256sum
+    expect(hashApiKey(`${'Ab1'.repeat(13)}x_${accountId}`)).toBe('5f7ccc73ff7299490cec1da9f1936a6057e9dfe333e349c4083cb251c0ce501e');
+  });
+
   it('never issues the same key twice', () => {
     const keys = new Set(Array.from({ length: 200 }, () => issueApiKey(accountId).key));
     expect(keys.size).toBe(200);
