@@ -35,6 +35,21 @@ export interface ProjectionLag {
 }
 
 const LAG_COUNT_LIMIT = 100_000;
+
+/** What a buffered row keeps of the event that gave it: what a dead letter records, should its row be refused. */
+type RowSource = Pick<RecordedEvent, 'id' | 'streamName' | 'type' | 'position'>;
+
+/**
+ * Not the event itself: the writer holds each row's source until the row is written (in a replay,
+ * up to two checkpoints of rows), and the event would keep its parsed data, metadata and date alive
+ * that long too, for the garbage collector to copy and promote, where these four fields are small.
+ */
+const sourceOf = (event: RecordedEvent): RowSource => ({
+  id: event.id,
+  streamName: event.streamName,
+  type: event.type,
+  position: event.position,
+});
 const NO_CHANGES: ReadModelChange[] = [];
 
 /**
@@ -243,10 +258,11 @@ export class ProjectionRunner {
       // A projection that throws on an event would throw on it at every replay.
       return this.retrying(() => this.deadLetter(event, error)).then(() => this.queued(event));
     }
+    const source = sourceOf(event);
     for (let i = 0; i < changes.length; i++) {
       const change = changes[i]!;
       if (change.kind !== 'insert') return this.applyFrom(event, changes, i);
-      this.writer.add(change.table, change.row, event);
+      this.writer.add(change.table, change.row, source);
       this.rowsSinceCheckpoint++;
     }
     return this.queued(event);
@@ -254,9 +270,10 @@ export class ProjectionRunner {
 
   /** The rest of an event's changes from the first delete on, which waits for the writes before it. */
   private async applyFrom(event: RecordedEvent, changes: readonly ReadModelChange[], from: number): Promise<void> {
+    const source = sourceOf(event);
     for (const change of changes.slice(from)) {
       if (change.kind === 'insert') {
-        this.writer.add(change.table, change.row, event);
+        this.writer.add(change.table, change.row, source);
         this.rowsSinceCheckpoint++;
       } else {
         // Rows queued before the delete must land before it, or they would survive it.
@@ -358,11 +375,11 @@ export class ProjectionRunner {
   }
 
   private refused({ table, source, error }: RefusedRow): Promise<void> {
-    return this.deadLetter(source as RecordedEvent, error, table);
+    return this.deadLetter(source as RowSource, error, table);
   }
 
   /** Records an event the read models could not take, once per event, and says so. */
-  private async deadLetter(event: RecordedEvent, error: unknown, table?: string): Promise<void> {
+  private async deadLetter(event: RowSource, error: unknown, table?: string): Promise<void> {
     if (this.deadLettered.has(event.id)) return;
     const reason = `${table ? `${table}: ` : ''}${describe(error)}`;
     await this.readStore.insert('projection_dead_letters', [
