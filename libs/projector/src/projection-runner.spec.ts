@@ -28,6 +28,22 @@ function recordingReadStore(): ReadStore & { inserts: { table: string; rows: num
   };
 }
 
+/** A fresh SQLite event store for each test of the calling describe, holding what `fill` appends. */
+function eventStoreHolding(fill: (store: EventStore) => Promise<void>): () => EventStore {
+  let root: string;
+  let store: EventStore;
+  beforeEach(async () => {
+    root = mkdtempSync(join(tmpdir(), 'projection-runner-'));
+    store = await createEventStore({ sqlitePath: join(root, 'events.sqlite') });
+    await fill(store);
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+  return () => store;
+}
+
 /** Ten rows per event, as a check's results give fifty. */
 const tenRowsPerEvent: Projection = {
   name: 'ten-rows',
@@ -36,25 +52,17 @@ const tenRowsPerEvent: Projection = {
 };
 
 describe('ProjectionRunner checkpoints during a catch-up', () => {
-  let root: string;
-  let store: EventStore;
-  beforeEach(async () => {
-    root = mkdtempSync(join(tmpdir(), 'projection-runner-'));
-    store = await createEventStore({ sqlitePath: join(root, 'events.sqlite') });
-    await store.appendToStream(
+  const store = eventStoreHolding(async (log) => {
+    await log.appendToStream(
       'results-1',
       Array.from({ length: 100 }, () => ({ id: randomUUID(), type: 'ResultsSeen', data: {} })),
       { expectedRevision: 'any' },
     );
   });
-  afterEach(async () => {
-    await store.close();
-    rmSync(root, { recursive: true, force: true });
-  });
 
   it('checkpoints after maxRowsPerCheckpoint rows, however few the events, so the projection never runs far ahead of ClickHouse', async () => {
     const readStore = recordingReadStore();
-    const runner = new ProjectionRunner(store, readStore, [tenRowsPerEvent], {
+    const runner = new ProjectionRunner(store(), readStore, [tenRowsPerEvent], {
       maxRowsPerCheckpoint: 200,
       maxEventsPerCheckpoint: 1_000_000,
       checkpointIntervalMs: 60_000,
@@ -75,22 +83,14 @@ describe('ProjectionRunner checkpoints during a catch-up', () => {
 });
 
 describe('ProjectionRunner.waitUntilCaughtUp during a catch-up', () => {
-  let root: string;
-  let store: EventStore;
-  beforeEach(async () => {
-    root = mkdtempSync(join(tmpdir(), 'projection-runner-'));
-    store = await createEventStore({ sqlitePath: join(root, 'events.sqlite') });
+  const store = eventStoreHolding(async (log) => {
     for (let i = 0; i < 30; i++) {
-      await store.appendToStream(
+      await log.appendToStream(
         'results-1',
         Array.from({ length: 100 }, () => ({ id: randomUUID(), type: 'ResultsSeen', data: {} })),
         { expectedRevision: 'any' },
       );
     }
-  });
-  afterEach(async () => {
-    await store.close();
-    rmSync(root, { recursive: true, force: true });
   });
 
   it('leaves the batching to the catch-up: one insert when no threshold is reached, not one per look at the log', async () => {
@@ -104,7 +104,7 @@ describe('ProjectionRunner.waitUntilCaughtUp during a catch-up', () => {
         return tenRowsPerEvent.project(event);
       },
     };
-    const runner = new ProjectionRunner(store, readStore, [slowly], {
+    const runner = new ProjectionRunner(store(), readStore, [slowly], {
       maxRowsPerCheckpoint: 1_000_000,
       maxEventsPerCheckpoint: 1_000_000,
       checkpointIntervalMs: 60_000,
@@ -119,20 +119,12 @@ describe('ProjectionRunner.waitUntilCaughtUp during a catch-up', () => {
 });
 
 describe('ProjectionRunner routes events by type', () => {
-  let root: string;
-  let store: EventStore;
-  beforeEach(async () => {
-    root = mkdtempSync(join(tmpdir(), 'projection-runner-'));
-    store = await createEventStore({ sqlitePath: join(root, 'events.sqlite') });
-    await store.appendToStream(
+  const store = eventStoreHolding(async (log) => {
+    await log.appendToStream(
       'things-1',
       ['Seen', 'Heard', 'Smelt', 'Seen'].map((type) => ({ id: randomUUID(), type, data: {} })),
       { expectedRevision: 'any' },
     );
-  });
-  afterEach(async () => {
-    await store.close();
-    rmSync(root, { recursive: true, force: true });
   });
 
   it('hands a projection that lists its event types only those, one that lists none every event, in the order given', async () => {
@@ -146,7 +138,7 @@ describe('ProjectionRunner routes events by type', () => {
         return [];
       },
     });
-    const runner = new ProjectionRunner(store, recordingReadStore(), [
+    const runner = new ProjectionRunner(store(), recordingReadStore(), [
       projection('sights', ['Seen']),
       projection('everything'),
       projection('senses', ['Heard', 'Seen']),
