@@ -13,6 +13,7 @@ import {
 } from '@rank/providers/dataforseo/keyword-data.client';
 import { OpenApiConformance, RecordedAnswer, recordAnswers } from '../support/openapi-conformance';
 import { startTestApp, TestApp } from '../support/test-app';
+import { waitFor } from '../support/wait-for';
 
 /**
  * keyword-ideas and keyword-research over HTTP with DataForSEO played by its fake (DATAFORSEO_LOGIN,
@@ -43,6 +44,25 @@ describe('Keyword ideas and keyword research from DataForSEO', () => {
       key,
       body: { projectId, keywords: ['running shoes'], geoCode: 'DE', langCode: 'de' },
     });
+    // Creating the project and adding a locale start keyword-suggestion runs in the background, which
+    // call DataForSEO too (keywords_for_site for the project's domain). Wait until they are over (the
+    // first run ended, and neither the run count nor the fake's calls moved for a second), so that
+    // none of their calls lands in a test that counts this suite's calls.
+    let last = '';
+    await waitFor(
+      async () => {
+        const { body } = await app.request('GET', '/api/projects/keyword-suggestions', { key, query: { projectId } });
+        return `${body.ready}/${body.runCount}/${fake.requests.length}`;
+      },
+      (now) => {
+        const settled = now.startsWith('true/') && now === last;
+        last = now;
+        return settled;
+      },
+      30_000,
+      1_000,
+    );
+    fake.reset();
   });
   afterEach(() => fake.reset());
   afterAll(async () => {
