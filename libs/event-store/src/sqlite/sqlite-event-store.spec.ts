@@ -118,9 +118,8 @@ describe('SqliteEventStore', () => {
     expect(await reader.streamRevision(other)).toBeNull();
   });
 
-  it("sees another process's commit on the next tick, though this process read the revision just before", async () => {
-    // data_version is read once a tick: this proves the memo is asked again once the tick is over,
-    // which is when a request sent after the other process's commit can first arrive.
+  it("sees another process's commit on its next read, though it read the revision just before", async () => {
+    // The revision memo must not outlive a commit elsewhere: a key revoked on another replica fails on the next request.
     const reader = open();
     const stream = streamName('other-process');
     expect(await reader.streamRevision(stream)).toBeNull();

@@ -71,13 +71,6 @@ interface SerialisedEvent {
 const NO_LIMIT = -1;
 /** The revision memo is emptied when it holds this many streams: it serves the few read again and again. */
 const MAX_KNOWN_REVISIONS = 10_000;
-/**
- * Appends and deletes by every SqliteEventStore of this process, whatever its file: `PRAGMA
- * data_version` does not move for a connection's own commits, and within one tick nothing but this
- * count tells a store that another connection of this process (a second replica in a test, a tool)
- * has just committed. Counting other files' writes too only empties a memo more often than needed.
- */
-let writesInThisProcess = 0;
 
 /**
  * The embedded event store: one SQLite file, shared safely by several processes (the server and an
@@ -116,24 +109,15 @@ export class SqliteEventStore implements EventStore {
   private readonly deleteStreamEvents: Statement<[string]>;
   private readonly selectDataVersion: Statement<[], number>;
   /**
-   * Stream revisions read since the database last changed: `PRAGMA data_version` moves on every
-   * commit by another connection, in this process or another, and `writesInThisProcess` on every
-   * write by this process's own; while neither moved, a revision read before is still the revision.
-   *
-   * data_version is read once per tick, not once per call (each read is a read transaction: two
-   * fcntl lock calls, about 2 µs here, and an authenticated request checks two streams, account and
-   * workspace). The answer holds for the rest of the tick: every request a tick handles was read from
-   * its socket before the tick began, so before the check, and a request sent after a commit by
-   * another process (a key revoked on another replica) arrives in a later tick and sees it; a commit
-   * by this process within the tick moves `writesInThisProcess`. The next tick reads it again.
+   * Stream revisions read since the database last changed: `PRAGMA data_version` (about 1.3 µs) moves
+   * on every commit by another connection, in this process or another, and this connection's own
+   * writes bump `ownWrites`; while neither moved, a revision read before is still the revision. An
+   * authenticated request checks two streams (account, workspace), so this halves its SQLite work
+   * without letting a key revoked elsewhere pass: any commit since empties the memo.
    */
   private readonly knownRevisions = new Map<string, number | null>();
-  private knownDataVersion = -1;
-  private knownWrites = -1;
-  private dataVersionReadThisTick = false;
-  private readonly endOfTick = () => {
-    this.dataVersionReadThisTick = false;
-  };
+  private knownAt = { dataVersion: -1, ownWrites: -1 };
+  private ownWrites = 0;
 
   /** @param filePath the database file (its directory must exist), or ':memory:' for a private in-memory store. */
   constructor(filePath: string, options: SqliteEventStoreOptions = {}) {
@@ -196,7 +180,7 @@ export class SqliteEventStore implements EventStore {
     try {
       outcome = this.db.transaction(() => this.appendInTransaction(streamName, serialised, expectedRevision, recordedAt)).immediate();
     } finally {
-      writesInThisProcess++;
+      this.ownWrites++;
     }
     if (outcome.wroteEvents) this.wakeSubscriptions();
     return outcome.result;
@@ -221,18 +205,14 @@ export class SqliteEventStore implements EventStore {
 
   async streamRevision(streamName: string): Promise<number | null> {
     this.assertOpen();
-    if (!this.dataVersionReadThisTick) {
-      this.dataVersionReadThisTick = true;
-      process.nextTick(this.endOfTick);
-      const dataVersion = this.selectDataVersion.get()!;
-      if (dataVersion !== this.knownDataVersion) {
-        this.knownRevisions.clear();
-        this.knownDataVersion = dataVersion;
-      }
-    }
-    if (writesInThisProcess !== this.knownWrites || this.knownRevisions.size >= MAX_KNOWN_REVISIONS) {
+    const dataVersion = this.selectDataVersion.get()!;
+    if (
+      dataVersion !== this.knownAt.dataVersion ||
+      this.ownWrites !== this.knownAt.ownWrites ||
+      this.knownRevisions.size >= MAX_KNOWN_REVISIONS
+    ) {
       this.knownRevisions.clear();
-      this.knownWrites = writesInThisProcess;
+      this.knownAt = { dataVersion, ownWrites: this.ownWrites };
     }
     const known = this.knownRevisions.get(streamName);
     if (known !== undefined) return known;
@@ -284,7 +264,7 @@ export class SqliteEventStore implements EventStore {
         })
         .immediate();
     } finally {
-      writesInThisProcess++;
+      this.ownWrites++;
     }
   }
 
