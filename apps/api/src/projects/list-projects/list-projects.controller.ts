@@ -1,7 +1,7 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { accountCallerOf } from '../../platform/auth/caller';
+import { AccountCaller, CurrentAccount } from '../../platform/auth/caller';
 import { ProjectView } from '../project.view';
 import { projectListBody } from './project-list-body';
 import { WorkspaceRepository } from '@rank/projects/workspace.repository';
@@ -19,10 +19,8 @@ export class ListProjectsController {
 
   @Get()
   @ApiOkResponse({ type: ListProjectsResponse })
-  // The caller from the reply's request rather than @CurrentAccount(): a custom parameter goes through
-  // the global pipes on every request (see accountCallerOf); @Res is not piped.
-  async list(@Res({ passthrough: true }) reply: FastifyReply): Promise<Buffer> {
-    const workspace = await this.workspaces.load(accountCallerOf(reply.request).accountId);
+  async list(@CurrentAccount() caller: AccountCaller, @Res({ passthrough: true }) reply: FastifyReply): Promise<Buffer> {
+    const workspace = await this.workspaces.load(caller.accountId);
     // A ListProjectsResponse already serialized: sent as is.
     void reply.header('content-type', 'application/json; charset=utf-8');
     return projectListBody(workspace.projects);
