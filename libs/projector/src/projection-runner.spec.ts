@@ -44,6 +44,14 @@ function eventStoreHolding(fill: (store: EventStore) => Promise<void>): () => Ev
   return () => store;
 }
 
+/** Appends `count` events for tenRowsPerEvent in one append. */
+const appendResultsSeen = (log: EventStore, count: number) =>
+  log.appendToStream(
+    'results-1',
+    Array.from({ length: count }, () => ({ id: randomUUID(), type: 'ResultsSeen', data: {} })),
+    { expectedRevision: 'any' },
+  );
+
 /** Ten rows per event, as a check's results give fifty. */
 const tenRowsPerEvent: Projection = {
   name: 'ten-rows',
@@ -53,11 +61,7 @@ const tenRowsPerEvent: Projection = {
 
 describe('ProjectionRunner checkpoints during a catch-up', () => {
   const store = eventStoreHolding(async (log) => {
-    await log.appendToStream(
-      'results-1',
-      Array.from({ length: 100 }, () => ({ id: randomUUID(), type: 'ResultsSeen', data: {} })),
-      { expectedRevision: 'any' },
-    );
+    await appendResultsSeen(log, 100);
   });
 
   it('checkpoints after maxRowsPerCheckpoint rows, however few the events, so the projection never runs far ahead of ClickHouse', async () => {
@@ -84,13 +88,7 @@ describe('ProjectionRunner checkpoints during a catch-up', () => {
 
 describe('ProjectionRunner.waitUntilCaughtUp during a catch-up', () => {
   const store = eventStoreHolding(async (log) => {
-    for (let i = 0; i < 30; i++) {
-      await log.appendToStream(
-        'results-1',
-        Array.from({ length: 100 }, () => ({ id: randomUUID(), type: 'ResultsSeen', data: {} })),
-        { expectedRevision: 'any' },
-      );
-    }
+    for (let i = 0; i < 30; i++) await appendResultsSeen(log, 100);
   });
 
   it('leaves the batching to the catch-up: one insert when no threshold is reached, not one per look at the log', async () => {
