@@ -94,7 +94,12 @@ export async function startAppProcess(
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the app did not start in time:\n${output}`)), timeoutMs);
+    // A child left running after a failed start keeps its pipes open in this process, and jest (in
+    // band on two cores) then never exits: CI waited out its whole time limit on one such child.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the app did not start in ${timeoutMs} ms:\n${output}`));
+    }, timeoutMs);
     const check = () => {
       const match = ready.exec(output);
       if (match) {
