@@ -27,6 +27,24 @@ describe('chDB HTTP server', () => {
     expect(await response.text()).toBe('Ok.\n');
   });
 
+  it('keeps the engine running between requests, so that no request pays for a restart of chDB', async () => {
+    const database = uniqueTestDatabase('kept');
+    const run = async (sql: string) => {
+      const response = await fetch(`${server.url}/`, { method: 'POST', body: sql });
+      expect(response.status).toBe(200);
+      return response.text();
+    };
+    await run(`CREATE DATABASE ${database}`);
+    try {
+      await run(`CREATE TABLE ${database}.kept (a UInt8) ENGINE = Memory`);
+      await run(`INSERT INTO ${database}.kept VALUES (1)`);
+      // A Memory table's rows live only in the running engine: a restart between requests drops them.
+      expect(await run(`SELECT count() FROM ${database}.kept`)).toBe('1\n');
+    } finally {
+      await run(`DROP DATABASE ${database}`);
+    }
+  });
+
   it('reports an error with the status, exception-code header and body of a server', async () => {
     const response = await fetch(`${server.url}/?query=${encodeURIComponent('SELEC 1')}`);
 
