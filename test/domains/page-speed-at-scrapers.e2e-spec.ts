@@ -34,7 +34,7 @@ describe('page speed measured by the scrapers', () => {
     });
   });
   afterAll(async () => {
-    await scraper?.close({ keepData: true });
+    await scraper?.close();
     await projector?.close();
     await psi?.close();
     rmSync(dataDir, { recursive: true, force: true });

@@ -82,8 +82,8 @@ describe('Revocation across replicas', () => {
       );
       expect((await replicaB.request('GET', '/api/user/api-keys', { key: extra.body.key })).status).toBe(401);
     } finally {
-      await replicaB.close({ keepData: true });
-      await replicaA.close({ keepData: true });
+      await replicaB.close();
+      await replicaA.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });

@@ -21,8 +21,8 @@ describe('GET /api/projects, rendered once per change', () => {
     replicaB = await startTestApp({ dataDir });
   });
   afterAll(async () => {
-    await replicaB?.close({ keepData: true });
-    await replicaA?.close({ keepData: true });
+    await replicaB?.close();
+    await replicaA?.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
 

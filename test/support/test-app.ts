@@ -33,7 +33,12 @@ export interface TestApp {
   /** Opens an account through the operator API; returns its id and first key. */
   createAccount(body?: Record<string, unknown>): Promise<{ accountId: string; apiKey: string }>;
   admin<Body = any>(method: string, path: string, body?: unknown): Promise<HttpResponse<Body>>;
-  /** Stops the app (and, unless kept, removes its data). */
+  /**
+   * Stops the app, drops its ClickHouse database, and removes its data directory when this helper made
+   * it (a directory passed in is the test's to remove). `keepData` keeps both, for a restart on the
+   * same data: a database left behind stays in this process's chDB engine, which loads every table
+   * again each time it starts.
+   */
   close(options?: { keepData?: boolean }): Promise<void>;
 }
 

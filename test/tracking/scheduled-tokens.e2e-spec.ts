@@ -77,7 +77,7 @@ describe('Scheduled checks draw on the monthly SERP-check tokens', () => {
     writeFileSync(plansFile, JSON.stringify(PLANS));
   });
   afterAll(async () => {
-    for (const app of replicas) await app.close({ keepData: true });
+    for (const app of replicas) await app.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -43,7 +43,7 @@ describe('Scheduled checks', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'rank-tracker-scheduler-'));
   });
   afterAll(async () => {
-    for (const app of replicas) await app.close({ keepData: true });
+    for (const app of replicas) await app.close();
     await google.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
