@@ -11,7 +11,7 @@ module.exports = {
   testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   testTimeout: 30000,
-  // On two cores jest runs every suite inside its own process (in band). One handle a suite left open
+  // On two cores jest runs every suite inside jest's own process (in band). One handle a suite left open
   // (a child process whose start had failed) kept jest from exiting after a finished run, and CI
   // waited out its whole time limit. Jest prints "Force exiting Jest" at every exit it forces, leak
   // or not; `npx jest --detectOpenHandles` is how to find one.
