@@ -50,8 +50,8 @@ export function acquireChdbEngine(requestedPath: string): ChdbEngineLease {
         throw new Error(`${oneEnginePerProcessMessage(undefined, path)} (chDB: ${(error as Error).message})`, { cause: error });
       }
       return createClient({
-        connection: new ChdbDatabaseConnection(connection, database),
-        clickhouse_settings: SERVER_ALIGNED_SETTINGS,
+        // The settings go to the connection, which SETs them once for its session (see there).
+        connection: new ChdbDatabaseConnection(connection, database, SERVER_ALIGNED_SETTINGS),
         log: CLIENT_LOG,
       });
     },

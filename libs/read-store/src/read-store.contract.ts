@@ -1,3 +1,4 @@
+import { SERVER_ALIGNED_SETTINGS } from './clickhouse-settings';
 import type { Migration, ReadStore } from './read-store.port';
 
 /**
@@ -166,6 +167,27 @@ export function describeReadStoreContract(name: string, makeStore: () => Promise
       expect(await store.query("SELECT toString(toDateTime(0)) AS epoch, toString(toDate('2024-06-30')) AS day")).toEqual([
         { epoch: '1970-01-01 00:00:00', day: '2024-06-30' },
       ]);
+    });
+
+    it('runs every statement, the first and the later ones, inserts included, with the server-aligned settings', async () => {
+      const names = Object.keys(SERVER_ALIGNED_SETTINGS);
+      const expected = Object.fromEntries(Object.entries(SERVER_ALIGNED_SETTINGS).map(([name, value]) => [name, String(value)]));
+      const settingsNow = async () => {
+        const [row] = await store.query<Record<string, string>>(
+          `SELECT ${names.map((name) => `toString(getSetting('${name}')) AS ${name}`).join(', ')}`,
+        );
+        return row;
+      };
+      // Booleans read back as 'true'/'false' through getSetting; the settings give them as 0/1.
+      const normalise = (row: Record<string, string> | undefined) =>
+        Object.fromEntries(Object.entries(row ?? {}).map(([name, value]) => [name, value.replace(/^true$/, '1').replace(/^false$/, '0')]));
+
+      expect(normalise(await settingsNow())).toEqual(expected);
+      await store.command('CREATE TABLE setting_probe (tz String DEFAULT timezone()) ENGINE = MergeTree ORDER BY tz');
+      await store.insert('setting_probe', [{ tz: 'given' }]);
+      await store.command('INSERT INTO setting_probe (tz) SELECT timezone()');
+      expect(normalise(await settingsNow())).toEqual(expected);
+      expect(await store.query('SELECT tz FROM setting_probe ORDER BY tz')).toEqual([{ tz: 'UTC' }, { tz: 'given' }]);
     });
 
     it('applies migrations once each, in numeric order, and records them', async () => {
