@@ -76,6 +76,24 @@ describe('keyword ideas', () => {
     expect(await new KeywordIdeas(noAutocomplete, p).forProject(seed)).toEqual({ ideas: [], error: 'service_unavailable' });
   });
 
+  it('answers a failure only once the other call has ended too, so that no call of the request outlives its answer', async () => {
+    let siteCallEnded = false;
+    const p = provider({
+      ideasForKeywords: async () => {
+        throw new KeywordDataError('dataforseo', 'unreachable', 'ECONNRESET');
+      },
+      ideasForSite: () =>
+        new Promise((resolve) =>
+          setTimeout(() => {
+            siteCallEnded = true;
+            resolve([]);
+          }, 100),
+        ),
+    });
+    expect(await new KeywordIdeas(noAutocomplete, p).forProject(seed)).toEqual({ ideas: [], error: 'service_unavailable' });
+    expect(siteCallEnded).toBe(true);
+  });
+
   it('answers service_unavailable when the provider takes longer than the timeout', async () => {
     const p = provider({ ideasForSite: () => new Promise((resolve) => setTimeout(() => resolve([]), 500)) });
     expect(await new KeywordIdeas(noAutocomplete, p, 50).forProject(seed)).toEqual({ ideas: [], error: 'service_unavailable' });

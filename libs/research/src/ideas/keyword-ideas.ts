@@ -81,10 +81,10 @@ export class KeywordIdeas {
   ): Promise<KeywordIdeasAnswer> {
     try {
       const answers = await withTimeout(
-        Promise.all([
+        bothOrFirstFailure(
           seeds.length > 0 ? provider.ideasForKeywords(market, seeds.slice(0, MAX_IDEA_SEEDS), { limit: MAX_IDEAS }) : Promise.resolve([]),
           provider.ideasForSite(market, domain, { limit: MAX_IDEAS }),
-        ]),
+        ),
         this.timeoutMs,
         provider.source,
       );
@@ -127,3 +127,16 @@ const ideaOf = (figures: KeywordMetrics): KeywordIdea => ({
   avgMonthlySearches: figures.avgMonthlySearches,
   competition: figures.competition,
 });
+
+/**
+ * Both answers, or the first failure once the other call has ended too. Promise.all would answer at
+ * the first failure while the other call went on retrying on its own (DataForSEO: up to three tries a
+ * second apart), after the client had its answer: calls the account pays for and nobody reads, and
+ * requests that reached the provider after the request that caused them was over.
+ */
+async function bothOrFirstFailure<A, B>(first: Promise<A>, second: Promise<B>): Promise<[A, B]> {
+  const [a, b] = await Promise.allSettled([first, second]);
+  if (a.status === 'rejected') throw a.reason;
+  if (b.status === 'rejected') throw b.reason;
+  return [a.value, b.value];
+}
