@@ -1,5 +1,5 @@
 /**
- * Parse speed of the SERP parser over every saved Google page in scraper/test-fixtures/serp/.
+ * Parse speed of the SERP parser over every saved Google page in libs/serp/test-fixtures/serp/.
  * Run it from a bench runner that calls `run()`; it prints pages/s and ms per page, overall and for
  * the slowest page, after a warm-up round (the first parse of a page includes JIT compilation).
  */
@@ -7,12 +7,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
-import { repositoryPath } from '@rank/platform/repository-path';
 import { parseSerpPage } from '@rank/serp/parser/parse-serp-page';
-
-// Found from the repository root, not from __dirname: `npm run bench` runs the compiled copy under
-// dist/, and fixtures are not copied there.
-const FIXTURE_DIR = repositoryPath('scraper', 'test-fixtures', 'serp');
+import { SAVED_SERP_DIR as FIXTURE_DIR } from './support/saved-serps';
 /** Enough rounds for a stable figure while the whole run stays within a few seconds. */
 const MEASURED_ROUNDS = 5;
 
