@@ -24,7 +24,6 @@ import { CheckWorkerLifecycle } from '@rank/tracking/check/check-worker.lifecycl
 import type { BenchContext } from './benches';
 import { BENCH_ADMIN_TOKEN, newBenchDirs, removeBenchDirs } from './support/bench-app';
 import { recordFigure } from './support/results';
-import { SAVED_SERP_DIR } from './support/saved-serps';
 import { ms, quantile } from './support/stats';
 
 const ROUND_TRIPS = 200;
@@ -87,7 +86,7 @@ async function roundTrip(): Promise<void> {
 
 async function endToEnd(): Promise<void> {
   // Read before anything starts: a failure here must leave no server running, or the bench never exits.
-  const page = readSavedSerp('fra50__persistent_browser_service__ai_overview.html', SAVED_SERP_DIR);
+  const page = readSavedSerp('fra50__persistent_browser_service__ai_overview.html');
   const google = await FakeGoogle.start();
   google.reset(() => ({ kind: 'page', html: page }));
   const dirs = newBenchDirs('serp-check');

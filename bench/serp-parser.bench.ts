@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import { parseSerpPage } from '@rank/serp/parser/parse-serp-page';
-import { SAVED_SERP_DIR as FIXTURE_DIR } from './support/saved-serps';
+import { SAVED_SERP_DIR as FIXTURE_DIR } from '@rank/serp/fetcher/test-support/saved-serp';
 /** Enough rounds for a stable figure while the whole run stays within a few seconds. */
 const MEASURED_ROUNDS = 5;
 

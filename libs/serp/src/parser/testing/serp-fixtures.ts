@@ -1,12 +1,12 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { readSavedSerp, SAVED_SERP_DIR } from '../../fetcher/test-support/saved-serp';
 
 /**
  * Saved Google pages, gzipped, plus hand-made pages kept as plain `.html` so they can be reviewed;
- * see the README there for what each one is.
+ * see the README there. One folder and one reader with the fetcher's tests.
  */
-export const SERP_FIXTURE_DIR = join(__dirname, '..', '..', '..', 'test-fixtures', 'serp');
+export const SERP_FIXTURE_DIR = SAVED_SERP_DIR;
 
 /** The file names (`….html`) of every page: saved ones without their `.gz`, hand-made ones as they are. */
 export function listSerpFixtures(): string[] {
@@ -17,11 +17,7 @@ export function listSerpFixtures(): string[] {
 }
 
 /** The HTML of a page, by its file name (`….html`), gzipped or not. */
-export function readSerpFixture(fileName: string): string {
-  const gzipped = join(SERP_FIXTURE_DIR, `${fileName}.gz`);
-  if (existsSync(gzipped)) return gunzipSync(readFileSync(gzipped)).toString('utf8');
-  return readFileSync(join(SERP_FIXTURE_DIR, fileName), 'utf8');
-}
+export const readSerpFixture = readSavedSerp;
 
 /** The organic URLs in order from the `.expected-urls.txt` beside a page. */
 export function readExpectedUrls(fileName: string): string[] {
