@@ -18,7 +18,7 @@ function recordingReadStore(): ReadStore & { inserts: { table: string; rows: num
     checkpoints,
     command: async () => undefined,
     query: async <Row>() => [] as Row[],
-    queryText: async () => '',
+    queryRaw: async () => Buffer.alloc(0),
     insert: async (table, rows) => {
       if (table === 'projection_checkpoints') checkpoints.push(Number(rows[0]!['position']));
       else inserts.push({ table, rows: rows.length });

@@ -71,10 +71,14 @@ export class ClickHouseReadStore implements ReadStore {
     );
   }
 
-  async queryText(sql: string, params?: QueryParams): Promise<string> {
+  async queryRaw(sql: string, params?: QueryParams): Promise<Buffer> {
     this.#assertOpen();
-    const result = await this.#client.query({ query: sql, query_params: toPortableParams(params), format: 'TabSeparatedRaw' });
-    return result.text();
+    // exec, not query: query's ResultSet would decode the bytes into one string (and its stream()
+    // would split them into row objects). The bytes go on as they are, chunks joined at most once.
+    const { stream } = await this.#client.exec({ query: `${sql}\nFORMAT TabSeparatedRaw`, query_params: toPortableParams(params) });
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
   }
 
   async insert(table: string, rows: readonly Record<string, unknown>[]): Promise<void> {

@@ -132,14 +132,24 @@ export function describeReadStoreContract(name: string, makeStore: () => Promise
       ]);
     });
 
-    it('returns rows as TabSeparatedRaw text: values unescaped, a tab between them, a newline after each row', async () => {
-      const text = await store.queryText(
+    it('returns rows as TabSeparatedRaw bytes: values unescaped, a tab between them, a newline after each row', async () => {
+      const raw = await store.queryRaw(
         `SELECT number AS n, concat('{"q":"', {s:String}, '","back":"\\\\"}') AS json, toString(number * 1.5) AS f FROM numbers(2)`,
-        { s: "it's" },
+        { s: "it's ünïcode" },
       );
-      // One backslash in the value, one in the text: nothing escaped.
-      expect(text).toBe(`0\t{"q":"it's","back":"\\"}\t0\n1\t{"q":"it's","back":"\\"}\t1.5\n`);
-      expect(await store.queryText('SELECT 1 WHERE 0')).toBe('');
+      expect(Buffer.isBuffer(raw)).toBe(true);
+      // One backslash in the value, one in the text: nothing escaped; UTF-8 as it is.
+      expect(raw.toString('utf8')).toBe(`0\t{"q":"it's ünïcode","back":"\\"}\t0\n1\t{"q":"it's ünïcode","back":"\\"}\t1.5\n`);
+      expect((await store.queryRaw('SELECT 1 WHERE 0')).length).toBe(0);
+    });
+
+    it('returns a big answer whole, however many chunks it arrives in', async () => {
+      const raw = await store.queryRaw('SELECT number, repeat({pad:String}, 20) FROM numbers({rows:UInt32})', { pad: 'é', rows: 200_000 });
+      const lines = raw.toString('utf8').split('\n');
+      expect(lines).toHaveLength(200_001);
+      expect(lines[0]).toBe(`0\t${'é'.repeat(20)}`);
+      expect(lines[199_999]).toBe(`199999\t${'é'.repeat(20)}`);
+      expect(lines[200_000]).toBe('');
     });
 
     it('keeps a hostile parameter a value, never SQL', async () => {

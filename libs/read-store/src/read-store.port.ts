@@ -13,12 +13,12 @@ export interface ReadStore {
   /** Runs a query and returns its rows as plain objects (64-bit integers come back as strings, as from a server). */
   query<Row = Record<string, unknown>>(sql: string, params?: QueryParams): Promise<Row[]>;
   /**
-   * Runs a query and returns its rows as TabSeparatedRaw text: each row's values unescaped, a tab
+   * Runs a query and returns its rows as TabSeparatedRaw bytes: each row's values unescaped, a tab
    * between them and a newline after each row. Only for columns that cannot hold a tab or a newline
-   * (ids, numbers, JSON text): a big answer of text that ClickHouse builds travels without being
-   * escaped and parsed again.
+   * (ids, numbers, JSON text): a big answer of text that ClickHouse builds travels on as bytes,
+   * never escaped, parsed or decoded into a string.
    */
-  queryText(sql: string, params?: QueryParams): Promise<string>;
+  queryRaw(sql: string, params?: QueryParams): Promise<Buffer>;
   /** Inserts rows (JSON objects whose keys are column names). */
   insert(table: string, rows: readonly Record<string, unknown>[]): Promise<void>;
   /** Applies the numbered migration files not yet applied, in order, each once. */

@@ -34,7 +34,7 @@ export function withDatabaseDroppedOnClose(store: ReadStore): ReadStore {
     query<Row = Record<string, unknown>>(sql: string, params?: QueryParams): Promise<Row[]> {
       return store.query<Row>(sql, params);
     },
-    queryText: (sql, params) => store.queryText(sql, params),
+    queryRaw: (sql, params) => store.queryRaw(sql, params),
     insert: (table, rows) => store.insert(table, rows),
     migrate: (migrations) => store.migrate(migrations),
     close(): Promise<void> {

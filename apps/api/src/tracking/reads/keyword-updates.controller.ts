@@ -97,6 +97,9 @@ class KeywordUpdatesResponse {
   data!: Record<string, KeywordUpdatesEntry>;
 }
 
+/** A keyword without a check in the window: an empty `updates` array. */
+const NO_UPDATES = Buffer.alloc(0);
+
 /** A keyword's matches for the text and locale filters (all optional). */
 function keywordFilter(params: KeywordUpdatesParams): ((k: TrackedKeyword) => boolean) | undefined {
   const search = params.search?.trim().toLowerCase() || undefined;
@@ -152,7 +155,7 @@ export class KeywordUpdatesController {
         keyword,
         latestPosition: picks?.latestPosition ?? null,
         volume: volume ? averageMonthlySearches(volume) : null,
-        updatesJson: picks?.updatesJson ?? '',
+        updatesJson: picks?.updatesJson ?? NO_UPDATES,
       };
     });
     const ordered = orderKeywords(sortable, params.sortBy, params.sortOrder ?? 'desc').map(({ keyword, volume, updatesJson }) => ({

@@ -34,14 +34,15 @@ export interface RankingPage {
 }
 
 /**
- * One keyword's picked checks, oldest first (checked_at, then check id), as the text of its
- * `updates` JSON array, written by ClickHouse: each successful update's page is a placeholder,
+ * One keyword's picked checks, oldest first (checked_at, then check id), as the bytes of its
+ * `updates` JSON array's text, written by ClickHouse: each successful update's page is a placeholder,
  * PAGE_MARK + page key + PAGE_MARK, where its `,"url":…,"title":…,"domain":…}` goes (see
  * keyword-updates-json.ts). ClickHouse formats the ids, dates and positions in far less time than
- * parsing a tuple per check into JavaScript and formatting it there.
+ * parsing a tuple per check into JavaScript and formatting it there, and the bytes go to the socket
+ * as they came, never decoded into a string and encoded back.
  */
 export interface KeywordPicks {
-  updatesJson: string;
+  updatesJson: Buffer;
   /** Position of the latest successful pick: 0 = not ranking, null = no successful pick in the window. */
   latestPosition: number | null;
 }
@@ -54,7 +55,7 @@ export interface KeywordUpdateRows {
 }
 
 /** Brackets a page key in `updatesJson`: a control character, which JSON text always escapes, so it never occurs in an id or date. */
-export const PAGE_MARK = '\x01';
+export const PAGE_MARK = 0x01;
 
 /**
  * One update of the answer (keys in the documented order, as JSON.stringify gives them) from a
@@ -121,7 +122,7 @@ export class KeywordUpdatesReader {
     // answer and parsed back (a third of the read's time for 30 days). JSON text holds no raw tab or
     // newline, nor do ids and numbers, so a row is its line and its values the tab-separated parts.
     const [picks, pages] = await Promise.all([
-      this.store.queryText(
+      this.store.queryRaw(
         `SELECT keyword_id, ifNull(toString(latest_position), 'null'), arrayStringConcat(arrayMap(t -> ${UPDATE_JSON}, picks), ',')
          FROM (
            SELECT keyword_id,
@@ -145,17 +146,28 @@ export class KeywordUpdatesReader {
         params,
       ),
     ]);
-    const byKeyword = new Map<string, KeywordPicks>();
-    for (const line of picks.split('\n')) {
-      if (line === '') continue;
-      const afterId = line.indexOf('\t');
-      const afterPosition = line.indexOf('\t', afterId + 1);
-      const position = line.slice(afterId + 1, afterPosition);
-      byKeyword.set(line.slice(0, afterId), {
-        latestPosition: position === 'null' ? null : Number(position),
-        updatesJson: line.slice(afterPosition + 1),
-      });
-    }
-    return { byKeyword, pages: new Map(pages.map((p) => [p.pageKey, { url: p.url, title: p.title, domain: p.domain }])) };
+    return { byKeyword: picksByKeyword(picks), pages: new Map(pages.map((p) => [p.pageKey, { url: p.url, title: p.title, domain: p.domain }])) };
   }
+}
+
+const TAB = 0x09;
+const NEWLINE = 0x0a;
+
+/** The picks query's lines (keyword id, latest position, updates), the updates kept as slices of the bytes. */
+function picksByKeyword(picks: Buffer): Map<string, KeywordPicks> {
+  const byKeyword = new Map<string, KeywordPicks>();
+  let start = 0;
+  while (start < picks.length) {
+    const newline = picks.indexOf(NEWLINE, start);
+    const end = newline === -1 ? picks.length : newline;
+    const afterId = picks.indexOf(TAB, start);
+    const afterPosition = picks.indexOf(TAB, afterId + 1);
+    const position = picks.toString('latin1', afterId + 1, afterPosition);
+    byKeyword.set(picks.toString('utf8', start, afterId), {
+      latestPosition: position === 'null' ? null : Number(position),
+      updatesJson: picks.subarray(afterPosition + 1, end),
+    });
+    start = end + 1;
+  }
+  return byKeyword;
 }
