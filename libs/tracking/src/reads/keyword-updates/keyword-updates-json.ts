@@ -34,7 +34,9 @@ export function* keywordUpdatesJson(entries: Iterable<KeywordUpdatesEntry>, page
     if (fields === undefined) {
       const page = pages.get(pageKey);
       if (!page) throw new Error(`keyword-updates: page ${pageKey} of a picked check is missing`);
-      fields = Buffer.from(`,"url":${JSON.stringify(page.url)},"title":${JSON.stringify(page.title)},"domain":${JSON.stringify(page.domain)}}`);
+      fields = Buffer.from(
+        `,"url":${JSON.stringify(page.url)},"title":${JSON.stringify(page.title)},"domain":${JSON.stringify(page.domain)}}`,
+      );
       pageFields.set(pageKey, fields);
     }
     return fields;

@@ -146,7 +146,10 @@ export class KeywordUpdatesReader {
         params,
       ),
     ]);
-    return { byKeyword: picksByKeyword(picks), pages: new Map(pages.map((p) => [p.pageKey, { url: p.url, title: p.title, domain: p.domain }])) };
+    return {
+      byKeyword: picksByKeyword(picks),
+      pages: new Map(pages.map((p) => [p.pageKey, { url: p.url, title: p.title, domain: p.domain }])),
+    };
   }
 }
 
