@@ -12,26 +12,26 @@ describe('the process-wide chDB engine record', () => {
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-  it('shares one path, refuses another while any lease is held, and frees it when the last is released', () => {
+  it('shares one path, refuses another while any lease is held, and frees it when the last is released', async () => {
     const first = acquireChdbEngine(join(root, 'a'));
     const second = acquireChdbEngine(join(root, 'x', '..', 'a'));
 
     expect(second.path).toBe(first.path);
     expect(() => acquireChdbEngine(join(root, 'b'))).toThrow(/already runs chDB on .*\/a\. chDB runs one ClickHouse engine per process/);
 
-    first.release();
-    first.release(); // idempotent: must not free the engine while `second` still holds it
+    await first.release();
+    await first.release(); // idempotent: must not free the engine while `second` still holds it
     expect(() => acquireChdbEngine(join(root, 'b'))).toThrow(/one ClickHouse engine per process/);
 
-    second.release();
+    await second.release();
     const elsewhere = acquireChdbEngine(join(root, 'b'));
     expect(elsewhere.path).toBe(join(root, 'b'));
-    elsewhere.release();
+    await elsewhere.release();
   });
 
-  it('refuses to open clients on a released lease', () => {
+  it('refuses to open clients on a released lease', async () => {
     const lease = acquireChdbEngine(join(root, 'a'));
-    lease.release();
+    await lease.release();
 
     expect(() => lease.openClient('default')).toThrow(/released/);
   });

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import { drainPending } from 'chdb';
 import { createChdbConnection } from 'chdb/connection';
 import { ChdbDatabaseConnection } from './chdb-database-connection';
 import { CLIENT_LOG, SERVER_ALIGNED_SETTINGS } from './clickhouse-settings';
@@ -22,8 +23,12 @@ export interface ChdbEngineLease {
   readonly path: string;
   /** Opens a client (its own chDB connection) whose statements run in `database`. */
   openClient(database: string): ClickHouseClient;
-  /** Idempotent. */
-  release(): void;
+  /**
+   * Idempotent. The last lease on the directory resolves once chDB has let go of it: a connection
+   * closed while a query still ran on it is torn down only after that query, and until then chDB
+   * refuses to open another directory.
+   */
+  release(): Promise<void>;
 }
 
 export function acquireChdbEngine(requestedPath: string): ChdbEngineLease {
@@ -55,10 +60,15 @@ export function acquireChdbEngine(requestedPath: string): ChdbEngineLease {
         log: CLIENT_LOG,
       });
     },
-    release(): void {
+    async release(): Promise<void> {
       if (released) return;
       released = true;
       engine.leases -= 1;
+      if (engine.leases > 0) return;
+      // Found in the bench: an app stopped right after it started, with a projection's query still
+      // running, and the next app (on another directory) could not open chDB. No other store here
+      // uses the engine any more, so the wait ends when those last operations do.
+      await drainPending();
       if (engine.leases === 0 && liveEngine === engine) liveEngine = undefined;
     },
   };

@@ -37,6 +37,21 @@ describe('chDB read store', () => {
     expect(Math.max(...gaps)).toBeLessThan(400);
   });
 
+  it('closes only once a query still running on it has ended, when chDB has let go of the directory', async () => {
+    const store = await createReadStore({ database: 'default', chdbPath: testChdbPath() });
+    const started = Date.now();
+    // About 600 ms in the engine, whatever the machine's speed.
+    const running = store.query<{ slept: string }>(
+      'SELECT sum(sleepEachRow(0.2)) AS slept FROM numbers(3) SETTINGS max_threads = 1, max_block_size = 1',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await store.close();
+    // Without the wait, close() returned at once while chDB tore the connection down later, behind
+    // the query, and refused to open another directory until then.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(500);
+    expect(await running).toEqual([{ slept: '0' }]); // UInt64 comes back as a string
+  });
+
   it('shares the engine between stores on the same path, and closing one leaves the other working', async () => {
     const first = await createTestReadStore();
     const second = track(await createTestReadStore());

@@ -86,14 +86,14 @@ export async function startChdbHttpServer(options: ChdbHttpServerOptions): Promi
   try {
     keeper = new Session(engine.path);
   } catch (error) {
-    engine.release();
+    await engine.release();
     throw error;
   }
   try {
     version = (await keeper.queryAsync('SELECT version()', { format: 'TabSeparated' })).text().trim();
   } catch (error) {
     keeper.close();
-    engine.release();
+    await engine.release();
     throw error;
   }
 
@@ -175,7 +175,7 @@ export async function startChdbHttpServer(options: ChdbHttpServerOptions): Promi
         server.closeIdleConnections();
       }).finally(() => {
         keeper.close();
-        engine.release();
+        return engine.release();
       });
       return closing;
     },
