@@ -29,24 +29,33 @@ export class DataForSeoHttp {
     this.authorization = `Basic ${Buffer.from(`${access.login}:${access.password}`).toString('base64')}`;
   }
 
-  /** Posts one live task and answers its `result` (an empty list when the task found nothing). */
-  async postLiveTask(path: string, task: Record<string, unknown>): Promise<unknown[]> {
-    return withRetry(this.retry, async (timeoutMs) => {
-      let response;
-      try {
-        response = await fetchJson({
-          provider: DATAFORSEO,
-          method: 'POST',
-          url: new URL(`${this.access.baseUrl}${path}`),
-          body: [task],
-          headers: { authorization: this.authorization },
-          timeoutMs,
-        });
-      } catch (error) {
-        throw KeywordDataError.from(error, DATAFORSEO);
-      }
-      return taskResult(path, response.status, response.body);
-    });
+  /**
+   * Posts one live task and answers its `result` (an empty list when the task found nothing).
+   * `signal`: the caller stopped waiting; the try in flight is cut off and no retry starts.
+   */
+  async postLiveTask(path: string, task: Record<string, unknown>, signal?: AbortSignal): Promise<unknown[]> {
+    return withRetry(
+      this.retry,
+      async (timeoutMs) => {
+        let response;
+        try {
+          response = await fetchJson({
+            provider: DATAFORSEO,
+            method: 'POST',
+            url: new URL(`${this.access.baseUrl}${path}`),
+            body: [task],
+            headers: { authorization: this.authorization },
+            timeoutMs,
+            signal,
+          });
+        } catch (error) {
+          throw KeywordDataError.from(error, DATAFORSEO);
+        }
+        return taskResult(path, response.status, response.body);
+      },
+      undefined,
+      signal,
+    );
   }
 }
 

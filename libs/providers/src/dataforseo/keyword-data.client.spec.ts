@@ -170,6 +170,37 @@ describe('DataForSeoKeywordData against a fake DataForSEO Keywords Data API', ()
     expect(Date.now() - started).toBeLessThan(6_000);
   });
 
+  it('a caller that stops waiting cuts the ideas call off at once, and no retry starts after it', async () => {
+    // A stuck provider, then a 503 that would be retried: without the signal, three tries of 1 s.
+    fake.failWith(FAIL.slow(3_000, FAIL.serverError(503)));
+    const cancel = new AbortController();
+    setTimeout(() => cancel.abort(), 150);
+    const started = Date.now();
+    const error = await failureOf(client.ideasForSite(US_EN, 'shop.example.com', { signal: cancel.signal }));
+    expect(error.kind).toBe('timeout');
+    expect(error.message).toContain('the caller stopped waiting');
+    // Well under the first try's own 1 s timeout (a generous bound: the machine is shared).
+    expect(Date.now() - started).toBeLessThan(900);
+    // Long enough for a retry to have arrived (10 ms apart here) had one started.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('a signal that aborts during the pause before a retry ends the call with the last error, without that retry', async () => {
+    fake.failWith(FAIL.serverError(503));
+    const slowRetry = new DataForSeoKeywordData(
+      { login: LOGIN, password: PASSWORD, baseUrl: fake.url },
+      { ...FAST_RETRY, baseDelayMs: 5_000 },
+    );
+    const cancel = new AbortController();
+    setTimeout(() => cancel.abort(), 200);
+    const started = Date.now();
+    const error = await failureOf(slowRetry.ideasForKeywords(US_EN, ['coffee'], { signal: cancel.signal }));
+    expect(error.status).toBe(503);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it('a connection reset is unavailable; one reset then success recovers', async () => {
     fake.failWith(FAIL.reset());
     expect((await failureOf(client.searchVolumes(US_EN, ['a']))).failure).toBe('unavailable');

@@ -57,21 +57,20 @@ export class DataForSeoKeywordData implements KeywordDataProvider {
   async ideasForKeywords(market: KeywordMarket, seeds: readonly string[], options: IdeaOptions = {}): Promise<KeywordFigures[]> {
     const keywords = [...new Set(seeds.map(normaliseKeyword))].filter(isAskable).slice(0, MAX_IDEA_SEEDS);
     if (keywords.length === 0) return [];
-    const result = await this.http.postLiveTask(DATAFORSEO_KEYWORDS_FOR_KEYWORDS_PATH, {
-      ...marketFields(market),
-      keywords,
-      search_partners: false,
-    });
+    const result = await this.http.postLiveTask(
+      DATAFORSEO_KEYWORDS_FOR_KEYWORDS_PATH,
+      { ...marketFields(market), keywords, search_partners: false },
+      options.signal,
+    );
     return itemsToFigures(result).slice(0, options.limit ?? DEFAULT_IDEA_LIMIT);
   }
 
   async ideasForSite(market: KeywordMarket, domain: string, options: IdeaOptions = {}): Promise<KeywordFigures[]> {
-    const result = await this.http.postLiveTask(DATAFORSEO_KEYWORDS_FOR_SITE_PATH, {
-      ...marketFields(market),
-      target: domain,
-      target_type: 'site',
-      search_partners: false,
-    });
+    const result = await this.http.postLiveTask(
+      DATAFORSEO_KEYWORDS_FOR_SITE_PATH,
+      { ...marketFields(market), target: domain, target_type: 'site', search_partners: false },
+      options.signal,
+    );
     return itemsToFigures(result).slice(0, options.limit ?? DEFAULT_IDEA_LIMIT);
   }
 }

@@ -177,6 +177,20 @@ describe('GoogleAdsKeywordData against a fake Google Ads API and OAuth endpoint'
     expect((await failureOf(client.searchVolumes(US_EN, ['a']))).failure).toBe('unavailable');
   });
 
+  it('a caller that stops waiting cuts the ideas call off at once, and no retry starts after it', async () => {
+    await client.searchVolumes(US_EN, ['warm up']);
+    fake.failWith(FAIL.slow(3_000, FAIL.serverError(503)));
+    const before = fake.adsRequests.length;
+    const cancel = new AbortController();
+    setTimeout(() => cancel.abort(), 150);
+    const started = Date.now();
+    const error = await failureOf(client.ideasForSite(US_EN, 'example.com', { signal: cancel.signal }));
+    expect(error.message).toContain('the caller stopped waiting');
+    expect(Date.now() - started).toBeLessThan(900);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(fake.adsRequests.length - before).toBe(1);
+  });
+
   it('ideas from seeds (keywordSeed, pageSize = limit) and from a site (siteSeed)', async () => {
     const fromSeeds = await client.ideasForKeywords(US_EN, ['coffee'], { limit: 2 });
     expect(fake.adsRequests[0].path).toBe(keywordIdeasPath(CREDS.customerId));

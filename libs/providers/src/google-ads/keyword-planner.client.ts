@@ -68,72 +68,87 @@ export class GoogleAdsKeywordData implements KeywordDataProvider {
     const keywords = [...new Set(seeds.map(normaliseKeyword))].filter((text) => text !== '').slice(0, MAX_IDEA_SEEDS);
     if (keywords.length === 0) return [];
     const limit = options.limit ?? DEFAULT_IDEA_LIMIT;
-    const body = await this.post(keywordIdeasPath(this.config.customerId), {
-      ...targetingOf(market),
-      includeAdultKeywords: false,
-      keywordSeed: { keywords },
-      pageSize: limit,
-    });
+    const body = await this.post(
+      keywordIdeasPath(this.config.customerId),
+      {
+        ...targetingOf(market),
+        includeAdultKeywords: false,
+        keywordSeed: { keywords },
+        pageSize: limit,
+      },
+      options.signal,
+    );
     return ideaFigures(body).slice(0, limit);
   }
 
   async ideasForSite(market: KeywordMarket, domain: string, options: IdeaOptions = {}): Promise<KeywordFigures[]> {
     const limit = options.limit ?? DEFAULT_IDEA_LIMIT;
-    const body = await this.post(keywordIdeasPath(this.config.customerId), {
-      ...targetingOf(market),
-      includeAdultKeywords: false,
-      siteSeed: { site: domain },
-      pageSize: limit,
-    });
+    const body = await this.post(
+      keywordIdeasPath(this.config.customerId),
+      {
+        ...targetingOf(market),
+        includeAdultKeywords: false,
+        siteSeed: { site: domain },
+        pageSize: limit,
+      },
+      options.signal,
+    );
     return ideaFigures(body).slice(0, limit);
   }
 
-  private async post(path: string, body: Record<string, unknown>): Promise<unknown> {
+  /** `signal`: the caller stopped waiting; the try in flight is cut off and no retry starts. */
+  private async post(path: string, body: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
     let refreshedAfterRefusal = false;
-    return withRetry(this.retry, async (timeoutMs) => {
-      for (;;) {
-        const accessToken = await this.token.get();
-        let response;
-        try {
-          response = await fetchJson({
-            provider: PROVIDER,
-            method: 'POST',
-            url: new URL(`${this.config.baseUrl}${path}`),
-            body,
-            headers: {
-              authorization: `Bearer ${accessToken}`,
-              'developer-token': this.config.developerToken,
-              ...(this.config.loginCustomerId ? { 'login-customer-id': this.config.loginCustomerId } : {}),
-            },
-            timeoutMs,
-          });
-        } catch (error) {
-          throw KeywordDataError.from(error, PROVIDER);
+    return withRetry(
+      this.retry,
+      async (timeoutMs) => {
+        for (;;) {
+          const accessToken = await this.token.get();
+          let response;
+          try {
+            response = await fetchJson({
+              provider: PROVIDER,
+              method: 'POST',
+              url: new URL(`${this.config.baseUrl}${path}`),
+              body,
+              headers: {
+                authorization: `Bearer ${accessToken}`,
+                'developer-token': this.config.developerToken,
+                ...(this.config.loginCustomerId ? { 'login-customer-id': this.config.loginCustomerId } : {}),
+              },
+              timeoutMs,
+              signal,
+            });
+          } catch (error) {
+            throw KeywordDataError.from(error, PROVIDER);
+          }
+          // A token Google no longer takes (revoked, expired early): one fresh exchange, then give up.
+          if (response.status === 401 && !refreshedAfterRefusal) {
+            refreshedAfterRefusal = true;
+            this.token.forget();
+            continue;
+          }
+          if (response.status >= 400) {
+            const message = upstreamMessage(response.body) ?? 'no error message';
+            throw new KeywordDataError(
+              PROVIDER,
+              'http',
+              `${path.replace(/customers\/\d+/, 'customers/…')} answered ${response.status}: ${message}`,
+              response.status,
+            );
+          }
+          if (!asObject(response.body))
+            throw new KeywordDataError(
+              PROVIDER,
+              'malformed',
+              `${path.replace(/customers\/\d+/, 'customers/…')} answered without a JSON object`,
+            );
+          return response.body;
         }
-        // A token Google no longer takes (revoked, expired early): one fresh exchange, then give up.
-        if (response.status === 401 && !refreshedAfterRefusal) {
-          refreshedAfterRefusal = true;
-          this.token.forget();
-          continue;
-        }
-        if (response.status >= 400) {
-          const message = upstreamMessage(response.body) ?? 'no error message';
-          throw new KeywordDataError(
-            PROVIDER,
-            'http',
-            `${path.replace(/customers\/\d+/, 'customers/…')} answered ${response.status}: ${message}`,
-            response.status,
-          );
-        }
-        if (!asObject(response.body))
-          throw new KeywordDataError(
-            PROVIDER,
-            'malformed',
-            `${path.replace(/customers\/\d+/, 'customers/…')} answered without a JSON object`,
-          );
-        return response.body;
-      }
-    });
+      },
+      undefined,
+      signal,
+    );
   }
 }
 

@@ -44,6 +44,8 @@ export const MAX_IDEA_SEEDS = 20;
 export interface IdeaOptions {
   /** At most this many ideas (default 100). */
   limit?: number;
+  /** The caller stopped waiting: the upstream call in flight is cut off and no retry starts. */
+  signal?: AbortSignal;
 }
 
 /**

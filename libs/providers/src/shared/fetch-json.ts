@@ -8,6 +8,8 @@ export interface JsonRequest {
   body?: unknown;
   headers?: Record<string, string>;
   timeoutMs: number;
+  /** The caller stopped waiting: the exchange is cut off at once, like one that timed out. */
+  signal?: AbortSignal;
 }
 
 export interface JsonResponse {
@@ -34,10 +36,13 @@ export async function fetchJson(request: JsonRequest): Promise<JsonResponse> {
         ...request.headers,
       },
       body: request.body !== undefined ? JSON.stringify(request.body) : undefined,
-      signal: AbortSignal.timeout(request.timeoutMs),
+      signal: request.signal
+        ? AbortSignal.any([AbortSignal.timeout(request.timeoutMs), request.signal])
+        : AbortSignal.timeout(request.timeoutMs),
     });
     text = await response.text();
   } catch (error) {
+    if (request.signal?.aborted) throw new UpstreamError(request.provider, 'timeout', `${where} was cut off: the caller stopped waiting`);
     if (isTimeout(error)) throw new UpstreamError(request.provider, 'timeout', `${where} gave no answer within ${request.timeoutMs} ms`);
     throw new UpstreamError(request.provider, 'unreachable', `${where} failed: ${causeOf(error)}`);
   }

@@ -51,4 +51,40 @@ describe('withRetry', () => {
     expect(isTransient(http(404))).toBe(false);
     expect(isTransient(new Error('bug'))).toBe(false);
   });
+  it('starts no retry once the signal has aborted, and ends its pause before the retry at once', async () => {
+    const cancel = new AbortController();
+    let calls = 0;
+    const started = Date.now();
+    const call = withRetry(
+      { attempts: 5, baseDelayMs: 10_000, timeoutMs: 100 },
+      async () => {
+        calls++;
+        if (calls === 1) setTimeout(() => cancel.abort(), 20);
+        throw http(503);
+      },
+      undefined,
+      cancel.signal,
+    );
+    await expect(call).rejects.toThrow('answered 503');
+    expect(calls).toBe(1);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('does not try again when the signal was aborted before the first failure', async () => {
+    const cancel = new AbortController();
+    cancel.abort();
+    let calls = 0;
+    await expect(
+      withRetry(
+        { attempts: 3, baseDelayMs: 1, timeoutMs: 100 },
+        async () => {
+          calls++;
+          throw http(503);
+        },
+        undefined,
+        cancel.signal,
+      ),
+    ).rejects.toThrow('answered 503');
+    expect(calls).toBe(1);
+  });
 });

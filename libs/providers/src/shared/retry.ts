@@ -26,16 +26,30 @@ export function isTransient(error: unknown): boolean {
   return error.kind === 'http' && error.status !== undefined && (error.status >= 500 || error.status === 429);
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** A pause that ends early when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
 
 /**
  * Runs `attempt` (given its timeout) until it succeeds, fails for good, or the tries or the time
- * budget run out; the last error is thrown.
+ * budget run out; the last error is thrown. Once `signal` aborts (the caller stopped waiting), no
+ * further try starts: the call ends with the last try's error instead of running on, paid for and
+ * unread (the try in flight is the attempt's to cut off, with the same signal).
  */
 export async function withRetry<T>(
   policy: RetryPolicy,
   attempt: (timeoutMs: number) => Promise<T>,
   retryable: (error: unknown) => boolean = isTransient,
+  signal?: AbortSignal,
 ): Promise<T> {
   const started = Date.now();
   const budget = policy.budgetMs ?? Number.POSITIVE_INFINITY;
@@ -47,8 +61,10 @@ export async function withRetry<T>(
       const delay = Math.round(policy.baseDelayMs * 2 ** (tried - 1) * (0.75 + Math.random() * 0.5));
       const leftAfterWait = budget - (Date.now() - started) - delay;
       // A retry that would have almost no time for its answer only delays the failure.
-      if (tried >= policy.attempts || !retryable(error) || leftAfterWait < Math.min(1_000, policy.timeoutMs)) throw error;
-      await sleep(delay);
+      if (tried >= policy.attempts || !retryable(error) || leftAfterWait < Math.min(1_000, policy.timeoutMs) || signal?.aborted)
+        throw error;
+      await pause(delay, signal);
+      if (signal?.aborted) throw error;
     }
   }
 }

@@ -99,6 +99,23 @@ describe('keyword ideas', () => {
     expect(await new KeywordIdeas(noAutocomplete, p, 50).forProject(seed)).toEqual({ ideas: [], error: 'service_unavailable' });
   });
 
+  it('at the timeout, aborts the signal both provider calls were given, so neither runs on after the answer', async () => {
+    const signals: (AbortSignal | undefined)[] = [];
+    // A call that only ends when it is cut off, as the providers' calls do when their signal aborts.
+    const untilCutOff = (signal: AbortSignal | undefined) =>
+      new Promise<never>((_, reject) => {
+        signals.push(signal);
+        signal?.addEventListener('abort', () => reject(new KeywordDataError('dataforseo', 'timeout', 'cut off')));
+      });
+    const p = provider({
+      ideasForKeywords: (_market, _seeds, options) => untilCutOff(options?.signal),
+      ideasForSite: (_market, _domain, options) => untilCutOff(options?.signal),
+    });
+    expect(await new KeywordIdeas(noAutocomplete, p, 50).forProject(seed)).toEqual({ ideas: [], error: 'service_unavailable' });
+    expect(signals).toHaveLength(2);
+    expect(signals.map((signal) => signal?.aborted)).toEqual([true, true]);
+  });
+
   it('falls back to autocomplete without a provider: phrases with null figures', async () => {
     const asked: string[] = [];
     const autocomplete: AutocompleteProvider = {

@@ -81,10 +81,13 @@ export class KeywordIdeas {
   ): Promise<KeywordIdeasAnswer> {
     try {
       const answers = await withTimeout(
-        bothOrFirstFailure(
-          seeds.length > 0 ? provider.ideasForKeywords(market, seeds.slice(0, MAX_IDEA_SEEDS), { limit: MAX_IDEAS }) : Promise.resolve([]),
-          provider.ideasForSite(market, domain, { limit: MAX_IDEAS }),
-        ),
+        (signal) =>
+          bothOrFirstFailure(
+            seeds.length > 0
+              ? provider.ideasForKeywords(market, seeds.slice(0, MAX_IDEA_SEEDS), { limit: MAX_IDEAS, signal })
+              : Promise.resolve([]),
+            provider.ideasForSite(market, domain, { limit: MAX_IDEAS, signal }),
+          ),
         this.timeoutMs,
         provider.source,
       );
@@ -107,7 +110,8 @@ export class KeywordIdeas {
     const queries = seeds.length > 0 ? seeds.slice(0, AUTOCOMPLETE_SEEDS) : [brandOf(domain)];
     const settled = await Promise.allSettled(
       queries.map((q) =>
-        withTimeout(this.autocomplete.complete({ q, hl: market.langCode, gl: market.geoCode }), this.timeoutMs, 'autocomplete'),
+        // Autocomplete is free and bounded by its own timeout and retry budget: it takes no signal.
+        withTimeout(() => this.autocomplete.complete({ q, hl: market.langCode, gl: market.geoCode }), this.timeoutMs, 'autocomplete'),
       ),
     );
     const answered = settled.filter((s): s is PromiseFulfilledResult<string[]> => s.status === 'fulfilled');

@@ -62,7 +62,11 @@ describe('keyword research', () => {
         },
       ],
     });
-    expect(p.calls).toEqual([{ market: { geoCode: 'US', langCode: 'en' }, seeds: ['running shoes'], options: { limit: 100 } }]);
+    expect(p.calls).toEqual([
+      { market: { geoCode: 'US', langCode: 'en' }, seeds: ['running shoes'], options: { limit: 100, signal: expect.any(AbortSignal) } },
+    ]);
+    // The call's signal, which aborts only at the research timeout: it answered in time.
+    expect((p.calls[0] as { options: { signal: AbortSignal } }).options.signal.aborted).toBe(false);
   });
 
   it('defaults to US and en', async () => {

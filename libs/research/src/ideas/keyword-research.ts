@@ -71,7 +71,7 @@ export class KeywordResearch {
     try {
       const figures = await withTimeout(
         // The provider's own order is by relevance: ask for the most, sort by volume, then cut.
-        provider.ideasForKeywords({ geoCode: geo, langCode: lang }, [seed], { limit: RESEARCH_LIMIT_MAX }),
+        (signal) => provider.ideasForKeywords({ geoCode: geo, langCode: lang }, [seed], { limit: RESEARCH_LIMIT_MAX, signal }),
         this.timeoutMs,
         provider.source,
       );
