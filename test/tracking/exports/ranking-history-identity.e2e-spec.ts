@@ -82,7 +82,13 @@ describe("exports: each keyword's latest two checks, recent partitions first", (
       else before.set(row.keywordId, { position: Number(row.position), url: row.url, day: row.day, previousPosition: null });
     }
     expect(before.size).toBeGreaterThan(0);
-    const after = await new RankingHistoryReader(store).latestChecks(projectId, keywordIds, asOfDay);
+    const reader = new RankingHistoryReader(store);
+    const after = await reader.latestChecks(projectId, keywordIds, asOfDay);
     expect(Object.fromEntries(after)).toEqual(Object.fromEntries(before));
+    if (asOfDay !== undefined) {
+      // The summary export's one statement (day figures and latest checks side by side) gives the same checks.
+      const { latest } = await reader.summaries(projectId, keywordIds, { startDate: '2000-01-01', endDate: asOfDay });
+      expect(Object.fromEntries(latest)).toEqual(Object.fromEntries(before));
+    }
   });
 });

@@ -63,7 +63,10 @@ describe('summary export: day figures from keyword_day_checks equal the previous
     const old = await previousDailyPositions(store, projectId, keywordIds, range);
     const expected = Object.fromEntries(keywordIds.map((id) => [id, previousSummary(old.get(id)?.values() ?? [])]));
     expect(Object.values(expected).filter((s) => s.checkedDays > 0).length).toBeGreaterThanOrEqual(3);
-    const days = await new RankingHistoryReader(store).daySummaries(projectId, keywordIds, range);
+    const reader = new RankingHistoryReader(store);
+    const days = await reader.daySummaries(projectId, keywordIds, range);
     expect(Object.fromEntries(keywordIds.map((id) => [id, positionSummaryOf(days.get(id))]))).toEqual(expected);
+    // The summary export's one statement (day figures and latest checks side by side) gives the same figures.
+    expect((await reader.summaries(projectId, keywordIds, range)).days).toEqual(days);
   });
 });

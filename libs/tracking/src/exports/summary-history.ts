@@ -44,13 +44,10 @@ export async function loadSummaryHistory(
   const days = new Map<string, DaySummary>();
   const latest = new Map<string, LatestCheck>();
   for (const page of pagesOf([...keywordIds].sort(), SUMMARY_KEYWORDS_PER_QUERY)) {
-    // Independent reads: ClickHouse runs them side by side.
-    const [summaries, latestOfPage] = await Promise.all([
-      history.daySummaries(projectId, page, range),
-      history.latestChecks(projectId, page, range.endDate),
-    ]);
-    for (const [keywordId, summary] of summaries) days.set(keywordId, summary);
-    for (const [keywordId, check] of latestOfPage) latest.set(keywordId, check);
+    // One statement for both (see summaries): two would run one after the other on chDB.
+    const figures = await history.summaries(projectId, page, range);
+    for (const [keywordId, summary] of figures.days) days.set(keywordId, summary);
+    for (const [keywordId, check] of figures.latest) latest.set(keywordId, check);
   }
   return { summaryOf: (keywordId) => positionSummaryOf(days.get(keywordId)), latestOf: (keywordId) => latest.get(keywordId) };
 }
