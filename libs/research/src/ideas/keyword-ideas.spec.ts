@@ -43,6 +43,13 @@ const seed = {
   ],
 };
 
+/** A call that only ends when it is cut off, as the providers' calls do when their signal aborts; its signal goes to `signals`. */
+const untilCutOff = (signal: AbortSignal | undefined, signals: (AbortSignal | undefined)[]) =>
+  new Promise<never>((_, reject) => {
+    signals.push(signal);
+    signal?.addEventListener('abort', () => reject(new KeywordDataError('dataforseo', 'timeout', 'cut off')));
+  });
+
 describe('keyword ideas', () => {
   it("merges the provider's ideas for the seeds and the site, without tracked keywords, highest volume first", async () => {
     const p = provider();
@@ -101,19 +108,28 @@ describe('keyword ideas', () => {
 
   it('at the timeout, aborts the signal both provider calls were given, so neither runs on after the answer', async () => {
     const signals: (AbortSignal | undefined)[] = [];
-    // A call that only ends when it is cut off, as the providers' calls do when their signal aborts.
-    const untilCutOff = (signal: AbortSignal | undefined) =>
-      new Promise<never>((_, reject) => {
-        signals.push(signal);
-        signal?.addEventListener('abort', () => reject(new KeywordDataError('dataforseo', 'timeout', 'cut off')));
-      });
     const p = provider({
-      ideasForKeywords: (_market, _seeds, options) => untilCutOff(options?.signal),
-      ideasForSite: (_market, _domain, options) => untilCutOff(options?.signal),
+      ideasForKeywords: (_market, _seeds, options) => untilCutOff(options?.signal, signals),
+      ideasForSite: (_market, _domain, options) => untilCutOff(options?.signal, signals),
     });
     expect(await new KeywordIdeas(noAutocomplete, p, 50).forProject(seed)).toEqual({ ideas: [], error: 'service_unavailable' });
     expect(signals).toHaveLength(2);
     expect(signals.map((signal) => signal?.aborted)).toEqual([true, true]);
+  });
+
+  it('cuts the other call off at the first failure, and answers that failure, not the cut-off', async () => {
+    const signals: (AbortSignal | undefined)[] = [];
+    const p = provider({
+      ideasForKeywords: (_market, _seeds, options) => untilCutOff(options?.signal, signals),
+      ideasForSite: async () => {
+        throw new KeywordDataError('dataforseo', 'http', 'task 40501: Invalid Field', 200);
+      },
+    });
+    const started = Date.now();
+    // The timeout is far away: only the failure can end the seeds' call.
+    expect(await new KeywordIdeas(noAutocomplete, p, 10_000).forProject(seed)).toEqual({ ideas: [], error: 'upstream_error' });
+    expect(signals.map((signal) => signal?.aborted)).toEqual([true]);
+    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it('falls back to autocomplete without a provider: phrases with null figures', async () => {

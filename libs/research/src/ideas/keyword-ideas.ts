@@ -83,10 +83,14 @@ export class KeywordIdeas {
       const answers = await withTimeout(
         (signal) =>
           bothOrFirstFailure(
-            seeds.length > 0
-              ? provider.ideasForKeywords(market, seeds.slice(0, MAX_IDEA_SEEDS), { limit: MAX_IDEAS, signal })
-              : Promise.resolve([]),
-            provider.ideasForSite(market, domain, { limit: MAX_IDEAS, signal }),
+            signal,
+            (cut) =>
+              [
+                seeds.length > 0
+                  ? provider.ideasForKeywords(market, seeds.slice(0, MAX_IDEA_SEEDS), { limit: MAX_IDEAS, signal: cut })
+                  : Promise.resolve([]),
+                provider.ideasForSite(market, domain, { limit: MAX_IDEAS, signal: cut }),
+              ] as const,
           ),
         this.timeoutMs,
         provider.source,
@@ -133,14 +137,25 @@ const ideaOf = (figures: KeywordMetrics): KeywordIdea => ({
 });
 
 /**
- * Both answers, or the first failure once the other call has ended too. Promise.all would answer at
- * the first failure while the other call went on retrying on its own (DataForSEO: up to three tries a
- * second apart), after the client had its answer: calls the account pays for and nobody reads, and
- * requests that reached the provider after the request that caused them was over.
+ * Both answers of two calls started by `start` with one signal, or the first failure. At the first
+ * failure the signal aborts (as it does when `outer`, the timeout's, aborts), so the other call is cut
+ * off instead of retrying on its own (DataForSEO: up to three tries a second apart), and the answer
+ * waits until it has ended: no call of the request outlives its answer, nor is paid for unread. The
+ * other call's own error (cut off) never hides the failure that ended the pair.
  */
-async function bothOrFirstFailure<A, B>(first: Promise<A>, second: Promise<B>): Promise<[A, B]> {
-  const [a, b] = await Promise.allSettled([first, second]);
-  if (a.status === 'rejected') throw a.reason;
-  if (b.status === 'rejected') throw b.reason;
-  return [a.value, b.value];
+async function bothOrFirstFailure<A, B>(
+  outer: AbortSignal,
+  start: (signal: AbortSignal) => readonly [Promise<A>, Promise<B>],
+): Promise<[A, B]> {
+  const failed = new AbortController();
+  let firstFailure: { reason: unknown } | undefined;
+  const onFailure = (reason: unknown): never => {
+    firstFailure ??= { reason };
+    failed.abort();
+    throw reason;
+  };
+  const [first, second] = start(AbortSignal.any([outer, failed.signal]));
+  const [a, b] = await Promise.allSettled([first.catch(onFailure), second.catch(onFailure)]);
+  if (firstFailure) throw firstFailure.reason;
+  return [(a as PromiseFulfilledResult<A>).value, (b as PromiseFulfilledResult<B>).value];
 }
