@@ -3,12 +3,10 @@
  * Run it from a bench runner that calls `run()`; it prints pages/s and ms per page, overall and for
  * the slowest page, after a warm-up round (the first parse of a page includes JIT compilation).
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { readdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parseSerpPage } from '@rank/serp/parser/parse-serp-page';
-import { SAVED_SERP_DIR as FIXTURE_DIR } from '@rank/serp/fetcher/test-support/saved-serp';
+import { readSavedSerp, SAVED_SERP_DIR as FIXTURE_DIR } from '@rank/serp/fetcher/test-support/saved-serp';
 /** Enough rounds for a stable figure while the whole run stays within a few seconds. */
 const MEASURED_ROUNDS = 5;
 
@@ -16,7 +14,7 @@ export async function run(): Promise<void> {
   const pages = readdirSync(FIXTURE_DIR)
     .filter((name) => name.endsWith('.html.gz'))
     .sort()
-    .map((name) => ({ name, html: gunzipSync(readFileSync(join(FIXTURE_DIR, name))).toString('utf8') }));
+    .map((name) => ({ name, html: readSavedSerp(name.replace(/\.gz$/, '')) }));
   if (pages.length === 0) throw new Error(`no fixture pages in ${FIXTURE_DIR}`);
   const totalMegabytes = pages.reduce((sum, page) => sum + page.html.length, 0) / 1e6;
 

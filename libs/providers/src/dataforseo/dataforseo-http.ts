@@ -53,7 +53,6 @@ export class DataForSeoHttp {
         }
         return taskResult(path, response.status, response.body);
       },
-      undefined,
       signal,
     );
   }

@@ -146,7 +146,6 @@ export class GoogleAdsKeywordData implements KeywordDataProvider {
           return response.body;
         }
       },
-      undefined,
       signal,
     );
   }

@@ -62,7 +62,6 @@ describe('withRetry', () => {
         if (calls === 1) setTimeout(() => cancel.abort(), 20);
         throw http(503);
       },
-      undefined,
       cancel.signal,
     );
     await expect(call).rejects.toThrow('answered 503');
@@ -81,7 +80,6 @@ describe('withRetry', () => {
           calls++;
           throw http(503);
         },
-        undefined,
         cancel.signal,
       ),
     ).rejects.toThrow('answered 503');

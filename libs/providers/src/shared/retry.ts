@@ -45,12 +45,7 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
  * further try starts: the call ends with the last try's error instead of running on, paid for and
  * unread (the try in flight is the attempt's to cut off, with the same signal).
  */
-export async function withRetry<T>(
-  policy: RetryPolicy,
-  attempt: (timeoutMs: number) => Promise<T>,
-  retryable: (error: unknown) => boolean = isTransient,
-  signal?: AbortSignal,
-): Promise<T> {
+export async function withRetry<T>(policy: RetryPolicy, attempt: (timeoutMs: number) => Promise<T>, signal?: AbortSignal): Promise<T> {
   const started = Date.now();
   const budget = policy.budgetMs ?? Number.POSITIVE_INFINITY;
   for (let tried = 1; ; tried++) {
@@ -61,7 +56,7 @@ export async function withRetry<T>(
       const delay = Math.round(policy.baseDelayMs * 2 ** (tried - 1) * (0.75 + Math.random() * 0.5));
       const leftAfterWait = budget - (Date.now() - started) - delay;
       // A retry that would have almost no time for its answer only delays the failure.
-      if (tried >= policy.attempts || !retryable(error) || leftAfterWait < Math.min(1_000, policy.timeoutMs) || signal?.aborted)
+      if (tried >= policy.attempts || !isTransient(error) || leftAfterWait < Math.min(1_000, policy.timeoutMs) || signal?.aborted)
         throw error;
       await pause(delay, signal);
       if (signal?.aborted) throw error;

@@ -116,8 +116,9 @@ export class KeywordUpdatesReader {
          UNION ALL
          ${fromDayChecks('(day < {firstWeek:Date} OR day >= {afterLastWeek:Date}) AND day BETWEEN {firstDay:Date} AND {lastDay:Date}')}`;
     // arraySort of (checked_at ms, check_id, ...) tuples: oldest first, ties by check id, whatever
-    // order the aggregation met the rows in. The pages are asked for side by side: those of every
-    // successful check in the window, a few more than the picks need and never one less.
+    // order the aggregation met the rows in. The pages are asked for at once (side by side on a
+    // server; chDB runs parameterised statements one at a time): those of every successful check in
+    // the window, a few more than the picks need and never one less.
     // TabSeparatedRaw: the updates' text comes out as ClickHouse wrote it, not escaped into a JSON
     // answer and parsed back (a third of the read's time for 30 days). JSON text holds no raw tab or
     // newline, nor do ids and numbers, so a row is its line and its values the tab-separated parts.
