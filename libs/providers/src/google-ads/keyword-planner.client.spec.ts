@@ -191,6 +191,26 @@ describe('GoogleAdsKeywordData against a fake Google Ads API and OAuth endpoint'
     expect(fake.adsRequests.length - before).toBe(1);
   });
 
+  it('a caller that stops waiting is not held by a stuck OAuth token exchange, which goes on for the next caller', async () => {
+    // A fresh client has no token yet: its first request is the exchange, which stalls here.
+    fake.failNext(FAIL.slow(600, FAIL.serverError(503)));
+    const cancel = new AbortController();
+    setTimeout(() => cancel.abort(), 150);
+    const started = Date.now();
+    const error = await failureOf(client.ideasForSite(US_EN, 'example.com', { signal: cancel.signal }));
+    expect(error.message).toContain('the OAuth token exchange was cut off: the caller stopped waiting');
+    expect(error.failure).toBe('unavailable');
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(fake.tokenRequests).toHaveLength(1);
+    expect(fake.adsRequests).toHaveLength(0);
+    // The exchange was not cancelled: a caller that keeps waiting shares it, sees its 503 and retries.
+    const ideas = await client.ideasForSite(US_EN, 'example.com');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(550); // it waited for the stalled exchange, not a new one
+    expect(fake.tokenRequests).toHaveLength(2);
+    expect(ideas.map((i) => i.keyword)).toContain('example near me');
+    expect(fake.adsRequests).toHaveLength(1);
+  });
+
   it('ideas from seeds (keywordSeed, pageSize = limit) and from a site (siteSeed)', async () => {
     const fromSeeds = await client.ideasForKeywords(US_EN, ['coffee'], { limit: 2 });
     expect(fake.adsRequests[0].path).toBe(keywordIdeasPath(CREDS.customerId));

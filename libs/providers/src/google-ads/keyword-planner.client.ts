@@ -103,7 +103,7 @@ export class GoogleAdsKeywordData implements KeywordDataProvider {
       this.retry,
       async (timeoutMs) => {
         for (;;) {
-          const accessToken = await this.token.get();
+          const accessToken = await this.token.get(signal);
           let response;
           try {
             response = await fetchJson({

@@ -28,10 +28,14 @@ export class OAuthAccessToken {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async get(): Promise<string> {
+  /**
+   * `signal`: the caller stopped waiting. It stops waiting for the exchange at once, but the exchange
+   * itself goes on (bounded by its own timeout): other callers may share it, and its token is kept.
+   */
+  async get(signal?: AbortSignal): Promise<string> {
     if (this.cached && this.now() < this.cached.renewAt) return this.cached.token;
     this.pending ??= this.exchange().finally(() => (this.pending = undefined));
-    return this.pending;
+    return signal ? untilAborted(this.pending, signal, this.provider) : this.pending;
   }
 
   /** The API refused the token (revoked, expired early): the next call gets a fresh one. */
@@ -86,4 +90,15 @@ export class OAuthAccessToken {
     this.cached = { token, renewAt: this.now() + Math.max(0, expiresIn * 1_000 - EXPIRY_MARGIN_MS) };
     return token;
   }
+}
+
+/** `work`, or a timeout error as soon as `signal` aborts, whichever comes first; `work` is not cancelled. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal, provider: string): Promise<T> {
+  const cutOff = () => new KeywordDataError(provider, 'timeout', 'the OAuth token exchange was cut off: the caller stopped waiting');
+  if (signal.aborted) return Promise.reject(cutOff());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(cutOff());
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
