@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import type { TestApp } from '../support/test-app';
 import { createProject, NOW, seed, serp, startReadsApp } from '../tracking/reads/reads-fixture';
 
@@ -81,6 +81,19 @@ describe('Compressed answers', () => {
     const gz = await rawGet(app, path, { ...auth(), 'accept-encoding': 'gzip' });
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gz.wire).equals(plain.wire)).toBe(true);
+  });
+
+  it('compresses at brotli quality 2 and gzip level 5: the bytes zlib gives at those settings, not at its defaults', async () => {
+    const plain = await rawGet(app, updates(), auth());
+    const br = await rawGet(app, updates(), { ...auth(), 'accept-encoding': 'br' });
+    const gz = await rawGet(app, updates(), { ...auth(), 'accept-encoding': 'gzip' });
+    const brotliAt = (quality: number) => brotliCompressSync(plain.wire, { params: { [constants.BROTLI_PARAM_QUALITY]: quality } });
+    expect(br.wire.equals(brotliAt(2))).toBe(true);
+    expect(br.wire.equals(brotliAt(4))).toBe(false);
+    // gzip's header is the same whatever the level but for its XFL byte: compare what follows the header.
+    const deflated = (level: number) => gzipSync(plain.wire, { level }).subarray(10);
+    expect(gz.wire.subarray(10).equals(deflated(5))).toBe(true);
+    expect(gz.wire.subarray(10).equals(deflated(6))).toBe(false);
   });
 
   it('leaves answers under 1 KB as they are', async () => {

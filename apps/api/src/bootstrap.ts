@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import fastifyCompress from '@fastify/compress';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createAppLogger } from '@rank/platform/logging/app-logger';
@@ -11,6 +10,7 @@ import { answerClientError } from './platform/http/client-errors';
 import { WellFormedInputPipe } from './platform/http/well-formed-input';
 import { limitJsonDepth } from './platform/http/json-body';
 import { addSecurityHeaders } from './platform/http/security-headers';
+import { compressAnswers } from './platform/http/compression';
 import { logRequests, requestIdOf } from './platform/http/access-log';
 import { ApiKeyAuthenticator, authenticateBeforeBody } from './platform/auth/api-key-authenticator';
 import { RouteRegistry } from './platform/http/route-registry';
@@ -64,9 +64,7 @@ export async function createApp(config: AppConfig, overrides: { clock?: Clock } 
       // The JSON body parser is ours (limitJsonDepth), not Nest's.
       { logger: createAppLogger(config), bodyParser: false },
     );
-    // Before the routes exist, so its onRoute hook sees them all. Brotli (quality 4, the plugin's
-    // default) then gzip, for JSON and CSV of 1 KB and more; request bodies are left as they were.
-    await app.register(fastifyCompress, { encodings: ['br', 'gzip'], threshold: 1024, globalDecompression: false });
+    await compressAnswers(app);
     authenticateBeforeBody(fastify, app.get(ApiKeyAuthenticator));
     app.useGlobalPipes(new WellFormedInputPipe(), createValidationPipe());
     setupOpenApi(app);
