@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import { closeChromium } from '../browser/chromium';
 import type { Egress } from './egress-pool';
 import { ChromiumPageLoader, type ChromiumPageLoaderOptions, type PageLoadRequest, type PageLoadResult } from './page-loader';
-import { FakeGoogle, statusReply } from './test-support/fake-google';
+import { FakeGoogle, statusReply, type FakeGoogleHandler, type SeenRequest } from './test-support/fake-google';
 import { launchOfflineChromium } from './test-support/offline-chromium';
 
 let browser: Browser;
@@ -137,6 +137,99 @@ it('follows a page that reloads itself only a bounded number of times', async ()
 
   expect(google.searches).toHaveLength(4);
   expect(loaded.html).toContain('<p id="round">3</p>');
+});
+
+describe('a script navigation that is still under way when the old page has settled', () => {
+  // The next page answers late, so the old page looks settled while its script navigation is in
+  // flight: complete once its load handler has navigated, or cut short by a navigation started while
+  // it was parsed (Chromium then makes it complete with neither DOMContentLoaded nor load). A slow
+  // script keeps the old page loading long enough for the loader to be reading it already when the
+  // navigation starts (Chromium holds DevTools calls made once a navigation is under way, so a later
+  // read would only see the next page).
+  const NEXT_PAGE_DELAY_MS = 700;
+  const slowScript = '<script src="/slow.js"></script>';
+  const roundPage = (round: number, body: string) => ({
+    kind: 'page' as const,
+    html: `<!doctype html><html><body><p id="round">${round}</p>${body}</body></html>`,
+  });
+  const lateNextRound = (body: (next: string) => string) => (seen: SeenRequest) => {
+    const round = Number(seen.query.get('round') ?? '0');
+    const page = roundPage(round, body(`/search?q=test&round=${round + 1}`));
+    return round === 0 ? page : { kind: 'delay' as const, ms: NEXT_PAGE_DELAY_MS, then: page };
+  };
+  const inlineNavigation = (next: string) => `${slowScript}<script>location.replace('${next}')</script>`;
+  const navigationOnLoad = (next: string) => `<script>addEventListener('load', () => location.replace('${next}'))</script>${slowScript}`;
+
+  const serve = (handler: FakeGoogleHandler) => {
+    google.reset(handler);
+    google.servePath('/slow.js', {
+      kind: 'delay',
+      ms: 500,
+      then: { kind: 'page', html: '', headers: { 'content-type': 'text/javascript' } },
+    });
+  };
+
+  it.each([
+    ['navigates in an inline script, past a short grace period', inlineNavigation, 100],
+    ['navigates from its load handler', navigationOnLoad, undefined],
+  ])('returns the next page when the old page %s', async (_, body, loadGraceMs) => {
+    serve(lateNextRound(body));
+
+    const loaded = expectLoaded(await newLoader({ maxDocumentsPerLoad: 2, loadGraceMs }).load(request()));
+
+    expect(loaded.html).toContain('<p id="round">1</p>');
+    expect(loaded.finalUrl).toContain('round=1');
+    expect(google.searches).toHaveLength(2);
+  });
+
+  it('follows the navigation through an HTTP redirect to the late page', async () => {
+    serve((seen) => {
+      if (seen.query.has('hop')) return { kind: 'page', status: 302, headers: { location: '/search?q=test&round=1' }, html: '' };
+      return lateNextRound(() => `${slowScript}<script>location.replace('/search?q=test&hop=1')</script>`)(seen);
+    });
+
+    const loaded = expectLoaded(await newLoader({ maxDocumentsPerLoad: 2, loadGraceMs: 100 }).load(request()));
+
+    expect(loaded.html).toContain('<p id="round">1</p>');
+    expect(loaded.status).toBe(200);
+    expect(google.searches.map((seen) => seen.query.toString())).toEqual(['q=test', 'q=test&hop=1', 'q=test&round=1']);
+  });
+
+  it('stays on the late page, without waiting for the timeout, once it may not navigate further', async () => {
+    serve(lateNextRound(inlineNavigation));
+    const startedAt = Date.now();
+
+    const loaded = expectLoaded(await newLoader({ maxDocumentsPerLoad: 2, loadGraceMs: 100 }).load(request()));
+
+    expect(loaded.html).toContain('<p id="round">1</p>');
+    expect(google.searches).toHaveLength(2);
+    expect(Date.now() - startedAt).toBeLessThan(8_000); // the navigation timeout is 10 s
+  });
+
+  it('stays on a page whose script navigation brings no document (204), without waiting for the timeout', async () => {
+    serve((seen) => (seen.query.has('round') ? statusReply(204) : roundPage(0, navigationOnLoad('/search?round=1'))));
+    const startedAt = Date.now();
+
+    const loaded = expectLoaded(await newLoader().load(request()));
+
+    expect(loaded.html).toContain('<p id="round">0</p>');
+    expect(google.searches).toHaveLength(2); // the loader saw the navigation end, rather than leaving before it
+    expect(Date.now() - startedAt).toBeLessThan(8_000);
+  });
+
+  it('stays on a page whose navigation never reaches the network (the page intercepts it), without waiting for the timeout', async () => {
+    // Intercepted, the navigation only changes the URL: no request, no new document.
+    const intercepting = `<script>navigation.addEventListener('navigate', (event) => event.intercept())</script>`;
+    serve(() => roundPage(0, `${intercepting}<script>location.replace('/search?q=test&round=1')</script>`));
+    const startedAt = Date.now();
+
+    const loaded = expectLoaded(await newLoader().load(request()));
+
+    expect(loaded.html).toContain('<p id="round">0</p>');
+    expect(loaded.finalUrl).toContain('round=1');
+    expect(google.searches).toHaveLength(1);
+    expect(Date.now() - startedAt).toBeLessThan(8_000);
+  });
 });
 
 it('keeps one context per egress, reused between loads, and closes the stalest idle one beyond the limit', async () => {

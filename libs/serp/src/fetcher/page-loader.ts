@@ -1,4 +1,4 @@
-import { errors, type Browser, type Page, type Request, type Response, type Route } from 'playwright-core';
+import { errors, type Browser, type BrowserContext, type Page, type Request, type Response, type Route } from 'playwright-core';
 import { BrowserContextPool, type ContextCookie } from './browser-context-pool';
 import type { Egress } from './egress-pool';
 import { Semaphore } from './semaphore';
@@ -65,6 +65,7 @@ export class ChromiumPageLoader implements PageLoader {
   private readonly blockedResourceTypes: ReadonlySet<string>;
   private readonly maxDocumentsPerLoad: number;
   private readonly loadGraceMs: number;
+  private readonly navigationCounting = new WeakMap<BrowserContext, Promise<void>>();
 
   constructor(
     private readonly browser: Browser,
@@ -95,6 +96,7 @@ export class ChromiumPageLoader implements PageLoader {
       const watchdog = Date.now() + this.options.navigationTimeoutMs + WATCHDOG_SLACK_MS;
       try {
         const work = this.contexts.withContext(request.egress, async (context) => {
+          await this.countNavigationsIn(context);
           const page = await context.newPage();
           try {
             return await this.loadInPage(page, request);
@@ -113,6 +115,19 @@ export class ChromiumPageLoader implements PageLoader {
     await this.contexts.close();
   }
 
+  /**
+   * Adds the init script that counts a document's navigations (COUNT_NAVIGATIONS_SOURCE) once per
+   * context rather than per page: contexts live across loads, and every call is a browser round trip.
+   */
+  private countNavigationsIn(context: BrowserContext): Promise<void> {
+    let added = this.navigationCounting.get(context);
+    if (!added) {
+      added = context.addInitScript(COUNT_NAVIGATIONS_SOURCE).then(() => undefined);
+      this.navigationCounting.set(context, added);
+    }
+    return added;
+  }
+
   private async loadInPage(page: Page, request: PageLoadRequest): Promise<PageLoadResult> {
     const deadline = Date.now() + this.options.navigationTimeoutMs;
     await applyIdentity(page, request);
@@ -125,9 +140,10 @@ export class ChromiumPageLoader implements PageLoader {
     page.on('response', (response) => {
       if (isMainDocument(response.request(), page)) lastDocument = response;
     });
+    const documents = new MainFrameDocuments(page, () => documentsRequested < this.maxDocumentsPerLoad);
 
     const firstDocument = await page.goto(request.url, { waitUntil: 'commit', timeout: remainingMs(deadline) });
-    const html = await readSettledDocument(page, deadline, this.loadGraceMs);
+    const html = await readSettledDocument(page, documents, deadline, this.loadGraceMs);
     const document = lastDocument ?? firstDocument;
     if (!document) return { kind: 'load-error', detail: `no response for ${request.url}` };
     return { kind: 'loaded', status: document.status(), html, finalUrl: page.url() };
@@ -220,38 +236,198 @@ function isMainDocument(request: Request, page: Page): boolean {
 class DeadlineExceeded extends Error {}
 
 /**
+ * Where the page keeps its count of navigations started (see COUNT_NAVIGATIONS_SOURCE): a symbol
+ * key, not enumerable, so the page's own scripts do not meet it in `Object.keys(window)` or `for…in`.
+ */
+const NAVIGATIONS_STARTED_KEY = 'rank-tracker.navigations-started';
+
+/**
+ * Init script, run in every document before the page's own scripts: counts the navigations to
+ * another document that this document has started (`location.replace`, links, forms), less those
+ * cancelled before they left the page. The Navigation API's `navigate` event fires synchronously
+ * when one starts, so the count is right by the time the page function reads it, whereas the
+ * request only reaches Node a little later. Without the Navigation API the count stays 0 (the
+ * loader then behaves as if no page navigated).
+ */
+const COUNT_NAVIGATIONS_SOURCE = `(() => {
+  if (typeof navigation === 'undefined') return;
+  let started = 0;
+  navigation.addEventListener('navigate', (event) => {
+    if (event.destination.sameDocument) return;
+    started += 1;
+    event.signal.addEventListener('abort', () => { started -= 1; }, { once: true });
+  });
+  Object.defineProperty(window, Symbol.for(${JSON.stringify(NAVIGATIONS_STARTED_KEY)}), { get: () => started });
+})()`;
+
+/** One read of the main frame's document. */
+interface DocumentRead {
+  html: string;
+  /** Navigations to another document this document had started when it was read. */
+  navigationsStarted: number;
+  /** `MainFrameDocuments.commits` during the read: which document was read. */
+  commit: number;
+}
+
+/**
  * Page-side function, kept as source text so no transpiler can rewrite it: waits until the DOM is
  * parsed, then for `load` or `graceMs` (late scripts such as the AI Overview), and returns the
- * document as HTML. Event-driven in one round trip, where Playwright's polling waits cost more
- * than the page itself on a busy machine.
+ * document as HTML with its count of navigations started. Event-driven in one round trip, where
+ * Playwright's polling waits cost more than the page itself on a busy machine.
+ * It waits on `readyState` rather than DOMContentLoaded alone because a script navigation started
+ * while the page is being parsed stops the parser: Chromium then turns the document `complete`
+ * with neither DOMContentLoaded nor `load`. `load` runs its handlers in the task that makes the
+ * document complete, so the next task sees what they did.
  */
 const SETTLED_HTML_SOURCE = `async (graceMs) => {
-  if (document.readyState === 'loading') {
-    await new Promise((resolve) => document.addEventListener('DOMContentLoaded', resolve, { once: true }));
-  }
-  if (document.readyState !== 'complete') {
-    await new Promise((resolve) => {
-      window.addEventListener('load', resolve, { once: true });
-      setTimeout(resolve, graceMs);
+  const untilReadyState = (reached) =>
+    new Promise((resolve) => {
+      if (reached()) return resolve();
+      const check = () => {
+        if (!reached()) return;
+        document.removeEventListener('readystatechange', check);
+        setTimeout(resolve, 0);
+      };
+      document.addEventListener('readystatechange', check);
     });
+  await untilReadyState(() => document.readyState !== 'loading');
+  if (document.readyState !== 'complete') {
+    await Promise.race([untilReadyState(() => document.readyState === 'complete'), new Promise((resolve) => setTimeout(resolve, graceMs))]);
   }
   const doctype = document.doctype ? new XMLSerializer().serializeToString(document.doctype) : '';
-  return doctype + document.documentElement.outerHTML;
+  const navigationsStarted = window[Symbol.for(${JSON.stringify(NAVIGATIONS_STARTED_KEY)})] ?? 0;
+  return { html: doctype + document.documentElement.outerHTML, navigationsStarted };
 }`;
 
 /**
- * The settled document's HTML within the deadline. A script navigation (Google's JavaScript
- * challenge) destroys the document being read; then the next one is read, until the deadline.
+ * How long a navigation the page says it started may take to reach the network before the page is
+ * taken to stay. Only pages that navigate wait for it, and only if no request shows up at all (a
+ * navigation the page intercepted, or one Chromium refused before sending it).
  */
-async function readSettledDocument(page: Page, deadline: number, loadGraceMs: number): Promise<string> {
+const NAVIGATION_START_GRACE_MS = 2_000;
+
+/**
+ * The settled document's HTML within the deadline. A script navigation (Google's JavaScript
+ * challenge) replaces the document being read; then the next one is read, until the deadline.
+ * A document that has started a navigation is only returned once that navigation is known to have
+ * ended without a new document (refused beyond `maxDocumentsPerLoad`, a 204…): the page function
+ * can see the old document settled while the next one is still on its way.
+ */
+async function readSettledDocument(page: Page, documents: MainFrameDocuments, deadline: number, loadGraceMs: number): Promise<string> {
   for (;;) {
-    const graceMs = Math.max(0, Math.min(loadGraceMs, deadline - Date.now() - 250));
-    try {
-      return await withDeadline(page.evaluate<string>(`(${SETTLED_HTML_SOURCE})(${graceMs})`), deadline);
-    } catch (error) {
-      const swapped = /Execution context was destroyed|navigat/i.test(firstLine(error));
-      if (!swapped || deadline - Date.now() <= 0) throw error;
+    const read = await readDocument(page, documents, deadline, loadGraceMs);
+    if (!read) continue; // replaced while being read
+    if (read.navigationsStarted === 0) return read.html;
+    if ((await documents.navigationOutcome(read, deadline)) === 'stays') return read.html;
+  }
+}
+
+/** One read of the current document, or undefined if a navigation replaced it meanwhile. */
+async function readDocument(
+  page: Page,
+  documents: MainFrameDocuments,
+  deadline: number,
+  loadGraceMs: number,
+): Promise<DocumentRead | undefined> {
+  const graceMs = Math.max(0, Math.min(loadGraceMs, deadline - Date.now() - 250));
+  const commit = documents.commits;
+  try {
+    const read = await withDeadline(page.evaluate<Omit<DocumentRead, 'commit'>>(`(${SETTLED_HTML_SOURCE})(${graceMs})`), deadline);
+    // After a commit during the read, which document answered is unknown; that matters only for a
+    // document that navigates, whose navigations are matched with the requests of its commit.
+    if (read.navigationsStarted > 0 && documents.commits !== commit) return undefined;
+    return { ...read, commit };
+  } catch (error) {
+    const swapped = /Execution context was destroyed|navigat/i.test(firstLine(error));
+    if (!swapped || deadline - Date.now() <= 0) throw error;
+    return undefined;
+  }
+}
+
+/**
+ * What Node sees of the main frame's documents: the commits, the navigation requests each document
+ * made while it was the current one, and the requests still under way. Together with the count the
+ * page gives, that tells whether a document that started a navigation will be replaced.
+ */
+class MainFrameDocuments {
+  /** Main-frame navigations committed so far; the current document is the one of the last. */
+  commits = 0;
+  private readonly navigationsSentBy = new Map<number, number>();
+  private readonly underWay = new Set<Request>();
+  private wake: (() => void) | undefined;
+
+  constructor(
+    page: Page,
+    /** Whether one more document may be loaded; beyond the limit the route refuses it. */
+    private readonly mayLoadAnotherDocument: () => boolean,
+  ) {
+    // Same-document navigations (history.pushState) count too: Playwright does not tell them apart.
+    // They only make a navigating document be read again, or wait NAVIGATION_START_GRACE_MS when one
+    // comes between its navigation's start and the read.
+    page.on('framenavigated', (frame) => {
+      if (frame !== page.mainFrame()) return;
+      this.commits += 1;
+      this.changed();
+    });
+    page.on('request', (request) => {
+      if (!isMainDocument(request, page)) return;
+      const redirectedFrom = request.redirectedFrom();
+      if (redirectedFrom) this.underWay.delete(redirectedFrom);
+      else this.navigationsSentBy.set(this.commits, (this.navigationsSentBy.get(this.commits) ?? 0) + 1);
+      this.underWay.add(request);
+      this.changed();
+    });
+    // A redirect response finishes its request, but the navigation goes on with the next one.
+    page.on('requestfinished', (request) => {
+      const status = request.existingResponse()?.status() ?? 0;
+      if (status >= 300 && status < 400) return;
+      if (this.underWay.delete(request)) this.changed();
+    });
+    page.on('requestfailed', (request) => {
+      if (this.underWay.delete(request)) this.changed();
+    });
+  }
+
+  /**
+   * Waits, within the deadline, until it is known whether the navigations started by the document
+   * read will replace it: 'replaced' when a new document has committed, 'stays' when they all ended
+   * without one (or none can reach the network any more).
+   */
+  async navigationOutcome(read: DocumentRead, deadline: number): Promise<'replaced' | 'stays'> {
+    const startGraceEnds = Date.now() + NAVIGATION_START_GRACE_MS;
+    for (;;) {
+      const outcome = this.outcomeSoFar(read, Date.now() >= startGraceEnds);
+      if (outcome) return outcome;
+      if (Date.now() >= deadline) throw new DeadlineExceeded('deadline exceeded');
+      await this.nextChange(Date.now() < startGraceEnds ? Math.min(deadline, startGraceEnds) : deadline);
     }
+  }
+
+  private outcomeSoFar(read: DocumentRead, startGraceOver: boolean): 'replaced' | 'stays' | undefined {
+    if (this.commits !== read.commit) return 'replaced';
+    // A document request under way may still commit, whether from this document or an earlier one.
+    if (this.underWay.size > 0) return undefined;
+    // Nothing under way, and any further document request would be refused: this document stays.
+    if (!this.mayLoadAnotherDocument()) return 'stays';
+    const sent = this.navigationsSentBy.get(read.commit) ?? 0;
+    if (sent >= read.navigationsStarted || startGraceOver) return 'stays';
+    return undefined; // started in the page, not yet seen on the network
+  }
+
+  /** Resolves at the next commit or change of the requests under way, or at `until`. */
+  private nextChange(until: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.wake?.(), remainingMs(until));
+      this.wake = () => {
+        this.wake = undefined;
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  private changed(): void {
+    this.wake?.();
   }
 }
 
