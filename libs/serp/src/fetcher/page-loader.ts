@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { errors, type Browser, type BrowserContext, type Page, type Request, type Response, type Route } from 'playwright-core';
 import { BrowserContextPool, type ContextCookie } from './browser-context-pool';
 import type { Egress } from './egress-pool';
@@ -238,8 +239,10 @@ class DeadlineExceeded extends Error {}
 /**
  * Where the page keeps its count of navigations started (see COUNT_NAVIGATIONS_SOURCE): a symbol
  * key, not enumerable, so the page's own scripts do not meet it in `Object.keys(window)` or `for…in`.
+ * A script that lists the window's symbols does see it, so its name is random for each process: a
+ * fixed name would be a mark by which a search engine could tell this scraper from a browser.
  */
-const NAVIGATIONS_STARTED_KEY = 'rank-tracker.navigations-started';
+const NAVIGATIONS_STARTED_KEY = randomBytes(12).toString('base64url');
 
 /**
  * Init script, run in every document before the page's own scripts: counts the navigations to
