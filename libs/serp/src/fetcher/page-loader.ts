@@ -125,6 +125,8 @@ export class ChromiumPageLoader implements PageLoader {
     if (!added) {
       added = context.addInitScript(COUNT_NAVIGATIONS_SOURCE).then(() => undefined);
       this.navigationCounting.set(context, added);
+      // A failure is not kept: the next load on this context tries again instead of failing on it too.
+      added.catch(() => this.navigationCounting.delete(context));
     }
     return added;
   }

@@ -7,10 +7,10 @@ import { constants } from 'node:zlib';
  * answers (2026-11-27, 5 rounds each, one after the other in one process): a 28 MiB keyword-updates
  * answer takes brotli 111 ms at quality 2 against 318 ms at 4, for 2.17 MiB against 2.09; a 48 MiB
  * one 206 against 377 ms for 3.91 against 3.89 MiB; gzip level 5 takes 155 against 219 ms for 2.34
- * against 2.29 MiB. The bytes saved by the higher levels are a few percent; the CPU, on a 2-core
- * machine that also runs the reads, is half or more of the answer's own cost.
+ * against 2.29 MiB. The higher levels save 0-9 % of the bytes for up to three times the CPU, on a
+ * 2-core machine that also runs the reads, and the compressing adds to the answer's time.
  */
-export const COMPRESSION = {
+const COMPRESSION = {
   brotliQuality: 2,
   gzipLevel: 5,
 } as const;
