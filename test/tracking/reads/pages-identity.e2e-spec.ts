@@ -19,6 +19,14 @@ const OLD_LATEST_POSITIONS = `SELECT keyword_id AS keywordId, pick.1 AS position
          GROUP BY keyword_id
        )`;
 
+/** The first day each page ranked in the window, as read from keyword_updates before the trends were one statement. */
+const OLD_FIRST_DAYS = `SELECT url, toString(toDate(min(checked_at))) AS firstDay
+         FROM keyword_updates
+         WHERE project_id = {projectId:String} AND status = 'success' AND position > 0
+           AND checked_at >= {from:DateTime64(3, 'UTC')} AND checked_at < {to:DateTime64(3, 'UTC')}
+           AND keyword_id IN {keywordIds:Array(String)} AND url IN {pageUrls:Array(String)}
+         GROUP BY url`;
+
 /** The trend series as they were read from keyword_updates before keyword_day_checks (migration 011). */
 const OLD_PERIOD_AVERAGES = (period: 'toMonday(checked_at)' | 'toDate(checked_at)', since: string) => `
   SELECT latest.1 AS url, toString(bucket) AS period, avg(latest.2) AS avgPosition, toUInt32(count()) AS keywordCount
@@ -35,20 +43,25 @@ const OLD_PERIOD_AVERAGES = (period: 'toMonday(checked_at)' | 'toDate(checked_at
 
 const DAY_MS = 86_400_000;
 const byPeriod = (rows: PeriodRow[]) => [...rows].sort((a, b) => (a.url + a.period < b.url + b.period ? -1 : 1));
+const byUrl = (rows: { url: string }[]) => [...rows].sort((a, b) => (a.url < b.url ? -1 : 1));
 const byKeyword = (rows: LatestPositionRow[]) => [...rows].sort((a, b) => (a.keywordId < b.keywordId ? -1 : 1));
 
 describe("pages: each keyword's latest position, recent partitions first", () => {
   let app: TestApp;
   let projectId: string;
   let keywordIds: string[];
+  let removedId: string;
 
   beforeAll(async () => {
     app = await startReadsApp();
     const key = (await app.createAccount()).apiKey;
     const values = ['daily', 'stopped 40 days ago', 'stopped 200 days ago', 'failed lately', 'replayed', 'never checked'];
-    const created = await createProject(app, key, { domain: 'ours.com' }, [{ keywords: values, geoCode: 'US', langCode: 'en' }]);
+    const created = await createProject(app, key, { domain: 'ours.com' }, [
+      { keywords: [...values, 'removed'], geoCode: 'US', langCode: 'en' },
+    ]);
     projectId = created.projectId;
     keywordIds = values.map((v) => created.ids[v]!);
+    removedId = created.ids['removed']!;
     const on = (keyword: string, daysAgo: number, position: number, page = 'a'): SeededCheck => ({
       projectId,
       keywordId: created.ids[keyword]!,
@@ -72,17 +85,21 @@ describe("pages: each keyword's latest position, recent partitions first", () =>
       // Three checks on one UTC day (10:12, 15:00 and 17:24 five days ago): the last one speaks.
       on('daily', 5.2, 3, 'h'),
       on('daily', 4.9, 8, 'h'),
+      // Checked daily on page a, then removed: its rows stay in the read model but count for nothing.
+      ...Array.from({ length: 30 }, (_, d) => on('removed', d, 1, 'a')),
       on('replayed', 2, 2, 'g'),
     ];
     const ids = await seed(app, checks);
     await seed(app, [{ ...checks[checks.length - 1]!, checkId: ids[ids.length - 1]! }]);
+    const removal = await app.request('DELETE', '/api/projects/keywords', { key, body: { projectId, keywordIds: [removedId] } });
+    expect(removal.status).toBe(200);
   }, 60_000);
   afterAll(() => app.close());
 
   it('gives the rows of the single scan, the fallback included', async () => {
     const store = app.running.stores.readStore;
     const before = await store.query<LatestPositionRow>(OLD_LATEST_POSITIONS, { projectId });
-    expect(before).toHaveLength(5);
+    expect(before).toHaveLength(6); // the removed keyword's too: the controller drops it
     const after = await new PagesReader(store).latestPositions(projectId, { keywordIds, now: NOW });
     expect(byKeyword(after)).toEqual(byKeyword(before));
     // The whole-history path alone gives them too.
@@ -101,8 +118,20 @@ describe("pages: each keyword's latest position, recent partitions first", () =>
     );
     expect(weekly.length).toBeGreaterThan(10);
     expect(daily.length).toBeGreaterThan(10);
-    const after = await new PagesReader(store).trends(projectId, keywordIds, pageUrls, window);
-    expect(byPeriod(after.weekly)).toEqual(byPeriod(weekly));
-    expect(byPeriod(after.daily)).toEqual(byPeriod(daily));
+    const firstDays = await store.query<{ url: string; firstDay: string }>(OLD_FIRST_DAYS, params);
+    expect(firstDays.length).toBeGreaterThan(5);
+    // The removed keyword ranked first on page a every day: counted, it would change a's series.
+    const unfiltered = await new PagesReader(store).trends(projectId, { kind: 'all' }, pageUrls, window);
+    expect(byPeriod(unfiltered.daily)).not.toEqual(byPeriod(daily));
+    // The current keywords listed, or the removed one left out: the same rows as the previous queries.
+    for (const keywords of [
+      { kind: 'only', keywordIds },
+      { kind: 'except', keywordIds: [removedId] },
+    ] as const) {
+      const after = await new PagesReader(store).trends(projectId, keywords, pageUrls, window);
+      expect(byPeriod(after.weekly)).toEqual(byPeriod(weekly));
+      expect(byPeriod(after.daily)).toEqual(byPeriod(daily));
+      expect(byUrl(after.firstDays)).toEqual(byUrl(firstDays));
+    }
   });
 });

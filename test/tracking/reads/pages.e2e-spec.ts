@@ -146,4 +146,13 @@ describe('GET /api/projects/pages', () => {
     expect(anonymous.status).toBe(200);
     expect(anonymous.body.data).toHaveLength(3);
   });
+
+  // Last: it changes the project. Its rows stay in the read model; the read leaves them out.
+  it('counts a removed keyword for no page and in no trend point', async () => {
+    const removal = await app.request('DELETE', '/api/projects/keywords', { key, body: { projectId, keywordIds: [ids['shoes c']] } });
+    expect(removal.status).toBe(200);
+    const shoes = (await get({})).body.data.find((page: { url: string }) => page.url === SHOES);
+    expect(shoes).toMatchObject({ keywordCount: 2, avgPosition: 6 });
+    expect(shoes.avgPositionTrend.at(-1)).toEqual({ date: '2026-03-16', avgPosition: 6, keywordCount: 2 });
+  });
 });

@@ -1,4 +1,5 @@
 import { DomainError } from '@rank/domain/domain-error';
+import { foldEvents } from '@rank/domain/decider';
 import { deciderSpec } from '@rank/domain/testing/decider-spec';
 import { MAX_KEYWORDS_PER_PROJECT, projectContentDecider } from './project-content';
 import { ProjectContentEvent } from './project-content.events';
@@ -77,6 +78,12 @@ describe('Project content: keywords', () => {
       .given([owner, added(['a', 'b'])])
       .when({ type: 'RemoveKeywords', keywordIds: [id(101), id(5000)] })
       .then([{ type: 'KeywordsRemoved', data: { keywordIds: [id(101)], removedAt: at } }]);
+  });
+  it('remembers the ids it removed, so that reads can leave their ranking rows out', () => {
+    const removed = (n: number): ProjectContentEvent => ({ type: 'KeywordsRemoved', data: { keywordIds: [id(n)], removedAt: at } });
+    const state = foldEvents(projectContentDecider, [owner, added(['a', 'b', 'c']), removed(100), removed(102)]);
+    expect(state.keywords.map((k) => k.keywordId)).toEqual([id(101)]);
+    expect(state.removedKeywordIds).toEqual([id(100), id(102)]);
   });
   it('says not found when the project does not exist', () => {
     spec

@@ -10,6 +10,13 @@ export interface ProjectContentState {
   accountId: string | null;
   /** In the order they were added. */
   keywords: TrackedKeyword[];
+  /**
+   * Every keyword id the project ever removed. Keyword ids are never reused, so a ranking row of the
+   * project belongs to a current keyword or to one of these: a read that counts only current keywords
+   * can leave these out instead of listing every current one (ClickHouse spends about 6 µs an element
+   * on a list in a statement, 20 ms for 3,500 ids).
+   */
+  removedKeywordIds: string[];
   /** In the order they were created. */
   notes: Note[];
 }
@@ -84,7 +91,11 @@ export function evolveProjectContent(state: ProjectContentState, event: ProjectC
       return { ...state, keywords: [...state.keywords, ...event.data.keywords] };
     case 'KeywordsRemoved': {
       const removed = new Set(event.data.keywordIds);
-      return { ...state, keywords: state.keywords.filter((k) => !removed.has(k.keywordId)) };
+      return {
+        ...state,
+        keywords: state.keywords.filter((k) => !removed.has(k.keywordId)),
+        removedKeywordIds: [...state.removedKeywordIds, ...event.data.keywordIds],
+      };
     }
     case 'NoteSaved': {
       const { noteId, date, text, color } = event.data;
@@ -105,6 +116,6 @@ export function evolveProjectContent(state: ProjectContentState, event: ProjectC
 export const projectContentDecider: Decider<ProjectContentCommand, ProjectContentEvent, ProjectContentState> = {
   decide: decideProjectContent,
   evolve: evolveProjectContent,
-  initialState: () => ({ projectId: null, accountId: null, keywords: [], notes: [] }),
+  initialState: () => ({ projectId: null, accountId: null, keywords: [], removedKeywordIds: [], notes: [] }),
   eventTypes: PROJECT_CONTENT_EVENT_TYPES,
 };

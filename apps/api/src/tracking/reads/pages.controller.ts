@@ -7,6 +7,7 @@ import { CLOCK, Clock } from '@rank/platform/tokens';
 import { ProjectAccess } from '@rank/projects/project-access';
 import { ProjectContentRepository } from '@rank/projects/workspace.repository';
 import { isoOfMillis } from '@rank/tracking/reads/shared/keyword-update.view';
+import { keywordFilterOf } from '@rank/tracking/reads/shared/keyword-filter';
 import { RequiredObjectIdQuery } from './query-fields';
 import { granularityOf, roundTo2, seriesOf, TrendGranularity, trendPeriods } from '@rank/tracking/reads/pages/page-trend';
 import { PagesReader, PeriodRow } from '@rank/tracking/reads/pages/pages.reader';
@@ -100,7 +101,7 @@ export class PagesController {
   @ApiOkResponse({ type: PagesResponse })
   async list(@CurrentCaller() caller: Caller, @Query() params: PagesParams): Promise<PagesResponse> {
     const { project } = await this.access.readable(caller, params.projectId);
-    const keywords = (await this.contents.load(project.projectId)).keywords;
+    const { keywords, removedKeywordIds } = await this.contents.load(project.projectId);
     if (keywords.length === 0) return { success: true, data: [], lastPagesUpdate: null };
 
     const tracked = new Map(keywords.map((k) => [k.keywordId, k]));
@@ -120,7 +121,8 @@ export class PagesController {
     if (keywordsOfPage.size === 0) return { success: true, data: [], lastPagesUpdate };
 
     const { weeks, days, window } = trendPeriods(utcDay(this.clock.now()));
-    const trends = await this.pages.trends(project.projectId, [...tracked.keys()], [...keywordsOfPage.keys()], window);
+    const counted = keywordFilterOf([...tracked.keys()], removedKeywordIds);
+    const trends = await this.pages.trends(project.projectId, counted, [...keywordsOfPage.keys()], window);
     const weekly = byPage(trends.weekly);
     const daily = byPage(trends.daily);
     const firstDays = new Map(trends.firstDays.map((row) => [row.url, row.firstDay]));

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ReadStore } from '@rank/read-store/read-store.port';
 import { READ_STORE } from '@rank/platform/tokens';
 import { PICKS_FIRST } from '../shared/day-checks';
+import { KeywordFilter, keywordFilterSql } from '../shared/keyword-filter';
 
 export interface LatestPositionRow {
   keywordId: string;
@@ -17,6 +18,18 @@ export interface PeriodRow {
   period: string;
   avgPosition: number;
   keywordCount: number;
+}
+
+/** A row of the trends statement: a point of the weekly or daily series, or a page's first day (its `period`). */
+interface TrendRow extends PeriodRow {
+  series: 'week' | 'day' | 'first';
+}
+
+export interface Trends {
+  weekly: PeriodRow[];
+  daily: PeriodRow[];
+  /** `firstDay`: `YYYY-MM-DD`, the first day in the window the page ranked. */
+  firstDays: { url: string; firstDay: string }[];
 }
 
 export interface TrendWindow {
@@ -49,14 +62,13 @@ const PAGE_URLS = `SELECT page_key, any(url) AS page_url FROM ranking_pages WHER
  * latest successful check there), only the project's current keywords count, and a keyword at 0
  * counts for no page. The window's bounds are whole UTC days.
  */
-const periodAverages = (picks: string) => `
-  SELECT page_url AS url, toString(bucket) AS period, avg(position) AS avgPosition, toUInt32(count()) AS keywordCount
+const periodAverages = (series: TrendRow['series'], picks: string) => `
+  SELECT '${series}' AS series, page_url AS url, toString(bucket) AS period, avg(position) AS avgPosition, toUInt32(count()) AS keywordCount
   FROM (${picks}) AS picks
   JOIN (${PAGE_URLS}) AS pages ON pages.page_key = picks.page_key
   WHERE position > 0 AND page_url IN {pageUrls:Array(String)}
   GROUP BY page_url, bucket`;
 
-const TRACKED = 'AND keyword_id IN {keywordIds:Array(String)}';
 /** The Monday of the window's last day: its week may be partial, so it is read from the day checks. */
 const LAST_WEEK = "toMonday(toDate({to:DateTime64(3, 'UTC')}) - 1)";
 
@@ -65,16 +77,38 @@ const LAST_WEEK = "toMonday(toDate({to:DateTime64(3, 'UTC')}) - 1)";
  * the weeks before the last from keyword_week_picks (one row per keyword and week once merged; the
  * max of the rows not merged yet), the last week, which may not be over, from the day checks.
  */
-const WEEKLY_PICKS = `
+const weeklyPicks = (counted: string) => `
   SELECT keyword_id, week AS bucket, pick.1 AS checked_at, pick.3 AS position, pick.4 AS page_key
   FROM keyword_week_picks
-  WHERE project_id = {projectId:String} AND week >= toDate({from:DateTime64(3, 'UTC')}) AND week < ${LAST_WEEK} ${TRACKED}
+  WHERE project_id = {projectId:String} AND week >= toDate({from:DateTime64(3, 'UTC')}) AND week < ${LAST_WEEK} ${counted}
   ORDER BY keyword_id, week, pick DESC
   LIMIT 1 BY keyword_id, week
   UNION ALL
-  ${latestSuccessPer('toMonday(day)', `AND day >= ${LAST_WEEK} AND day < toDate({to:DateTime64(3, 'UTC')}) ${TRACKED}`)}`;
+  ${latestSuccessPer('toMonday(day)', `AND day >= ${LAST_WEEK} AND day < toDate({to:DateTime64(3, 'UTC')}) ${counted}`)}`;
 
-const DAILY_PICKS = latestSuccessPer('day', `AND day >= {dailyFrom:Date} AND day < toDate({to:DateTime64(3, 'UTC')}) ${TRACKED}`);
+const dailyPicks = (counted: string) =>
+  latestSuccessPer('day', `AND day >= {dailyFrom:Date} AND day < toDate({to:DateTime64(3, 'UTC')}) ${counted}`);
+
+/**
+ * The first day in the window each page ranked (position > 0) for a counted keyword, as a row with
+ * that day for its period: from the narrow day checks, the first day per page key first, then per URL.
+ */
+const firstDays = (counted: string) => `
+  SELECT 'first' AS series, page_url AS url, toString(min(first_day)) AS period, 0 AS avgPosition, toUInt32(0) AS keywordCount
+  FROM (
+    SELECT page_key, min(day) AS first_day
+    FROM keyword_day_checks
+    WHERE project_id = {projectId:String} AND succeeded = 1 AND position > 0
+      AND day >= toDate({from:DateTime64(3, 'UTC')}) AND day < toDate({to:DateTime64(3, 'UTC')}) ${counted}
+    GROUP BY page_key
+  ) AS firsts
+  JOIN (${PAGE_URLS}) AS pages ON pages.page_key = firsts.page_key
+  WHERE page_url IN {pageUrls:Array(String)}
+  GROUP BY page_url`;
+
+/** The three series of the trends as the sides of one UNION ALL (see trends). */
+const trendsSql = (counted: string) =>
+  [periodAverages('week', weeklyPicks(counted)), periodAverages('day', dailyPicks(counted)), firstDays(counted)].join('\nUNION ALL\n');
 
 /** How far back the first look for each keyword's latest check goes: this month's and last month's partitions. */
 const RECENT_DAYS = 35;
@@ -119,24 +153,26 @@ export class PagesReader {
 
   /**
    * Per page: the weekly series over the whole trend window, the daily series over its last 14 days,
-   * and the first moment in the window it ranked for any keyword. Three narrow queries, each reading
-   * only the days it needs, rather than one reduction per day over 90 days.
+   * and the first day in the window it ranked for any counted keyword. Three narrow reductions, each
+   * reading only the days it needs, rather than one per day over 90 days; the sides of one statement,
+   * since chDB runs a connection's statements one after another but the sides of a UNION ALL side by
+   * side (one statement: 220-260 ms against 265-285 ms for three, on the bench's year).
    */
-  async trends(projectId: string, keywordIds: readonly string[], pageUrls: readonly string[], window: TrendWindow) {
-    const params = { projectId, keywordIds, pageUrls, from: window.from, to: window.to, dailyFrom: window.dailyFrom };
-    const [weekly, daily, firstDays] = await Promise.all([
-      this.store.query<PeriodRow>(periodAverages(WEEKLY_PICKS), params),
-      this.store.query<PeriodRow>(periodAverages(DAILY_PICKS), params),
-      this.store.query<{ url: string; firstDay: string }>(
-        `SELECT url, toString(toDate(min(checked_at))) AS firstDay
-         FROM keyword_updates
-         WHERE project_id = {projectId:String} AND status = 'success' AND position > 0
-           AND checked_at >= {from:DateTime64(3, 'UTC')} AND checked_at < {to:DateTime64(3, 'UTC')}
-           AND keyword_id IN {keywordIds:Array(String)} AND url IN {pageUrls:Array(String)}
-         GROUP BY url`,
-        params,
-      ),
-    ]);
-    return { weekly, daily, firstDays };
+  async trends(projectId: string, keywords: KeywordFilter, pageUrls: readonly string[], window: TrendWindow): Promise<Trends> {
+    const counted = keywordFilterSql(keywords);
+    const rows = await this.store.query<TrendRow>(trendsSql(counted.sql), {
+      projectId,
+      pageUrls,
+      from: window.from,
+      to: window.to,
+      dailyFrom: window.dailyFrom,
+      ...counted.params,
+    });
+    const trends: Trends = { weekly: [], daily: [], firstDays: [] };
+    for (const { series, url, period, avgPosition, keywordCount } of rows) {
+      if (series === 'first') trends.firstDays.push({ url, firstDay: period });
+      else (series === 'week' ? trends.weekly : trends.daily).push({ url, period, avgPosition, keywordCount });
+    }
+    return trends;
   }
 }
