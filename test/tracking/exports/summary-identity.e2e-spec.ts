@@ -18,13 +18,17 @@ describe('summary export: day figures from keyword_day_checks equal the previous
   let app: TestApp;
   let projectId: string;
   let keywordIds: string[];
+  let removedId: string;
 
   beforeAll(async () => {
     app = await startReadsApp();
     const key = (await app.createAccount()).apiKey;
-    const created = await createProject(app, key, { domain: 'ours.com' }, [{ keywords: VALUES, geoCode: 'US', langCode: 'en' }]);
+    const created = await createProject(app, key, { domain: 'ours.com' }, [
+      { keywords: [...VALUES, 'removed'], geoCode: 'US', langCode: 'en' },
+    ]);
     projectId = created.projectId;
     keywordIds = VALUES.map((v) => created.ids[v]!);
+    removedId = created.ids['removed']!;
     let state = 5;
     const next = (n: number) => ((state = (state * 1_103_515_245 + 12_345) % 2_147_483_648), state % n);
     const checks: SeededCheck[] = [];
@@ -48,8 +52,15 @@ describe('summary export: day figures from keyword_day_checks equal the previous
         }
       }
     }
+    // A keyword checked daily, then removed: its rows stay in the read model.
+    for (let day = 60; day >= 0; day--) {
+      const at = new Date(NOW.getTime() - day * DAY_MS - 8 * 3_600_000).toISOString();
+      checks.push({ projectId, keywordId: removedId, at, projectDomains: ['ours.com'], urls: serp({ 2: 'https://ours.com/a' }, 30) });
+    }
     const ids = await seed(app, checks);
     await seed(app, [{ ...checks[3]!, checkId: ids[3]! }]);
+    const removal = await app.request('DELETE', '/api/projects/keywords', { key, body: { projectId, keywordIds: [removedId] } });
+    expect(removal.status).toBe(200);
   }, 60_000);
   afterAll(() => app.close());
 
@@ -66,7 +77,13 @@ describe('summary export: day figures from keyword_day_checks equal the previous
     const reader = new RankingHistoryReader(store);
     const days = await reader.daySummaries(projectId, keywordIds, range);
     expect(Object.fromEntries(keywordIds.map((id) => [id, positionSummaryOf(days.get(id))]))).toEqual(expected);
-    // The summary export's one statement (day figures and latest checks side by side) gives the same figures.
-    expect((await reader.summaries(projectId, keywordIds, range)).days).toEqual(days);
+    // The summary export's one statement (day figures and latest checks side by side) gives the same
+    // figures, whether it lists the current keywords or leaves the removed one out.
+    const listed = await reader.summaries(projectId, keywordIds, range);
+    expect(listed.days).toEqual(days);
+    const withoutRemoved = await reader.summaries(projectId, keywordIds, range, { kind: 'except', keywordIds: [removedId] });
+    expect(withoutRemoved).toEqual(listed);
+    // Unfiltered, the removed keyword's rows would be counted.
+    expect((await reader.summaries(projectId, keywordIds, range, { kind: 'all' })).days.has(removedId)).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import type { TrackedKeyword } from '@rank/projects/domain/project-content.events';
+import { keywordFilterOf } from '../reads/shared/keyword-filter';
 import { CSV_BOM, CSV_LINE_END, CSV_SEPARATOR, csvLine, csvTextField } from './csv';
 import { inExportOrder, MAX_KEYWORDS_PER_PAGE, pagesOf } from './keyword-pages';
 import { changeOf, formatAverage } from './ranking-figures';
@@ -12,6 +13,8 @@ export type CsvFormat = (typeof CSV_FORMATS)[number];
 export interface CsvExportInput {
   projectId: string;
   keywords: readonly TrackedKeyword[];
+  /** The keywords the project removed: their rows stay in the read model (see KeywordFilter). */
+  removedKeywordIds: readonly string[];
   range: DayRange;
   /** Average monthly searches of a page of keywords, by keyword id (the research context's stored volumes); absent ones are unknown. */
   volumes(keywords: readonly TrackedKeyword[]): Promise<ReadonlyMap<string, number | null>>;
@@ -83,14 +86,12 @@ async function* fullCsv(history: RankingHistoryReader, { projectId, keywords, ra
  * checked days on which the keyword ranked (one position per day, the day cells of the full export);
  * the days it did not rank are counted in `Days not ranking` instead of dragging the average.
  */
-async function* summaryCsv(history: RankingHistoryReader, { projectId, keywords, range }: CsvExportInput): AsyncGenerator<string> {
+async function* summaryCsv(history: RankingHistoryReader, input: CsvExportInput): AsyncGenerator<string> {
+  const { projectId, keywords, removedKeywordIds, range } = input;
   const ordered = inExportOrder(keywords);
-  const { summaryOf, latestOf } = await loadSummaryHistory(
-    history,
-    projectId,
-    ordered.map((k) => k.keywordId),
-    range,
-  );
+  const keywordIds = ordered.map((k) => k.keywordId);
+  const counted = keywordFilterOf(keywordIds, removedKeywordIds);
+  const { summaryOf, latestOf } = await loadSummaryHistory(history, projectId, keywordIds, range, counted);
   yield CSV_BOM + csvLine([...SUMMARY_COLUMNS]);
   for (const page of pagesOf(ordered, MAX_KEYWORDS_PER_PAGE)) {
     yield page

@@ -1,3 +1,4 @@
+import type { KeywordFilter } from '../reads/shared/keyword-filter';
 import { pagesOf } from './keyword-pages';
 import type { PositionSummary } from './ranking-figures';
 import type { DayRange, DaySummary, LatestCheck, RankingHistoryReader } from './ranking-history.reader';
@@ -40,12 +41,15 @@ export async function loadSummaryHistory(
   projectId: string,
   keywordIds: readonly string[],
   range: DayRange,
+  counted: KeywordFilter,
 ): Promise<SummaryHistory> {
   const days = new Map<string, DaySummary>();
   const latest = new Map<string, LatestCheck>();
-  for (const page of pagesOf([...keywordIds].sort(), SUMMARY_KEYWORDS_PER_QUERY)) {
-    // One statement for both (see summaries): two would run one after the other on chDB.
-    const figures = await history.summaries(projectId, page, range);
+  const pages = [...pagesOf([...keywordIds].sort(), SUMMARY_KEYWORDS_PER_QUERY)];
+  for (const page of pages) {
+    // One statement for both (see summaries): two would run one after the other on chDB. A project
+    // that fits one page is read by its keyword filter rather than a list of every id.
+    const figures = await history.summaries(projectId, page, range, pages.length === 1 ? counted : { kind: 'only', keywordIds: page });
     for (const [keywordId, summary] of figures.days) days.set(keywordId, summary);
     for (const [keywordId, check] of figures.latest) latest.set(keywordId, check);
   }

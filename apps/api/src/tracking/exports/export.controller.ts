@@ -47,9 +47,15 @@ export class ExportController {
     const range = exportWindow(query, this.clock.now());
     const format = query.format ?? 'full';
     const { project } = await this.access.readable(caller, query.projectId);
-    const { keywords } = await this.contents.load(project.projectId);
+    const { keywords, removedKeywordIds } = await this.contents.load(project.projectId);
     const body = await streamedBody(
-      csvExport(this.history, format, { projectId: project.projectId, keywords, range, volumes: (page) => this.averageSearches(page) }),
+      csvExport(this.history, format, {
+        projectId: project.projectId,
+        keywords,
+        removedKeywordIds,
+        range,
+        volumes: (page) => this.averageSearches(page),
+      }),
       'CSV export',
     );
     await reply
