@@ -9,7 +9,7 @@
  *
  * - keyword_updates: the random walks (per-keyword state) are generated here, sent as one array row per
  *   keyword to a staging table and expanded into rows by INSERT ... SELECT ... ARRAY JOIN.
- * - keyword_day_checks, keyword_week_picks and ranking_pages: filled by their materialized views on that INSERT, as the app's are.
+ * - keyword_day_checks, keyword_day_picks, keyword_week_picks and ranking_pages: filled by their materialized views on that INSERT, as the app's are.
  * - checks_by_id: copied from keyword_updates with INSERT ... SELECT (it is the same rows, re-keyed).
  * - serp_checks (read as the view serp_results): generated inside ClickHouse with INSERT ... SELECT, a row of 30 results per
  *   successful check (plus the project's own result when it ranks 31-50), for the LAST 30 DAYS ONLY:
@@ -231,11 +231,12 @@ export async function seedRankings(store: ReadStore, input: RankingSeedInput): P
   // Many insert batches leave many parts per partition; a long-running server would have merged them
   // in the background. Merging now makes the reads measure steady state, not this seeding.
   await timed('OPTIMIZE TABLE ... FINAL (merge the seeded parts)', async () => {
-    // keyword_day_checks, keyword_week_picks and ranking_pages filled themselves on the INSERT into keyword_updates (their
-    // materialized views, as for the projection's writes).
+    // keyword_day_checks, keyword_day_picks, keyword_week_picks and ranking_pages filled themselves on the INSERT into
+    // keyword_updates (their materialized views, as for the projection's writes).
     for (const table of [
       'keyword_updates',
       'keyword_day_checks',
+      'keyword_day_picks',
       'keyword_week_picks',
       'ranking_pages',
       'checks_by_id',

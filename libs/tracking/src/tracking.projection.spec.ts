@@ -247,6 +247,7 @@ describe('tracking projection: deleting a project (workspace stream)', () => {
         { kind: 'delete', table: 'ai_overview_sources', column: 'project_id', value: projectId },
         { kind: 'delete', table: 'check_progress', column: 'project_id', value: projectId },
         { kind: 'delete', table: 'keyword_day_checks', column: 'project_id', value: projectId },
+        { kind: 'delete', table: 'keyword_day_picks', column: 'project_id', value: projectId },
         { kind: 'delete', table: 'keyword_week_picks', column: 'project_id', value: projectId },
         { kind: 'delete', table: 'ranking_pages', column: 'project_id', value: projectId },
       ]);

@@ -17,10 +17,10 @@ import { Projection, ReadModelChange } from '@rank/read-store/projection';
 export const TRACKING_TABLES = ['keyword_updates', 'checks_by_id', 'serp_checks', 'ai_overview_sources', 'check_progress'] as const;
 
 /**
- * Filled by materialized views on keyword_updates (migration 011), never written here: listed so that
+ * Filled by materialized views on keyword_updates (migrations 011 and 013), never written here: listed so that
  * a deleted project's rows go from them too and a rebuild empties them before the views refill them.
  */
-export const TRACKING_DERIVED_TABLES = ['keyword_day_checks', 'keyword_week_picks', 'ranking_pages'] as const;
+export const TRACKING_DERIVED_TABLES = ['keyword_day_checks', 'keyword_day_picks', 'keyword_week_picks', 'ranking_pages'] as const;
 
 /** A check's place in `check_progress`: what a queued check and its result both say of it. */
 type ProgressRow = Record<string, string | number>;

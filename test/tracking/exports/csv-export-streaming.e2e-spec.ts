@@ -48,7 +48,7 @@ describe('CSV export of a project larger than one page', () => {
     expect(response.reads).toBeGreaterThan(1);
 
     // Two checked days: a page holds every keyword of this project (the page bounds are tested in full-export-history.spec.ts).
-    const pageQueries = query.mock.calls.filter(([sql]) => sql.includes('LIMIT 1 BY keyword_id, day'));
+    const pageQueries = query.mock.calls.filter(([sql]) => sql.includes('groupArrayInsertAt'));
     expect(fullExportKeywordsPerQuery(2)).toBeGreaterThan(KEYWORDS);
     expect(pageQueries.map(([, params]) => (params!.keywordIds as string[]).length)).toEqual([KEYWORDS]);
     query.mockRestore();

@@ -8,17 +8,23 @@ import type { TestApp } from '../../support/test-app';
 import { createProject, seed, serp, startReadsApp } from './reads-fixture';
 
 /**
- * keyword_day_checks and ranking_pages (migration 011) are filled by materialized views on
- * keyword_updates. What the reads rely on: the picking order (PICKS_FIRST) gives per keyword and day
- * the daily rule's check (latest success, else latest failure), a replayed check is picked once, a
- * deleted project leaves no rows, and a rebuild from the log and the migration's backfill (run twice)
- * give the same picks as the views.
+ * keyword_day_checks and ranking_pages (migration 011) and keyword_day_picks (013) are filled by
+ * materialized views on keyword_updates. What the reads rely on: the picking order (PICKS_FIRST) gives
+ * per keyword and day the daily rule's check (latest success, else latest failure), keyword_day_picks
+ * folds to the same check, a replayed check is picked once, a deleted project leaves no rows, and a
+ * rebuild from the log and the migrations' backfills (run twice) give the same picks as the views.
  */
 const DAY_PICKS = `
   SELECT keyword_id, toString(day) AS day, check_id AS checkId, succeeded, position, toString(page_key) AS pageKey
   FROM keyword_day_checks WHERE project_id = {projectId:String}
   ${PICKS_FIRST}
   LIMIT 1 BY keyword_id, day`;
+
+/** The same picks as keyword_day_picks (migration 013) folds them: one row per keyword and day under FINAL. */
+const FOLDED_PICKS = `
+  SELECT keyword_id, toString(day) AS day, pick.3 AS checkId, pick.1 AS succeeded, pick.4 AS position, toString(pick.5) AS pageKey
+  FROM keyword_day_picks FINAL WHERE project_id = {projectId:String}
+  ORDER BY keyword_id DESC, day DESC`;
 
 /** Every stored row of the project's checks, duplicates folded: what the backfill and a rebuild must reproduce. */
 const ALL_ROWS = `SELECT DISTINCT * FROM keyword_day_checks WHERE project_id = {projectId:String} ORDER BY ALL`;
@@ -37,7 +43,7 @@ interface DayPick {
 
 const at = (day: string, time: string) => `${day}T${time}.000Z`;
 
-describe('keyword_day_checks and ranking_pages, filled from keyword_updates', () => {
+describe('keyword_day_checks, keyword_day_picks and ranking_pages, filled from keyword_updates', () => {
   let app: TestApp;
   let key: string;
   let projectId: string;
@@ -91,6 +97,7 @@ describe('keyword_day_checks and ranking_pages, filled from keyword_updates', ()
   const dayPicks = (id = projectId) => app.running.stores.readStore.query<DayPick>(DAY_PICKS, { projectId: id });
   const pages = (id = projectId) => app.running.stores.readStore.query(PAGES, { projectId: id });
   const allRows = () => app.running.stores.readStore.query(ALL_ROWS, { projectId });
+  const foldedPicks = (id = projectId) => app.running.stores.readStore.query<DayPick>(FOLDED_PICKS, { projectId: id });
 
   it('picks per day the latest success, else the latest failure; a replayed check is one pick', async () => {
     const picks = await dayPicks();
@@ -101,6 +108,8 @@ describe('keyword_day_checks and ranking_pages, filled from keyword_updates', ()
       ['2026-03-04', ids[7], 1, 6],
       ['2026-03-05', ids[8], 1, 7],
     ]);
+    // keyword_day_picks holds the same picks, folded by the engine (the replayed check twice, as one).
+    expect(await foldedPicks()).toEqual(picks);
     // The pages of successful checks, each once.
     expect((await pages()).map((p: any) => p.url)).toEqual(['https://ours.com/a', 'https://ours.com/b', 'https://ours.com/c']);
     const byUrl = new Map((await pages()).map((p: any) => [p.url, p.pageKey]));
@@ -121,9 +130,22 @@ describe('keyword_day_checks and ranking_pages, filled from keyword_updates', ()
     expect(await pages()).toEqual(viewsMade.pages);
   });
 
-  it('a rebuild from the log gives the same rows and pages', async () => {
+  it("keyword_day_picks' backfill, run twice over the stored checks, gives the view's picks", async () => {
     const store = app.running.stores.readStore;
-    const before = { rows: await allRows(), pages: await pages() };
+    const viewMade = await foldedPicks();
+    expect(viewMade).toHaveLength(5);
+    const migration = loadMigrationsFromDir(repositoryPath('libs', 'tracking', 'migrations')).find(
+      (m) => m.name === '013_keyword_day_picks',
+    )!;
+    await store.command('TRUNCATE TABLE keyword_day_picks');
+    expect(await foldedPicks()).toEqual([]);
+    for (let run = 0; run < 2; run++) for (const statement of migration.statements) await store.command(statement);
+    expect(await foldedPicks()).toEqual(viewMade);
+  });
+
+  it('a rebuild from the log gives the same rows, picks and pages', async () => {
+    const store = app.running.stores.readStore;
+    const before = { rows: await allRows(), pages: await pages(), picks: await foldedPicks() };
     await runner.stop();
     await resetReadModels(store, ALL_PROJECTIONS);
     expect(await store.query('SELECT count() AS n FROM keyword_day_checks')).toEqual([{ n: '0' }]);
@@ -133,6 +155,7 @@ describe('keyword_day_checks and ranking_pages, filled from keyword_updates', ()
     await runner.waitUntilCaughtUp();
     expect(await allRows()).toEqual(before.rows);
     expect(await pages()).toEqual(before.pages);
+    expect(await foldedPicks()).toEqual(before.picks);
   });
 
   it("deleting a project removes its picks and pages, not another project's", async () => {
@@ -141,12 +164,14 @@ describe('keyword_day_checks and ranking_pages, filled from keyword_updates', ()
     expect(deleted.status).toBe(200);
     await runner.waitUntilCaughtUp();
     expect(await dayPicks()).toEqual([]);
+    expect(await foldedPicks()).toEqual([]);
     expect(await pages()).toEqual([]);
     const store = app.running.stores.readStore;
     const weekRows = (id: string) => store.query('SELECT week FROM keyword_week_picks WHERE project_id = {id:String}', { id });
     expect(await weekRows(projectId)).toEqual([]);
     expect(await weekRows(otherProjectId)).toHaveLength(1);
     expect(await dayPicks(otherProjectId)).toHaveLength(1);
+    expect(await foldedPicks(otherProjectId)).toHaveLength(1);
     expect(await pages(otherProjectId)).toHaveLength(1);
   });
 });

@@ -58,10 +58,8 @@ export class RankingHistoryReader {
    *
    * ClickHouse writes the text, so a keyword's year travels as one string instead of 365 day strings
    * and numbers to parse and format again (measured on the bench's year: 3.5 s into JavaScript as
-   * arrays, about 0.4 s as text). The day's latest check is taken by LIMIT 1 BY over rows sorted by
-   * (keyword, day, checked_at DESC, check_id DESC) rather than by argMax over a (checked_at, check_id)
-   * tuple: the same pick, 0.4-0.9 s instead of 2.2-3.3 s for the bench's year on a loaded machine. A
-   * replayed check is an identical row, so either copy gives the same cell.
+   * arrays, about 0.4 s as text). The day's latest successful check comes folded from
+   * keyword_day_picks (migration 013) under FINAL, as for the summary's day figures.
    */
   async dayCells(
     projectId: string,
@@ -79,15 +77,10 @@ export class RankingHistoryReader {
               arrayStringConcat(groupArrayInsertAt('', ${columns})(toString(position), column), {separator:String}) AS cells,
               countIf(column = ${columns}) AS strays
        FROM (
-         SELECT keyword_id AS keywordId, position, transform(day, {days:Array(Date)}, range(${columns}), ${columns}) AS column
-         FROM (
-           SELECT keyword_id, toDate(checked_at) AS day, position
-           FROM keyword_updates
-           WHERE project_id = {projectId:String} AND keyword_id IN {keywordIds:Array(String)} AND status = 'success'
-             AND toDate(checked_at) BETWEEN {startDate:Date} AND {endDate:Date}
-           ORDER BY keyword_id, day, checked_at DESC, check_id DESC
-           LIMIT 1 BY keyword_id, day
-         )
+         SELECT keyword_id AS keywordId, pick.4 AS position, transform(day, {days:Array(Date)}, range(${columns}), ${columns}) AS column
+         FROM keyword_day_picks FINAL
+         WHERE project_id = {projectId:String} AND keyword_id IN {keywordIds:Array(String)}
+           AND day BETWEEN {startDate:Date} AND {endDate:Date} AND pick.1 = 1
        )
        GROUP BY keywordId`,
       { projectId, keywordIds, ...range, days, separator },
@@ -275,19 +268,18 @@ export interface DomainStanding {
 
 /**
  * Each keyword's day figures over {startDate, endDate}: over each day's latest successful check (the
- * day cells of the full export) picked from keyword_day_checks (migration 011), summed up in
- * ClickHouse so that a keyword's year travels as one row.
+ * day cells of the full export), summed up in ClickHouse so that a keyword's year travels as one row.
+ * The day's pick comes folded from keyword_day_picks (migration 013) under FINAL; a day whose pick
+ * failed had no success. Picking from keyword_day_checks with LIMIT 1 BY keyword and day took 440-500
+ * ms of the bench's year for its hash of 1.28 M keyword-days, FINAL 110-130 ms.
  */
 const daySummariesSql = (counted: string) => `
   SELECT keyword_id AS keywordId, count() AS checkedDays, countIf(position > 0) AS rankedDays,
          minIf(position, position > 0) AS best, maxIf(position, position > 0) AS worst, sumIf(position, position > 0) AS positionSum
   FROM (
-    SELECT keyword_id, day, position
-    FROM keyword_day_checks
-    WHERE project_id = {projectId:String} ${counted} AND succeeded = 1
-      AND day BETWEEN {startDate:Date} AND {endDate:Date}
-    ${PICKS_FIRST}
-    LIMIT 1 BY keyword_id, day
+    SELECT keyword_id, pick.4 AS position
+    FROM keyword_day_picks FINAL
+    WHERE project_id = {projectId:String} ${counted} AND day BETWEEN {startDate:Date} AND {endDate:Date} AND pick.1 = 1
   )
   GROUP BY keyword_id`;
 
