@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ReadStore } from '@rank/read-store/read-store.port';
 import { READ_STORE } from '@rank/platform/tokens';
 import { addDays } from '../reads/shared/day-window';
-import { PICKS_FIRST } from '../reads/shared/day-checks';
 import { KeywordFilter, keywordFilterSql } from '../reads/shared/keyword-filter';
 
 /** A statement's keywords as a list of ids (`keywordIds`): the pages of an export, the few keywords of a fallback. */
