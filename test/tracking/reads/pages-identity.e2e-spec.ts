@@ -1,5 +1,6 @@
 import { PagesReader, LatestPositionRow, PeriodRow } from '@rank/tracking/reads/pages/pages.reader';
 import { trendPeriods } from '@rank/tracking/reads/pages/page-trend';
+import type { KeywordFilter } from '@rank/tracking/reads/shared/keyword-filter';
 import type { SeededCheck } from '../../support/seed-checks';
 import type { TestApp } from '../../support/test-app';
 import { createProject, NOW, seed, serp, startReadsApp } from './reads-fixture';
@@ -100,8 +101,9 @@ describe("pages: each keyword's latest position, recent partitions first", () =>
     const store = app.running.stores.readStore;
     const before = await store.query<LatestPositionRow>(OLD_LATEST_POSITIONS, { projectId });
     expect(before).toHaveLength(6); // the removed keyword's too: the controller drops it
-    const after = await new PagesReader(store).latestPositions(projectId, { keywordIds, now: NOW });
-    expect(byKeyword(after)).toEqual(byKeyword(before));
+    const { window } = trendPeriods(NOW.toISOString().slice(0, 10));
+    const { latest } = await new PagesReader(store).overview(projectId, keywordIds, { kind: 'only', keywordIds }, window, NOW);
+    expect(byKeyword(latest)).toEqual(byKeyword(before));
     // The whole-history path alone gives them too.
     expect(byKeyword(await new PagesReader(store).latestPositions(projectId))).toEqual(byKeyword(before));
   });
@@ -121,14 +123,17 @@ describe("pages: each keyword's latest position, recent partitions first", () =>
     const firstDays = await store.query<{ url: string; firstDay: string }>(OLD_FIRST_DAYS, params);
     expect(firstDays.length).toBeGreaterThan(5);
     // The removed keyword ranked first on page a every day: counted, it would change a's series.
-    const unfiltered = await new PagesReader(store).trends(projectId, { kind: 'all' }, pageUrls, window);
+    // The overview reads the trends of every page; the previous queries were asked for these, all of the fixture's.
+    const trendsOf = async (keywords: KeywordFilter) =>
+      (await new PagesReader(store).overview(projectId, keywordIds, keywords, window, NOW)).trends;
+    const unfiltered = await trendsOf({ kind: 'all' });
     expect(byPeriod(unfiltered.daily)).not.toEqual(byPeriod(daily));
     // The current keywords listed, or the removed one left out: the same rows as the previous queries.
     for (const keywords of [
       { kind: 'only', keywordIds },
       { kind: 'except', keywordIds: [removedId] },
     ] as const) {
-      const after = await new PagesReader(store).trends(projectId, keywords, pageUrls, window);
+      const after = await trendsOf(keywords);
       expect(byPeriod(after.weekly)).toEqual(byPeriod(weekly));
       expect(byPeriod(after.daily)).toEqual(byPeriod(daily));
       expect(byUrl(after.firstDays)).toEqual(byUrl(firstDays));

@@ -105,9 +105,11 @@ export class PagesController {
     if (keywords.length === 0) return { success: true, data: [], lastPagesUpdate: null };
 
     const tracked = new Map(keywords.map((k) => [k.keywordId, k]));
-    const latest = (await this.pages.latestPositions(project.projectId, { keywordIds: [...tracked.keys()], now: this.clock.now() })).filter(
-      (row) => tracked.has(row.keywordId),
-    );
+    const now = this.clock.now();
+    const { weeks, days, window } = trendPeriods(utcDay(now));
+    const counted = keywordFilterOf([...tracked.keys()], removedKeywordIds);
+    const overview = await this.pages.overview(project.projectId, [...tracked.keys()], counted, window, now);
+    const latest = overview.latest.filter((row) => tracked.has(row.keywordId));
     const keywordsOfPage = new Map<string, RankingPageKeywordView[]>();
     let newestCheck: number | null = null;
     for (const row of latest) {
@@ -120,9 +122,8 @@ export class PagesController {
     const lastPagesUpdate = newestCheck === null ? null : isoOfMillis(String(newestCheck));
     if (keywordsOfPage.size === 0) return { success: true, data: [], lastPagesUpdate };
 
-    const { weeks, days, window } = trendPeriods(utcDay(this.clock.now()));
-    const counted = keywordFilterOf([...tracked.keys()], removedKeywordIds);
-    const trends = await this.pages.trends(project.projectId, counted, [...keywordsOfPage.keys()], window);
+    // The trends are of every page the counted keywords ranked with; the answer keeps those of keywordsOfPage.
+    const { trends } = overview;
     const weekly = byPage(trends.weekly);
     const daily = byPage(trends.daily);
     const firstDays = new Map(trends.firstDays.map((row) => [row.url, row.firstDay]));
