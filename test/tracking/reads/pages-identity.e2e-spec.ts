@@ -104,8 +104,6 @@ describe("pages: each keyword's latest position, recent partitions first", () =>
     const { window } = trendPeriods(NOW.toISOString().slice(0, 10));
     const { latest } = await new PagesReader(store).overview(projectId, keywordIds, { kind: 'only', keywordIds }, window, NOW);
     expect(byKeyword(latest)).toEqual(byKeyword(before));
-    // The whole-history path alone gives them too.
-    expect(byKeyword(await new PagesReader(store).latestPositions(projectId))).toEqual(byKeyword(before));
   });
 
   it('gives the trend series of the previous query, weekly and daily', async () => {

@@ -74,6 +74,7 @@ export class RankingHistoryReader {
     const byKeyword = new Map<string, string>();
     if (keywordIds.length === 0 || days.length === 0) return byKeyword;
     // groupArrayInsertAt takes its length as a literal; days.length is our own count, not input.
+    // transform's default is never taken: only `days` are read.
     const columns = String(days.length);
     const rows = await this.store.query<{ keywordId: string; cells: string }>(
       `SELECT keywordId, arrayStringConcat(groupArrayInsertAt('', ${columns})(toString(position), column), {separator:String}) AS cells

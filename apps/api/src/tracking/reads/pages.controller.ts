@@ -105,10 +105,10 @@ export class PagesController {
     if (keywords.length === 0) return { success: true, data: [], lastPagesUpdate: null };
 
     const tracked = new Map(keywords.map((k) => [k.keywordId, k]));
+    const trackedIds = [...tracked.keys()];
     const now = this.clock.now();
     const { weeks, days, window } = trendPeriods(utcDay(now));
-    const counted = keywordFilterOf([...tracked.keys()], removedKeywordIds);
-    const overview = await this.pages.overview(project.projectId, [...tracked.keys()], counted, window, now);
+    const overview = await this.pages.overview(project.projectId, trackedIds, keywordFilterOf(trackedIds, removedKeywordIds), window, now);
     const latest = overview.latest.filter((row) => tracked.has(row.keywordId));
     const keywordsOfPage = new Map<string, RankingPageKeywordView[]>();
     let newestCheck: number | null = null;

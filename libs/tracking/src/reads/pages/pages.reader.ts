@@ -62,7 +62,7 @@ const PAGE_URLS = `SELECT page_key, any(url) AS page_url FROM ranking_pages WHER
  * latest successful check there), only the project's current keywords count, and a keyword at 0
  * counts for no page. The window's bounds are whole UTC days.
  */
-const periodAverages = (series: TrendRow['series'], picks: string) => `
+const periodAverages = (series: 'week' | 'day', picks: string) => `
   SELECT '${series}' AS series, page_url AS url, toString(bucket) AS period, avg(position) AS avgPosition, toUInt32(count()) AS keywordCount
   FROM (${picks}) AS picks
   JOIN (${PAGE_URLS}) AS pages ON pages.page_key = picks.page_key
@@ -151,7 +151,7 @@ export class PagesReader {
    * RECENT_DAYS first: a keyword checked there has its latest check among them, and those few
    * partitions are a fraction of a year's rows (measured on the bench project: 42 ms of CPU instead of
    * 543). Only the tracked keywords with no check there are looked up over their whole history, so
-   * the answer is the same as one scan of everything (latestPositions).
+   * the answer is the same as one scan of everything.
    *
    * The trends per page: the weekly series over the whole trend window, the daily series over its
    * last 14 days, and the first day in the window it ranked for any counted keyword. Three narrow
@@ -184,11 +184,6 @@ export class PagesReader {
     const older = tracked.filter((id) => !found.has(id));
     const latest = older.length === 0 ? recent : [...recent, ...(await this.latestOf(projectId, older))];
     return { latest, trends };
-  }
-
-  /** Each keyword's latest successful check over the project's whole history: one scan of everything. */
-  latestPositions(projectId: string): Promise<LatestPositionRow[]> {
-    return this.store.query<LatestPositionRow>(latestSql(''), { projectId });
   }
 
   private latestOf(projectId: string, keywordIds: readonly string[]): Promise<LatestPositionRow[]> {
