@@ -13,6 +13,7 @@ import { KeywordsController } from './keywords/keywords.controller';
 import { ListProjectsController } from './list-projects/list-projects.controller';
 import { NotesController } from './notes/notes.controller';
 import { UpdateProjectController } from './update-project/update-project.controller';
+import { SearchVolumesModule } from '../research/search-volumes.module';
 import { CheckProgressReader } from '@rank/tracking/reads/check-progress/check-progress.reader';
 
 /**
@@ -20,7 +21,7 @@ import { CheckProgressReader } from '@rank/tracking/reads/check-progress/check-p
  * routes come before GET /api/projects/:id only for readability: Fastify matches static paths first.
  */
 @Module({
-  imports: [ProjectsModule, ResearchModule, RateLimitsModule],
+  imports: [ProjectsModule, ResearchModule, RateLimitsModule, SearchVolumesModule],
   controllers: [
     FoldersController,
     KeywordsController,

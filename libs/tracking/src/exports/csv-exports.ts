@@ -16,8 +16,8 @@ export interface CsvExportInput {
   /** The keywords the project removed: their rows stay in the read model (see KeywordFilter). */
   removedKeywordIds: readonly string[];
   range: DayRange;
-  /** Average monthly searches of a page of keywords, by keyword id (the research context's stored volumes); absent ones are unknown. */
-  volumes(keywords: readonly TrackedKeyword[]): Promise<ReadonlyMap<string, number | null>>;
+  /** Average monthly searches of the keywords, by keyword id (the research context's stored volumes); absent ones are unknown. */
+  volumes(): Promise<ReadonlyMap<string, number | null>>;
 }
 
 export const FULL_COLUMNS = ['Keyword', 'SERP', 'Volume', 'URL', 'Change'] as const;
@@ -61,8 +61,8 @@ async function* fullCsv(history: RankingHistoryReader, { projectId, keywords, ra
   const emptyCells = days.length === 0 ? '' : CSV_SEPARATOR.repeat(days.length - 1);
   const lineEnd = (keywordId: string) =>
     days.length === 0 ? CSV_LINE_END : CSV_SEPARATOR + (cellsOf(keywordId) ?? emptyCells) + CSV_LINE_END;
+  const volumeOf = await volumes();
   for (const page of pagesOf(ordered, fullExportKeywordsPerQuery(days.length))) {
-    const volumeOf = await volumes(page);
     let chunk = '';
     for (const keyword of page) {
       const check = latestOf(keyword.keywordId);

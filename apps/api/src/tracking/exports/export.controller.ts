@@ -6,7 +6,6 @@ import { Caller, CurrentCaller } from '../../platform/auth/caller';
 import { CLOCK, Clock } from '@rank/platform/tokens';
 import { ProjectAccess } from '@rank/projects/project-access';
 import { ProjectContentRepository } from '@rank/projects/workspace.repository';
-import type { TrackedKeyword } from '@rank/projects/domain/project-content.events';
 import { agentReport } from '@rank/tracking/exports/agent-report';
 import { normaliseDomain } from '@rank/domain/domain-name';
 import { ReportDomainDataLoader } from '@rank/domains/reads/report-domain-data';
@@ -14,8 +13,7 @@ import { csvExport, csvFilename, FULL_COLUMNS, SUMMARY_COLUMNS } from '@rank/tra
 import { AgentReportQuery, CsvExportQuery, exportWindow } from './export-query';
 import { RankingHistoryReader } from '@rank/tracking/exports/ranking-history.reader';
 import { streamedBody } from '@rank/tracking/exports/streamed-body';
-import { KeywordVolumes } from '@rank/research/keyword-volumes';
-import { averageMonthlySearches } from '@rank/research/reads/volume-views';
+import { ProjectSearchVolumes } from '../../research/project-search-volumes';
 
 const CSV_DESCRIPTION = [
   'UTF-8 with a byte-order mark, `;` between fields, CRLF line ends, RFC 4180 quoting.',
@@ -33,7 +31,7 @@ export class ExportController {
     private readonly access: ProjectAccess,
     private readonly contents: ProjectContentRepository,
     private readonly history: RankingHistoryReader,
-    private readonly volumes: KeywordVolumes,
+    private readonly volumes: ProjectSearchVolumes,
     private readonly domainData: ReportDomainDataLoader,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -54,7 +52,7 @@ export class ExportController {
         keywords,
         removedKeywordIds,
         range,
-        volumes: (page) => this.averageSearches(page),
+        volumes: () => this.volumes.of(project.projectId, keywords),
       }),
       'CSV export',
     );
@@ -62,12 +60,6 @@ export class ExportController {
       .type('text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="${csvFilename(project.settings.domain, format, range)}"`)
       .send(body);
-  }
-
-  /** Average monthly searches of a page of keywords from the stored volumes: a separate lookup, merged into the rows. */
-  private async averageSearches(keywords: readonly TrackedKeyword[]): Promise<Map<string, number | null>> {
-    const stored = await this.volumes.ofKeywords(keywords);
-    return new Map([...stored].map(([keywordId, volume]) => [keywordId, averageMonthlySearches(volume)]));
   }
 
   /** One Markdown report: project, rankings, traffic, competitors, performance. */

@@ -16,8 +16,7 @@ import { keywordUpdatesJson } from '@rank/tracking/reads/keyword-updates/keyword
 import { OptionalCalendarDateQuery, OptionalEnumQuery, OptionalTextQuery, RequiredObjectIdQuery } from './query-fields';
 import { orderKeywords, SORT_FIELDS, SORT_ORDERS, SortField, SortOrder } from '@rank/tracking/reads/keyword-updates/keyword-order';
 import { Aggregation, AGGREGATIONS, KeywordUpdatesReader } from '@rank/tracking/reads/keyword-updates/keyword-updates.reader';
-import { KeywordVolumes } from '@rank/research/keyword-volumes';
-import { averageMonthlySearches } from '@rank/research/reads/volume-views';
+import { ProjectSearchVolumes } from '../../research/project-search-volumes';
 
 const isCode = (test: (code: string) => boolean, what: string) =>
   ValidateBy({
@@ -118,7 +117,7 @@ export class KeywordUpdatesController {
     private readonly access: ProjectAccess,
     private readonly contents: ProjectContentRepository,
     private readonly updates: KeywordUpdatesReader,
-    private readonly volumes: KeywordVolumes,
+    private readonly volumes: ProjectSearchVolumes,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -145,16 +144,16 @@ export class KeywordUpdatesController {
             params.aggregation ?? 'daily',
             filter ? keywords.map((k) => k.keywordId) : undefined,
           );
-    // Volumes are market data of their own context: one separate lookup, merged here.
-    const volumes = await this.volumes.ofKeywords(keywords);
+    // Volumes are market data of their own context: one separate lookup (of the whole project's
+    // keywords, kept while they and the stored volumes are unchanged), merged here.
+    const volumes = await this.volumes.of(project.projectId, all);
 
     const sortable = keywords.map((keyword) => {
       const picks = byKeyword.get(keyword.keywordId);
-      const volume = volumes.get(keyword.keywordId);
       return {
         keyword,
         latestPosition: picks?.latestPosition ?? null,
-        volume: volume ? averageMonthlySearches(volume) : null,
+        volume: volumes.get(keyword.keywordId) ?? null,
         updatesJson: picks?.updatesJson ?? NO_UPDATES,
       };
     });

@@ -9,13 +9,14 @@ import { PagesReader } from '@rank/tracking/reads/pages/pages.reader';
 import { PagesController } from './pages.controller';
 import { PositionHistoryReader } from '@rank/tracking/reads/position-history/position-history.reader';
 import { PositionHistoryController } from './position-history.controller';
+import { SearchVolumesModule } from '../../research/search-volumes.module';
 
 /**
  * The ranking reads: keyword updates, SERP snapshots, competitor positions and pages, answered from
  * the ClickHouse tracking tables (built from the checks streams) and the event-sourced keyword list.
  */
 @Module({
-  imports: [ProjectsModule, ResearchModule],
+  imports: [ProjectsModule, ResearchModule, SearchVolumesModule],
   controllers: [KeywordUpdatesController, PositionHistoryController, CompetitorPositionsController, PagesController],
   providers: [KeywordUpdatesReader, PositionHistoryReader, CompetitorPositionsReader, PagesReader],
 })
