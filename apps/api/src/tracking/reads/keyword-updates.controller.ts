@@ -15,7 +15,12 @@ import { KeywordRefView, KeywordUpdateView } from '@rank/tracking/reads/shared/k
 import { keywordUpdatesJson } from '@rank/tracking/reads/keyword-updates/keyword-updates-json';
 import { OptionalCalendarDateQuery, OptionalEnumQuery, OptionalTextQuery, RequiredObjectIdQuery } from './query-fields';
 import { orderKeywords, SORT_FIELDS, SORT_ORDERS, SortField, SortOrder } from '@rank/tracking/reads/keyword-updates/keyword-order';
-import { Aggregation, AGGREGATIONS, KeywordUpdatesReader } from '@rank/tracking/reads/keyword-updates/keyword-updates.reader';
+import {
+  Aggregation,
+  AGGREGATIONS,
+  KeywordUpdateRows,
+  KeywordUpdatesReader,
+} from '@rank/tracking/reads/keyword-updates/keyword-updates.reader';
 import { ProjectSearchVolumes } from '../../research/project-search-volumes';
 
 const isCode = (test: (code: string) => boolean, what: string) =>
@@ -135,9 +140,9 @@ export class KeywordUpdatesController {
     const all = (await this.contents.load(project.projectId)).keywords;
     const filter = keywordFilter(params);
     const keywords = filter ? all.filter(filter) : all;
-    const { byKeyword, pages } =
+    const byKeyword: KeywordUpdateRows =
       keywords.length === 0
-        ? { byKeyword: new Map(), pages: new Map() }
+        ? new Map()
         : await this.updates.run(
             project.projectId,
             window,
@@ -162,6 +167,6 @@ export class KeywordUpdatesController {
       avgMonthlySearches: volume,
       updatesJson,
     }));
-    await reply.type('application/json; charset=utf-8').send(Readable.from(keywordUpdatesJson(ordered, pages)));
+    await reply.type('application/json; charset=utf-8').send(Readable.from(keywordUpdatesJson(ordered)));
   }
 }

@@ -26,20 +26,12 @@ function wholeWeeksOf(window: DayWindow): { firstWeek: string; lastWeek: string;
   return { firstWeek, lastWeek: addDays(afterLastWeek, -7), afterLastWeek };
 }
 
-/** The ranking result a check found for the project; checks that share one share this object. */
-export interface RankingPage {
-  url: string;
-  title: string;
-  domain: string;
-}
-
 /**
  * One keyword's picked checks, oldest first (checked_at, then check id), as the bytes of its
- * `updates` JSON array's text, written by ClickHouse: each successful update's page is a placeholder,
- * PAGE_MARK + page key + PAGE_MARK, where its `,"url":…,"title":…,"domain":…}` goes (see
- * keyword-updates-json.ts). ClickHouse formats the ids, dates and positions in far less time than
- * parsing a tuple per check into JavaScript and formatting it there, and the bytes go to the socket
- * as they came, never decoded into a string and encoded back.
+ * `updates` JSON array's text, written whole by ClickHouse: ids, dates, positions and each successful
+ * update's page. ClickHouse formats them in far less time than parsing a tuple per check into
+ * JavaScript and formatting it there, and the bytes go to the socket as they came, never decoded
+ * into a string and encoded back.
  */
 export interface KeywordPicks {
   updatesJson: Buffer;
@@ -47,24 +39,32 @@ export interface KeywordPicks {
   latestPosition: number | null;
 }
 
-export interface KeywordUpdateRows {
-  /** Keyword id -> its picks. Keywords without any are absent. */
-  byKeyword: Map<string, KeywordPicks>;
-  /** Page key -> the page. */
-  pages: Map<string, RankingPage>;
-}
+/** Keyword id -> its picks. Keywords without any are absent. */
+export type KeywordUpdateRows = Map<string, KeywordPicks>;
 
-/** Brackets a page key in `updatesJson`: a control character, which JSON text always escapes, so it never occurs in an id or date. */
-export const PAGE_MARK = 0x01;
+/**
+ * Written where a picked check's page is missing from ranking_pages (which the same insert fills, so
+ * never): a control character, which JSON text always escapes, so it never occurs in a valid answer.
+ */
+const MISSING_PAGE = 0x01;
+
+/**
+ * A page's `,"url":…,"title":…,"domain":…}` as JSON text. Escaped by ClickHouse as JSON.stringify
+ * escapes, but for U+2028 and U+2029, which ClickHouse writes as `\u2028` and `\u2029`: the same
+ * strings once parsed. Forward slashes are left alone (output_format_json_escape_forward_slashes = 0
+ * on the statement).
+ */
+const PAGE_FIELDS_JSON = `concat(',"url":', toJSONString(url), ',"title":', toJSONString(title), ',"domain":', toJSONString(domain), '}')`;
 
 /**
  * One update of the answer (keys in the documented order, as JSON.stringify gives them) from a
- * tuple (ms, check_id, succeeded, position, page_key, has_ai_overview, checked_at). A check id goes
- * through toJSONString, so any id is valid JSON; the date is checked_at in UTC as toISOString writes it.
+ * tuple (ms, check_id, succeeded, position, page_key, has_ai_overview, checked_at), the page's fields
+ * looked up by key in `pages` (keys, fields). A check id goes through toJSONString, so any id is valid
+ * JSON; the date is checked_at in UTC as toISOString writes it.
  */
 const UPDATE_JSON = `if(t.3 = 1,
     concat('{"_id":', toJSONString(t.2), ',"date":"', replaceOne(toString(t.7, 'UTC'), ' ', 'T'), 'Z","status":"success","position":{"position":',
-           toString(t.4), '\\x01', toString(t.5), '\\x01,"aiSerpId":', if(t.6 = 1, toJSONString(t.2), 'null'), '}'),
+           toString(t.4), transform(t.5, pages.1, pages.2, '\\x01'), ',"aiSerpId":', if(t.6 = 1, toJSONString(t.2), 'null'), '}'),
     concat('{"_id":', toJSONString(t.2), ',"date":"', replaceOne(toString(t.7, 'UTC'), ' ', 'T'), 'Z","status":"failed","position":null,"aiSerpId":null}'))`;
 
 /**
@@ -75,9 +75,9 @@ const UPDATE_JSON = `if(t.3 = 1,
  * its own order and keeps the first row of each period, with no aggregation. A check stored twice (a
  * replayed event) is an identical row, never picked twice.
  *
- * The picks carry a 64-bit key of the check's page (url, title, domain) instead of the strings, one
- * row per keyword; the pages of those keys come from `ranking_pages` in a second query, so each page
- * travels and is escaped once.
+ * The picks carry a 64-bit key of the check's page (url, title, domain) instead of the strings; the
+ * pages of the window's successful checks are read from `ranking_pages` once, escaped once, and put
+ * in each update by key (transform), so each page is escaped once and the answer leaves ClickHouse whole.
  */
 @Injectable()
 export class KeywordUpdatesReader {
@@ -116,41 +116,39 @@ export class KeywordUpdatesReader {
          UNION ALL
          ${fromDayChecks('(day < {firstWeek:Date} OR day >= {afterLastWeek:Date}) AND day BETWEEN {firstDay:Date} AND {lastDay:Date}')}`;
     // arraySort of (checked_at ms, check_id, ...) tuples: oldest first, ties by check id, whatever
-    // order the aggregation met the rows in. The pages are asked for at once (side by side on a
-    // server; chDB runs parameterised statements one at a time): those of every successful check in
-    // the window, a few more than the picks need and never one less.
+    // order the aggregation met the rows in. The pages: those of every successful check in the
+    // window, a few more than the picks need and never one less (LIMIT 1 BY: the same page may sit
+    // in parts ClickHouse has not merged yet).
     // TabSeparatedRaw: the updates' text comes out as ClickHouse wrote it, not escaped into a JSON
     // answer and parsed back (a third of the read's time for 30 days). JSON text holds no raw tab or
     // newline, nor do ids and numbers, so a row is its line and its values the tab-separated parts.
-    const [picks, pages] = await Promise.all([
-      this.store.queryRaw(
-        `SELECT keyword_id, ifNull(toString(latest_position), 'null'), arrayStringConcat(arrayMap(t -> ${UPDATE_JSON}, picks), ',')
+    const picks = await this.store.queryRaw(
+      `WITH (
+         SELECT (groupArray(page_key), groupArray(${PAGE_FIELDS_JSON}))
          FROM (
-           SELECT keyword_id,
-                  arraySort(groupArray((toUnixTimestamp64Milli(checked_at), check_id, succeeded, position, page_key, has_ai_overview, checked_at))) AS picks,
-                  arrayFilter(t -> t.3 = 1, picks) AS successes,
-                  if(empty(successes), NULL, successes[-1].4) AS latest_position
-           FROM (${periodPicks})
-           GROUP BY keyword_id
-         )`,
-        params,
-      ),
-      // LIMIT 1 BY: the same page may sit in parts ClickHouse has not merged yet.
-      this.store.query<{ pageKey: string; url: string; title: string; domain: string }>(
-        `SELECT toString(page_key) AS pageKey, url, title, domain
-         FROM ranking_pages
-         WHERE project_id = {projectId:String} AND page_key IN (
-           SELECT page_key FROM keyword_day_checks
-           WHERE project_id = {projectId:String} AND day BETWEEN {firstDay:Date} AND {lastDay:Date} AND succeeded = 1 ${ofKeywords}
+           SELECT page_key, url, title, domain
+           FROM ranking_pages
+           WHERE project_id = {projectId:String} AND page_key IN (
+             SELECT page_key FROM keyword_day_checks
+             WHERE project_id = {projectId:String} AND day BETWEEN {firstDay:Date} AND {lastDay:Date} AND succeeded = 1 ${ofKeywords}
+           )
+           LIMIT 1 BY page_key
          )
-         LIMIT 1 BY page_key`,
-        params,
-      ),
-    ]);
-    return {
-      byKeyword: picksByKeyword(picks),
-      pages: new Map(pages.map((p) => [p.pageKey, { url: p.url, title: p.title, domain: p.domain }])),
-    };
+       ) AS pages
+       SELECT keyword_id, ifNull(toString(latest_position), 'null'), arrayStringConcat(arrayMap(t -> ${UPDATE_JSON}, picks), ',')
+       FROM (
+         SELECT keyword_id,
+                arraySort(groupArray((toUnixTimestamp64Milli(checked_at), check_id, succeeded, position, page_key, has_ai_overview, checked_at))) AS picks,
+                arrayFilter(t -> t.3 = 1, picks) AS successes,
+                if(empty(successes), NULL, successes[-1].4) AS latest_position
+         FROM (${periodPicks})
+         GROUP BY keyword_id
+       )
+       SETTINGS output_format_json_escape_forward_slashes = 0`,
+      params,
+    );
+    if (picks.includes(MISSING_PAGE)) throw new Error('keyword-updates: the page of a picked check is missing from ranking_pages');
+    return picksByKeyword(picks);
   }
 }
 
@@ -158,7 +156,7 @@ const TAB = 0x09;
 const NEWLINE = 0x0a;
 
 /** The picks query's lines (keyword id, latest position, updates), the updates kept as slices of the bytes. */
-function picksByKeyword(picks: Buffer): Map<string, KeywordPicks> {
+function picksByKeyword(picks: Buffer): KeywordUpdateRows {
   const byKeyword = new Map<string, KeywordPicks>();
   let start = 0;
   while (start < picks.length) {
