@@ -5,9 +5,9 @@ import { ProjectContentRepository, WorkspaceRepository } from '@rank/projects/wo
 import { KeywordVolumes } from '@rank/research/keyword-volumes';
 import { averageMonthlySearches } from '@rank/research/reads/volume-views';
 import { VolumeRecorder } from '@rank/research/volume-recorder';
-import type { KeywordMetrics } from '@rank/research/domain/volume.events';
 import { checkWorkStreamName, CheckWorkEvent } from '@rank/tracking/domain/check.events';
 import { toProjectDetail } from '../../apps/api/src/projects/project.view';
+import { keywordMetrics as metrics } from '../support/keyword-metrics';
 import { waitUntilLogProjected } from '../support/projected-log';
 import { seedChecks } from '../support/seed-checks';
 import type { TestApp } from '../support/test-app';
@@ -40,16 +40,6 @@ async function previousAnswer(app: TestApp, accountId: string, projectId: string
     : null;
   return JSON.stringify({ success: true, project: toProjectDetail(project, content, volumes, lastCheckDay) });
 }
-
-const metrics = (keyword: string, avgMonthlySearches: number | null, history: number[] = []): KeywordMetrics => ({
-  keyword,
-  avgMonthlySearches,
-  competition: 'LOW',
-  competitionIndex: 10,
-  cpcLow: 0.1,
-  cpcHigh: 0.5,
-  history: history.map((value, i) => ({ year: 2025, month: i + 1, value })),
-});
 
 const DAY_MS = 86_400_000;
 const at = (daysBeforeNow: number) => new Date(NOW.getTime() - daysBeforeNow * DAY_MS).toISOString();

@@ -1,6 +1,6 @@
 import { ProjectionRunner } from '@rank/projector/projection-runner';
-import type { KeywordMetrics } from '@rank/research/domain/volume.events';
 import { VolumeRecorder } from '@rank/research/volume-recorder';
+import { keywordMetrics as metrics } from '../support/keyword-metrics';
 import { waitUntilLogProjected } from '../support/projected-log';
 import type { TestApp } from '../support/test-app';
 import { createProject, NOW, seed, startReadsApp } from '../tracking/reads/reads-fixture';
@@ -13,16 +13,6 @@ import { createProject, NOW, seed, startReadsApp } from '../tracking/reads/reads
  * process (appended to the log, then projected) and a keyword added are in the very next answer of
  * each route.
  */
-
-const metrics = (keyword: string, avgMonthlySearches: number): KeywordMetrics => ({
-  keyword,
-  avgMonthlySearches,
-  competition: 'LOW',
-  competitionIndex: 10,
-  cpcLow: 0.1,
-  cpcHigh: 0.5,
-  history: [],
-});
 
 const DAY_MS = 86_400_000;
 const at = (daysBeforeNow: number) => new Date(NOW.getTime() - daysBeforeNow * DAY_MS).toISOString();
