@@ -40,11 +40,16 @@ export class ProjectSearchVolumes {
     });
   }
 
-  /** By keyword id; the same map while the project's keywords and the stored volumes are unchanged. */
-  of(projectId: string, keywords: ProjectContentState['keywords']): Promise<SearchVolumes> {
-    return this.memo.get(projectId, keywords, async () => {
-      const stored = await this.volumes.ofKeywords(keywords);
-      return new Map([...stored].map(([keywordId, volume]) => [keywordId, averageMonthlySearches(volume)]));
-    });
+  /** By keyword id; the same map while the project's keywords and the stored volumes are unchanged (`logEnd`: see ReadModelMemo.get). */
+  of(projectId: string, keywords: ProjectContentState['keywords'], logEnd?: number): Promise<SearchVolumes> {
+    return this.memo.get(
+      projectId,
+      keywords,
+      async () => {
+        const stored = await this.volumes.ofKeywords(keywords);
+        return new Map([...stored].map(([keywordId, volume]) => [keywordId, averageMonthlySearches(volume)]));
+      },
+      logEnd,
+    );
   }
 }

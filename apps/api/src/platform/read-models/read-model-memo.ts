@@ -64,12 +64,16 @@ export class ReadModelMemo<T> {
     this.projections = ALL_PROJECTIONS.filter((p) => p.tables.some((t) => this.tables.has(t)));
   }
 
-  /** The value for `key` and `inputs`: the one kept while it holds, else `read()`'s. */
-  async get(key: string, inputs: object, read: () => Promise<T>): Promise<T> {
+  /**
+   * The value for `key` and `inputs`: the one kept while it holds, else `read()`'s. `logEnd`, the
+   * log's last position read by the caller during this request, spares the read here: a caller that
+   * asks several memos reads it once (on EventStoreDB it is a round trip).
+   */
+  async get(key: string, inputs: object, read: () => Promise<T>, logEnd?: number): Promise<T> {
     const known = this.held.get<Held<T>>(key)?.value;
     let projectedNow: number | undefined;
     if (known && known.inputs === inputs) {
-      if ((await this.eventStore.lastPosition()) <= known.projectedUpTo) return known.value;
+      if ((logEnd ?? (await this.eventStore.lastPosition())) <= known.projectedUpTo) return known.value;
       projectedNow = await projectedPosition(this.readStore);
       if (projectedNow <= known.projectedUpTo) return known.value;
       if (await this.untouchedBetween(key, known.projectedUpTo, projectedNow)) {

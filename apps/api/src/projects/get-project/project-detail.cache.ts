@@ -33,7 +33,7 @@ interface LastCheckDay {
 const CACHE_BYTES = 32 * 1024 * 1024;
 /** A day's figures and the memo's entry around them, roughly. */
 const CHECK_DAY_BYTES = 256;
-/** A project's last check day goes with about a thousand projects'. */
+/** The last check days of about a thousand projects. */
 const CHECK_DAYS_BYTES = 256 * 1024;
 /** No input beyond the project: the day is read from check_progress alone. */
 const NO_INPUTS = {};
@@ -58,13 +58,13 @@ export class ProjectDetailCache {
   private readonly lastCheckDays: ReadModelMemo<LastCheckDay>;
 
   constructor(
-    @Inject(EVENT_STORE) eventStore: EventStore,
+    @Inject(EVENT_STORE) private readonly eventStore: EventStore,
     @Inject(READ_STORE) readStore: ReadStore,
     private readonly volumes: ProjectSearchVolumes,
     private readonly checkProgress: CheckProgressReader,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
-    this.lastCheckDays = new ReadModelMemo<LastCheckDay>(eventStore, readStore, {
+    this.lastCheckDays = new ReadModelMemo<LastCheckDay>(this.eventStore, readStore, {
       tables: ['check_progress'],
       affects: (change, projectId) => !(change.kind === 'insert' && change.row.project_id !== projectId),
       bytesOf: () => CHECK_DAY_BYTES,
@@ -75,11 +75,16 @@ export class ProjectDetailCache {
   /** The body for the project as loaded now (access already checked by the caller). */
   async body(projectId: string, project: ProjectRecord, content: ProjectContentState): Promise<Buffer> {
     const cached = this.rendered.get<Rendered>(projectId)?.value;
+    // One read of the log's end for both memos: on EventStoreDB each read is a round trip.
+    const logEnd = await this.eventStore.lastPosition();
     const [volumes, lastCheckDay] = await Promise.all([
-      this.volumes.of(projectId, content.keywords),
-      this.lastCheckDays.get(projectId, NO_INPUTS, async () => ({
-        day: await this.checkProgress.lastCheckDay(projectId, this.clock.now()),
-      })),
+      this.volumes.of(projectId, content.keywords, logEnd),
+      this.lastCheckDays.get(
+        projectId,
+        NO_INPUTS,
+        async () => ({ day: await this.checkProgress.lastCheckDay(projectId, this.clock.now()) }),
+        logEnd,
+      ),
     ]);
     if (
       cached &&

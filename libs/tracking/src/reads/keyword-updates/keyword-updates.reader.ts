@@ -47,6 +47,8 @@ export type KeywordUpdateRows = Map<string, KeywordPicks>;
  * never): a control character, which JSON text always escapes, so it never occurs in a valid answer.
  */
 const MISSING_PAGE = 0x01;
+/** MISSING_PAGE as a ClickHouse string literal, for transform's default. */
+const MISSING_PAGE_SQL = `'\\x${MISSING_PAGE.toString(16).padStart(2, '0')}'`;
 
 /**
  * A page's `,"url":…,"title":…,"domain":…}` as JSON text. Escaped by ClickHouse as JSON.stringify
@@ -64,7 +66,7 @@ const PAGE_FIELDS_JSON = `concat(',"url":', toJSONString(url), ',"title":', toJS
  */
 const UPDATE_JSON = `if(t.3 = 1,
     concat('{"_id":', toJSONString(t.2), ',"date":"', replaceOne(toString(t.7, 'UTC'), ' ', 'T'), 'Z","status":"success","position":{"position":',
-           toString(t.4), transform(t.5, pages.1, pages.2, '\\x01'), ',"aiSerpId":', if(t.6 = 1, toJSONString(t.2), 'null'), '}'),
+           toString(t.4), transform(t.5, pages.1, pages.2, ${MISSING_PAGE_SQL}), ',"aiSerpId":', if(t.6 = 1, toJSONString(t.2), 'null'), '}'),
     concat('{"_id":', toJSONString(t.2), ',"date":"', replaceOne(toString(t.7, 'UTC'), ' ', 'T'), 'Z","status":"failed","position":null,"aiSerpId":null}'))`;
 
 /**
