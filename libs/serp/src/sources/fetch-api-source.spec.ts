@@ -36,7 +36,9 @@ const source = (overrides: Parameters<typeof serpFetcherConfig>[0] = {}) =>
     parse: parseSerpPage,
     config: serpFetcherConfig({
       baseUrl: google.baseUrl,
-      navigationTimeoutMs: 2_000,
+      // Room for a page under a loaded CI machine: at 2 s a second page once timed out and was asked
+      // again (three API requests for two pages). The timeout cases set their own.
+      navigationTimeoutMs: 10_000,
       retryBaseDelayMs: 1,
       retryMaxDelayMs: 2,
       maxAttempts: 2,
