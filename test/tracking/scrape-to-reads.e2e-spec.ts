@@ -149,8 +149,8 @@ describe('From POST /api/scrape/new-keywords to every read', () => {
       return out;
     };
     const before = await dump();
-    // The real pages' result lists: one serp_checks row per successful check, its results as arrays.
-    const listed = (before.serp_checks as { positions: number[] }[]).reduce((sum, row) => sum + row.positions.length, 0);
+    // The real pages' result lists: one check_snapshots row per check, its results as arrays.
+    const listed = (before.check_snapshots as { positions: number[] }[]).reduce((sum, row) => sum + row.positions.length, 0);
     expect(listed).toBeGreaterThan(20);
     const runner = app.running.app.get(ProjectionRunner);
     await runner.stop();

@@ -90,37 +90,21 @@ describe('tracking projection: check results (checks stream)', () => {
       { kind: 'insert', table: 'check_progress', row: { ...progressOfResult, state: 'completed', version: 812 } },
       {
         kind: 'insert',
-        table: 'serp_checks',
+        table: 'check_snapshots',
         row: {
           ...checkKey,
+          status: 'success',
+          position: 3,
+          failure_reason: '',
+          source: 'dataforseo',
           positions: [1, 2, 3],
           urls: ['https://rival-garden.example/spades', 'https://en.wikipedia.org/wiki/Shovel', 'https://garden-shop.example/shovels'],
           titles: ['Spades and shovels', 'Shovel - Wikipedia', 'Garden shovels | Garden shop'],
           domains: ['rival-garden.example', 'en.wikipedia.org', 'garden-shop.example'],
-          version: 812,
-        },
-      },
-      {
-        kind: 'insert',
-        table: 'ai_overview_sources',
-        row: {
-          ...checkKey,
-          position: 1,
-          url: 'https://en.wikipedia.org/wiki/Shovel',
-          title: 'Shovel - Wikipedia',
-          domain: 'en.wikipedia.org',
-          version: 812,
-        },
-      },
-      {
-        kind: 'insert',
-        table: 'ai_overview_sources',
-        row: {
-          ...checkKey,
-          position: 2,
-          url: 'https://garden-shop.example/guides/choosing-a-shovel',
-          title: 'Choosing a shovel',
-          domain: 'garden-shop.example',
+          ai_positions: [1, 2],
+          ai_urls: ['https://en.wikipedia.org/wiki/Shovel', 'https://garden-shop.example/guides/choosing-a-shovel'],
+          ai_titles: ['Shovel - Wikipedia', 'Choosing a shovel'],
+          ai_domains: ['en.wikipedia.org', 'garden-shop.example'],
           version: 812,
         },
       },
@@ -154,20 +138,28 @@ describe('tracking projection: check results (checks stream)', () => {
       { kind: 'insert', table: 'check_progress', row: { ...progressOfResult, state: 'completed', version: 813 } },
       {
         kind: 'insert',
-        table: 'serp_checks',
+        table: 'check_snapshots',
         row: {
           ...checkKey,
+          status: 'success',
+          position: 0,
+          failure_reason: '',
+          source: 'browser',
           positions: [1],
           urls: ['https://rival-garden.example/spades'],
           titles: ['Spades and shovels'],
           domains: ['rival-garden.example'],
+          ai_positions: [],
+          ai_urls: [],
+          ai_titles: [],
+          ai_domains: [],
           version: 813,
         },
       },
     ]);
   });
 
-  it('writes a failed check as a failed keyword update with its reason, and where it lives, but no results', () => {
+  it('writes a failed check as a failed keyword update with its reason, where it lives, and a snapshot with its reason and empty lists', () => {
     const failedAt = '2026-03-02T12:09:00.000Z';
     spec
       .given([
@@ -214,13 +206,36 @@ describe('tracking projection: check results (checks stream)', () => {
           row: { check_id: checkId, project_id: projectId, keyword_id: keywordId, checked_at: Date.parse(failedAt), version: 820 },
         },
         { kind: 'insert', table: 'check_progress', row: { ...progressOfResult, state: 'failed', version: 820 } },
+        {
+          kind: 'insert',
+          table: 'check_snapshots',
+          row: {
+            ...checkKey,
+            checked_at: Date.parse(failedAt),
+            status: 'failed',
+            position: 0,
+            failure_reason: 'Google answered with a captcha on every attempt',
+            source: '',
+            positions: [],
+            urls: [],
+            titles: [],
+            domains: [],
+            ai_positions: [],
+            ai_urls: [],
+            ai_titles: [],
+            ai_domains: [],
+            version: 820,
+          },
+        },
       ]);
   });
 
-  it('writes no result list for a completed check whose page had no organic results', () => {
+  it('writes a snapshot with an empty organic list for a completed check whose page had no organic results', () => {
     const [event] = recordedLog([inChecks(completed({ position: { position: 0, url: '', title: '', domain: '' }, results: [] }), 814)]);
-    const tables = trackingProjection.project(event!).map((change) => change.table);
-    expect(tables).toEqual(['keyword_updates', 'checks_by_id', 'check_progress', 'ai_overview_sources', 'ai_overview_sources']);
+    const changes = trackingProjection.project(event!);
+    expect(changes.map((change) => change.table)).toEqual(['keyword_updates', 'checks_by_id', 'check_progress', 'check_snapshots']);
+    const snapshot = changes.find((change) => change.table === 'check_snapshots');
+    expect(snapshot).toMatchObject({ row: { status: 'success', positions: [], urls: [], titles: [], domains: [], ai_positions: [1, 2] } });
   });
 
   it('writes the same rows again for the same recorded event, so that a replay changes nothing', () => {
@@ -243,8 +258,7 @@ describe('tracking projection: deleting a project (workspace stream)', () => {
       .then([
         { kind: 'delete', table: 'keyword_updates', column: 'project_id', value: projectId },
         { kind: 'delete', table: 'checks_by_id', column: 'project_id', value: projectId },
-        { kind: 'delete', table: 'serp_checks', column: 'project_id', value: projectId },
-        { kind: 'delete', table: 'ai_overview_sources', column: 'project_id', value: projectId },
+        { kind: 'delete', table: 'check_snapshots', column: 'project_id', value: projectId },
         { kind: 'delete', table: 'check_progress', column: 'project_id', value: projectId },
         { kind: 'delete', table: 'keyword_day_checks', column: 'project_id', value: projectId },
         { kind: 'delete', table: 'keyword_day_picks', column: 'project_id', value: projectId },

@@ -13,8 +13,11 @@ import type { WorkspaceEvent } from '@rank/projects/domain/workspace.events';
 import type { RecordedEvent } from '@rank/event-store/event-store.port';
 import { Projection, ReadModelChange } from '@rank/read-store/projection';
 
-/** The tables this projection writes. A check's organic results go to serp_checks; `serp_results` is a view of it (migration 012). */
-export const TRACKING_TABLES = ['keyword_updates', 'checks_by_id', 'serp_checks', 'ai_overview_sources', 'check_progress'] as const;
+/**
+ * The tables this projection writes. A check's result page (its outcome, organic results and AI Overview
+ * sources) is one check_snapshots row; `serp_results` and `ai_overview_sources` are views of it (migration 014).
+ */
+export const TRACKING_TABLES = ['keyword_updates', 'checks_by_id', 'check_snapshots', 'check_progress'] as const;
 
 /**
  * Filled by materialized views on keyword_updates (migrations 011 and 013), never written here: listed so that
@@ -80,15 +83,51 @@ function resultProgress(
   };
 }
 
+/** The columns of a check_snapshots row that say how the check ended. */
+interface SnapshotOutcome {
+  status: 'success' | 'failed';
+  position: number;
+  failure_reason: string;
+  source: string;
+}
+
 /**
- * A check's organic results as serp_checks' one row: the check's key once and the results as parallel
- * arrays, the i-th entry of each the i-th result (fields beyond those the table has were never written).
+ * A check's check_snapshots row: its key and outcome once, its organic results and its AI Overview's
+ * cited sources as parallel arrays, the i-th entry of each the i-th result (fields beyond those the
+ * table has were never written).
  */
-function resultListRow(
+function snapshotRow(
   key: { project_id: string; keyword_id: string; check_id: string; checked_at: number },
-  results: RankedResult[],
+  outcome: SnapshotOutcome,
+  results: readonly RankedResult[],
+  cited: readonly RankedResult[],
   version: number,
 ) {
+  const organic = columnsOf(results);
+  const ai = columnsOf(cited);
+  return {
+    project_id: key.project_id,
+    keyword_id: key.keyword_id,
+    check_id: key.check_id,
+    checked_at: key.checked_at,
+    status: outcome.status,
+    position: outcome.position,
+    failure_reason: outcome.failure_reason,
+    source: outcome.source,
+    positions: organic.positions,
+    urls: organic.urls,
+    titles: organic.titles,
+    domains: organic.domains,
+    ai_positions: ai.positions,
+    ai_urls: ai.urls,
+    ai_titles: ai.titles,
+    ai_domains: ai.domains,
+    version,
+  };
+}
+
+/** Results as parallel arrays, built with plain loops: a replay builds two sets per check. */
+function columnsOf(results: readonly RankedResult[]) {
   const count = results.length;
   const positions = new Array<number>(count);
   const urls = new Array<string>(count);
@@ -101,37 +140,10 @@ function resultListRow(
     titles[i] = r.title;
     domains[i] = r.domain;
   }
-  return {
-    project_id: key.project_id,
-    keyword_id: key.keyword_id,
-    check_id: key.check_id,
-    checked_at: key.checked_at,
-    positions,
-    urls,
-    titles,
-    domains,
-    version,
-  };
+  return { positions, urls, titles, domains };
 }
 
-/** An AI Overview's row: the check's key and one cited source (fields beyond those the table has were never written). */
-function resultRow(
-  key: { project_id: string; keyword_id: string; check_id: string; checked_at: number },
-  r: RankedResult,
-  version: number,
-) {
-  return {
-    project_id: key.project_id,
-    keyword_id: key.keyword_id,
-    check_id: key.check_id,
-    checked_at: key.checked_at,
-    position: r.position,
-    url: r.url,
-    title: r.title,
-    domain: r.domain,
-    version,
-  };
-}
+const NO_RESULTS: readonly RankedResult[] = [];
 
 /** Keyword updates, result lists and AI Overview sources from the checks streams; where each check stands from its work order's stream. */
 /** Results stored before SERP sources existed were loaded by the browser. */
@@ -146,10 +158,10 @@ export const trackingProjection: Projection = {
     ...CHECK_RETRY_EVENT_TYPES,
     ...CHECK_EVENT_TYPES,
   ],
-  // A serp_checks row is a check's whole result list (about 50 results): 2,000 of them are the
-  // 100,000 results a batch of the previous row per result held. Written in batches that size, a
-  // replay's result lists go to ClickHouse while the next checks are projected, not all at the end.
-  batchRows: { serp_checks: 2_000 },
+  // A check_snapshots row is a check's whole result page (about 50 results): 2,000 of them are the
+  // 100,000 results a batch of the earlier row per result held. Written in batches that size, a
+  // replay's result pages go to ClickHouse while the next checks are projected, not all at the end.
+  batchRows: { check_snapshots: 2_000 },
   project(event: RecordedEvent): ReadModelChange[] {
     const deleted = parseEvent<Extract<WorkspaceEvent, { type: 'ProjectDeleted' }>>(event, ['ProjectDeleted']);
     if (deleted) {
@@ -205,26 +217,29 @@ export const trackingProjection: Projection = {
             row: { check_id: checkId, project_id: projectId, keyword_id: keywordId, checked_at: checkedAt, version },
           },
           { kind: 'insert', table: 'check_progress', row: resultProgress(e.data, 'completed', e.data.completedAt, version) },
-          // A check without organic results has no row, as it had none in serp_results before.
-          ...(e.data.results.length > 0
-            ? [{ kind: 'insert' as const, table: 'serp_checks', row: resultListRow(key, e.data.results, version) }]
-            : []),
-          // Spelled out rather than spread: literal rows of one shape cost a fraction of spread ones to build and to serialise.
-          ...e.data.aiOverview.map((r) => ({ kind: 'insert' as const, table: 'ai_overview_sources', row: resultRow(key, r, version) })),
+          {
+            kind: 'insert',
+            table: 'check_snapshots',
+            row: snapshotRow(
+              key,
+              { status: 'success', position: e.data.position.position, failure_reason: '', source: e.data.source ?? DEFAULT_SOURCE },
+              e.data.results,
+              e.data.aiOverview,
+              version,
+            ),
+          },
         ];
       }
       case 'CheckFailed': {
         const { checkId, projectId, keywordId } = e.data;
         const checkedAt = Date.parse(e.data.failedAt);
+        const key = { project_id: projectId, keyword_id: keywordId, check_id: checkId, checked_at: checkedAt };
         return [
           {
             kind: 'insert',
             table: 'keyword_updates',
             row: {
-              project_id: projectId,
-              keyword_id: keywordId,
-              check_id: checkId,
-              checked_at: checkedAt,
+              ...key,
               status: 'failed',
               position: 0,
               url: '',
@@ -242,6 +257,18 @@ export const trackingProjection: Projection = {
             row: { check_id: checkId, project_id: projectId, keyword_id: keywordId, checked_at: checkedAt, version },
           },
           { kind: 'insert', table: 'check_progress', row: resultProgress(e.data, 'failed', e.data.failedAt, version) },
+          // A failed check has a row too, with empty lists, so that position-history reads one table.
+          {
+            kind: 'insert',
+            table: 'check_snapshots',
+            row: snapshotRow(
+              key,
+              { status: 'failed', position: 0, failure_reason: e.data.reason, source: '' },
+              NO_RESULTS,
+              NO_RESULTS,
+              version,
+            ),
+          },
         ];
       }
       default:

@@ -27,14 +27,21 @@ export interface CheckSnapshot {
   previousResults: SerpItem[] | null;
 }
 
-/** One row of the snapshot query: a check (`a` status, `b` failure reason, `c` source) or a result (`a` url, `b` title, `c` domain). */
+/** One row of the snapshot query: a check_snapshots row, the check's outcome and its lists as parallel arrays. */
 interface SnapshotRow {
-  kind: 'check' | 'result' | 'ai';
   checkId: string;
+  status: string;
   position: number;
-  a: string;
-  b: string;
-  c: string;
+  failureReason: string;
+  source: string;
+  positions: number[];
+  urls: string[];
+  titles: string[];
+  domains: string[];
+  aiPositions: number[];
+  aiUrls: string[];
+  aiTitles: string[];
+  aiDomains: string[];
 }
 
 const millisOf = (row: { checkedAtMs: string }) => new Date(Number(row.checkedAtMs));
@@ -49,51 +56,29 @@ const PREVIOUS_CHECK_WINDOW_DAYS = 16;
 const DAY_MS = 86_400_000;
 
 /**
- * One statement for a check and the one before it: the keyword's checks in the window picked first
- * (a scalar subquery: this check, and the latest success strictly before it in (checked_at, check_id)
- * order), then the result lists of those one or two checks and this check's AI Overview sources.
- * Each chDB statement costs some milliseconds of planning however little it reads, so four statements
- * took 30-40 ms where this one takes about half. Every read stays inside the keyword's slice of the
- * (project_id, keyword_id, checked_at) sort key and the window's partitions. A replayed check is a
- * second row until ClickHouse merges it: LIMIT 1 BY and GROUP BY fold those, the newest version winning.
- * The result lists come straight from serp_checks, a check's newest row unfolded by ARRAY JOIN, not
- * through the serp_results view grouped again by result: a fifth less time for the snapshot (30-54 ms
- * → 25-38 ms on the bench's seeded year, the same answers for 40 checks).
+ * One read of check_snapshots (migration 014) for a check and the one before it: the keyword's
+ * checks in the window, this check and the latest success strictly before it in (checked_at,
+ * check_id) order, each a whole row (outcome, results, AI Overview sources). It stays inside the
+ * keyword's slice of the (project_id, keyword_id, checked_at) sort key and the window's partitions.
+ * A replayed check is a second row until ClickHouse merges it: LIMIT 1 BY folds those, the newest
+ * version winning. This took 17-24 ms on the bench's seeded year where the previous statement, a pick
+ * in keyword_updates and then serp_checks and ai_overview_sources, took 37-45 ms.
+ * Planned by ClickHouse's previous query analyzer: for a read this small the planning is much of
+ * the cost, and the old analyzer's is cheaper (18.8-22.5 against 21.4-26.0 ms, four alternations of
+ * 30 checks; the same rows).
  */
 const snapshotSql = (windowed: boolean) => `
-WITH (
-  SELECT groupArray(tuple(check_id, checked_at, status, position, failure_reason, source))
-  FROM (
-    SELECT check_id, checked_at, status, position, failure_reason, source
-    FROM keyword_updates
-    WHERE project_id = {projectId:String} AND keyword_id = {keywordId:String}
-      ${windowed ? "AND checked_at >= {since:DateTime64(3, 'UTC')}" : ''} AND checked_at <= {at:DateTime64(3, 'UTC')}
-      AND (check_id = {checkId:String} OR (status = 'success' AND (checked_at < {at:DateTime64(3, 'UTC')} OR check_id < {checkId:String})))
-    ORDER BY checked_at DESC, check_id DESC, version DESC
-    LIMIT 1 BY check_id
-    LIMIT 2
-  )
-) AS picked
-SELECT 'check' AS kind, pick.1 AS checkId, pick.4 AS position, toString(pick.3) AS a, pick.5 AS b, toString(pick.6) AS c
-FROM (SELECT arrayJoin(picked) AS pick)
-UNION ALL
-SELECT 'result', check_id, position, url, title, domain
-FROM (
-  SELECT check_id, positions, urls, titles, domains
-  FROM serp_checks
-  WHERE project_id = {projectId:String} AND keyword_id = {keywordId:String}
-    ${windowed ? "AND checked_at >= {since:DateTime64(3, 'UTC')}" : ''} AND checked_at <= {at:DateTime64(3, 'UTC')}
-    AND check_id IN arrayMap(p -> p.1, picked)
-  ORDER BY version DESC
-  LIMIT 1 BY check_id
-)
-ARRAY JOIN positions AS position, urls AS url, titles AS title, domains AS domain
-UNION ALL
-SELECT 'ai', check_id, position, argMax(url, version), argMax(title, version), argMax(domain, version)
-FROM ai_overview_sources
+SELECT check_id AS checkId, status, position, failure_reason AS failureReason, source,
+       positions, urls, titles, domains,
+       ai_positions AS aiPositions, ai_urls AS aiUrls, ai_titles AS aiTitles, ai_domains AS aiDomains
+FROM check_snapshots
 WHERE project_id = {projectId:String} AND keyword_id = {keywordId:String}
-  AND checked_at = {at:DateTime64(3, 'UTC')} AND check_id = {checkId:String}
-GROUP BY check_id, position`;
+  ${windowed ? "AND checked_at >= {since:DateTime64(3, 'UTC')}" : ''} AND checked_at <= {at:DateTime64(3, 'UTC')}
+  AND (check_id = {checkId:String} OR (status = 'success' AND (checked_at < {at:DateTime64(3, 'UTC')} OR check_id < {checkId:String})))
+ORDER BY checked_at DESC, check_id DESC, version DESC
+LIMIT 1 BY check_id
+LIMIT 2
+SETTINGS allow_experimental_analyzer = 0`;
 const WINDOWED_SQL = snapshotSql(true);
 const WHOLE_HISTORY_SQL = snapshotSql(false);
 
@@ -126,22 +111,28 @@ export class PositionHistoryReader {
       checkId,
       ...(since && { since }),
     });
-    const checks = rows.filter((row) => row.kind === 'check');
-    const own = checks.find((row) => row.checkId === checkId);
+    const own = rows.find((row) => row.checkId === checkId);
     if (!own) return undefined;
-    const outcome: CheckOutcome = { status: own.a, position: Number(own.position), failureReason: own.b, source: own.c };
+    const outcome: CheckOutcome = {
+      status: own.status,
+      position: Number(own.position),
+      failureReason: own.failureReason,
+      source: own.source,
+    };
     if (outcome.status !== 'success') return { outcome, results: [], aiOverview: [], previousResults: null };
-    const previous = checks.find((row) => row.checkId !== checkId);
-    const listOf = (kind: SnapshotRow['kind'], id: string): SerpItem[] =>
-      rows
-        .filter((row) => row.kind === kind && row.checkId === id)
-        .map((row) => ({ position: Number(row.position), title: row.b, domain: row.c, url: row.a }))
-        .sort((x, y) => x.position - y.position);
+    const previous = rows.find((row) => row.checkId !== checkId);
     return {
       outcome,
-      results: listOf('result', checkId),
-      aiOverview: listOf('ai', checkId),
-      previousResults: previous ? listOf('result', previous.checkId) : null,
+      results: itemsOf(own.positions, own.urls, own.titles, own.domains),
+      aiOverview: itemsOf(own.aiPositions, own.aiUrls, own.aiTitles, own.aiDomains),
+      previousResults: previous ? itemsOf(previous.positions, previous.urls, previous.titles, previous.domains) : null,
     };
   }
+}
+
+/** A list stored as parallel arrays, as items in position order. */
+function itemsOf(positions: number[], urls: string[], titles: string[], domains: string[]): SerpItem[] {
+  return positions
+    .map((position, i) => ({ position: Number(position), title: titles[i]!, domain: domains[i]!, url: urls[i]! }))
+    .sort((x, y) => x.position - y.position);
 }

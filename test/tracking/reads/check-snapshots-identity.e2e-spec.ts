@@ -10,22 +10,24 @@ import type { TestApp } from '../../support/test-app';
 import { createProject, NOW, seed, serp, startReadsApp } from './reads-fixture';
 
 /**
- * Migration 012 stores a check's organic results as one serp_checks row of arrays, and `serp_results`
- * became a view that unfolds them. This proves that the readers of serp_results (competitor positions,
- * the report's domain standings) answer exactly as they did from the previous table of a row per
- * result, and that every reader of results, position-history too, answers the same from the rows the
- * migration makes from the previous table as from the rows the projection writes. The previous table's
- * definition comes from migration 004 and its rows from the previous projection's mapping, kept below.
- * (position-history reads serp_checks itself, so it has no answer from the previous table alone; its
- * answers against its previous reader's queries are in position-history-identity.e2e-spec.ts.)
+ * Migration 014 stores a check's whole result page (outcome, organic results, AI Overview sources)
+ * as one check_snapshots row, and `serp_results` and `ai_overview_sources` became views of it. A
+ * server may come from the tables of a row per result (migration 004) through 012 (serp_checks, a
+ * check's organic results as arrays) to 014. This proves that the readers of serp_results (competitor
+ * positions, the report's domain standings) answer exactly as they did from the table of a row per
+ * result, and that every reader of results, position-history too, answers the same from the rows
+ * migrations 012 and 014 make from those tables as from the rows the projection writes. The earlier
+ * tables' definitions come from migration 004 and their rows from the earlier projection's mapping,
+ * kept below. (position-history's answers against its earlier reader's queries are in
+ * position-history-identity.e2e-spec.ts.)
  */
 const TRACKING_MIGRATIONS = () => loadMigrationsFromDir(repositoryPath('libs', 'tracking', 'migrations'));
 
 type Completed = Extract<CheckEvent, { type: 'CheckCompleted' }>['data'];
 
-/** The previous tracking projection's serp_results rows of one CheckCompleted: a row per organic result. */
+/** The earlier tracking projection's rows of one CheckCompleted: a row per organic result, a row per cited source. */
 function previousResultRows(data: Completed, version: number) {
-  return data.results.map((r) => ({
+  const row = (r: Completed['results'][number]) => ({
     project_id: data.projectId,
     keyword_id: data.keywordId,
     check_id: data.checkId,
@@ -35,24 +37,25 @@ function previousResultRows(data: Completed, version: number) {
     title: r.title,
     domain: r.domain,
     version,
-  }));
+  });
+  return { serp_results: data.results.map(row), ai_overview_sources: data.aiOverview.map(row) };
 }
 
 const DAY_MS = 86_400_000;
 const COMPETITORS = ['rival1.example', 'rival2.example', 'filler7.example', 'nowhere.example'];
 
-describe('serp_checks (migration 012): the readers of serp_results answer as from a row per result', () => {
+describe('check_snapshots (migration 014): the readers of results answer as from a row per result', () => {
   let app: TestApp;
   let projectId: string;
   let keywordIds: string[];
   let checkIds: string[];
-  /** serp_checks as the projection wrote it, versions folded (a replayed check's rows are one). */
+  /** check_snapshots as the projection wrote it, versions folded (a replayed check's rows are one). */
   let projected: unknown[];
   /** Every reader's answers with the projection's rows. */
   let fromProjection: Awaited<ReturnType<typeof answers>>;
 
   const store = () => app.running.stores.readStore;
-  const serpChecks = () => store().query('SELECT * FROM serp_checks FINAL ORDER BY ALL');
+  const snapshots = () => store().query('SELECT * FROM check_snapshots FINAL ORDER BY ALL');
 
   /** What every reader of serp_results answers for the seeded checks. */
   async function answers() {
@@ -115,47 +118,64 @@ describe('serp_checks (migration 012): the readers of serp_results answer as fro
     // The same check delivered twice, as a retried append would.
     const replayed = values.indexOf('replayed');
     await seed(app, [{ ...checks.find((c) => c.keywordId === keywordIds[replayed])!, checkId: checkIds[9]! }]);
-    projected = await serpChecks();
+    projected = await snapshots();
     fromProjection = await answers();
   }, 60_000);
   afterAll(() => app.close());
 
-  it('the projection writes a row per successful check with results, whose view lists every result', async () => {
-    // 8 daily + 1 + the replayed one + 2 short + 1 of 'failing' (the empty page and the failure have none).
-    expect(projected).toHaveLength(13);
-    const [row] = await store().query<{ n: string }>('SELECT count() AS n FROM serp_results WHERE project_id = {projectId:String}', {
-      projectId,
-    });
-    expect(Number(row!.n)).toBe(12 * 50 + 3 + 1);
+  it('the projection writes a row per check, failed and empty ones too, whose views list every result and cited source', async () => {
+    // 8 daily + 1 + the replayed one + 2 short + the empty page + 2 of 'failing'.
+    expect(projected).toHaveLength(15);
+    const count = async (view: string) => {
+      const [row] = await store().query<{ n: string }>(`SELECT count() AS n FROM ${view} WHERE project_id = {projectId:String}`, {
+        projectId,
+      });
+      return Number(row!.n);
+    };
+    expect(await count('serp_results')).toBe(12 * 50 + 3 + 1);
+    // Days 0, 3 and 6 of 'daily' cite two sources each.
+    expect(await count('ai_overview_sources')).toBe(3 * 2);
   });
 
-  it('answers as the previous table of a row per result did, filled by the previous projection', async () => {
-    const [previousTable] = TRACKING_MIGRATIONS()
+  it("answers as the tables of a row per result did, and migrations 012 and 014 (014 rerun after its last statement failed) give the projection's rows and the same answers", async () => {
+    const earlierTables = TRACKING_MIGRATIONS()
       .find((m) => m.name === '004_tracking')!
-      .statements.filter((statement) => statement.includes('CREATE TABLE IF NOT EXISTS serp_results'));
-    expect(previousTable).toBeDefined();
+      .statements.filter((statement) => /CREATE TABLE IF NOT EXISTS (serp_results|ai_overview_sources)\b/.test(statement));
+    expect(earlierTables).toHaveLength(2);
     await store().command('DROP VIEW serp_results');
-    await store().command(previousTable!);
-    await store().command('TRUNCATE TABLE serp_checks');
-    const rows = [];
+    await store().command('DROP VIEW ai_overview_sources');
+    for (const statement of earlierTables) await store().command(statement);
+    await store().command('TRUNCATE TABLE check_snapshots');
+    const rows = { serp_results: [] as Record<string, unknown>[], ai_overview_sources: [] as Record<string, unknown>[] };
     for (const event of await checkResultsOf(app.running.stores.eventStore, projectId)) {
-      if (event.type === 'CheckCompleted') rows.push(...previousResultRows(event.data as Completed, event.position));
+      if (event.type !== 'CheckCompleted') continue;
+      const earlier = previousResultRows(event.data as Completed, event.position);
+      rows.serp_results.push(...earlier.serp_results);
+      rows.ai_overview_sources.push(...earlier.ai_overview_sources);
     }
-    await store().insert('serp_results', rows);
+    await store().insert('serp_results', rows.serp_results);
+    await store().insert('ai_overview_sources', rows.ai_overview_sources);
     const { competitors, standings } = await answers();
     // Not a vacuous comparison: the competitor found, standings counted.
     expect(competitors[0]!.some((row) => Number(row.position) > 0)).toBe(true);
     expect(standings[1]!.domains.find(([domain]) => domain === 'rival1.example')![1].ranking).toBeGreaterThan(0);
     expect({ competitors, standings }).toEqual({ competitors: fromProjection.competitors, standings: fromProjection.standings });
-  });
 
-  it("migration 012, run twice over the previous table, gives the projection's rows and the same answers", async () => {
-    const migration = TRACKING_MIGRATIONS().find((m) => m.name === '012_serp_checks')!;
-    for (let run = 0; run < 2; run++) for (const statement of migration.statements) await store().command(statement);
-    expect(await serpChecks()).toEqual(projected);
-    // Not a vacuous comparison: snapshots with pages and previous pages.
+    const migration = (name: string) => TRACKING_MIGRATIONS().find((m) => m.name === name)!.statements;
+    for (const statement of migration('012_serp_checks')) await store().command(statement);
+    // 014 stopped before its last statement (dropping serp_checks), then run again from its first.
+    const snapshotsMigration = migration('014_check_snapshots');
+    for (const statement of snapshotsMigration.slice(0, -1)) await store().command(statement);
+    for (const statement of snapshotsMigration) await store().command(statement);
+    expect(await snapshots()).toEqual(projected);
+    const [left] = await store().query<{ n: string }>(
+      "SELECT count() AS n FROM system.tables WHERE database = currentDatabase() AND name = 'serp_checks'",
+    );
+    expect(Number(left!.n)).toBe(0);
+    // Not a vacuous comparison: snapshots with pages, previous pages and cited sources.
     expect(fromProjection.snapshots[0]!.results).toHaveLength(50);
     expect(fromProjection.snapshots[0]!.previousResults).toHaveLength(50);
+    expect(fromProjection.snapshots[0]!.aiOverview).toHaveLength(2);
     expect(await answers()).toEqual(fromProjection);
   });
 });
