@@ -11,12 +11,12 @@
  *   keyword to a staging table and expanded into rows by INSERT ... SELECT ... ARRAY JOIN.
  * - keyword_day_checks, keyword_day_picks, keyword_week_picks and ranking_pages: filled by their materialized views on that INSERT, as the app's are.
  * - checks_by_id: copied from keyword_updates with INSERT ... SELECT (it is the same rows, re-keyed).
- * - serp_checks (read as the view serp_results): generated inside ClickHouse with INSERT ... SELECT, a row of 30 results per
- *   successful check (plus the project's own result when it ranks 31-50), for the LAST 30 DAYS ONLY:
- *   a full year is 3,500 x 365 x 30 = 38M+ rows, minutes of inserting and merging on 2 cores, while
- *   the reads that use result lists (position-history: one check and the previous one; competitors:
- *   the default 30-day window) never look further back.
- * - ai_overview_sources: likewise, last 30 days, 4 cited sources per check that had an overview.
+ * - check_snapshots (read also as the views serp_results and ai_overview_sources): generated inside
+ *   ClickHouse with INSERT ... SELECT, a row per check with 30 results per successful check (plus the
+ *   project's own result when it ranks 31-50) and 4 cited sources per check that had an overview, for
+ *   the LAST 30 DAYS ONLY: a full year is 3,500 x 365 x 30 = 38M+ results, minutes of inserting and
+ *   merging on 2 cores, while the reads that use result lists (position-history: one check and the
+ *   previous one; competitors: the default 30-day window) never look further back.
  */
 import { performance } from 'node:perf_hooks';
 import type { ReadStore } from '@rank/read-store/read-store.port';
@@ -174,59 +174,46 @@ export async function seedRankings(store: ReadStore, input: RankingSeedInput): P
   });
 
   const resultsFrom = new Date(Date.parse(`${input.lastDay}T00:00:00.000Z`) - (RESULT_LIST_DAYS - 1) * DAY_MS);
-  const serpResults = await timed(`serp_checks (INSERT ... SELECT, last ${RESULT_LIST_DAYS} days)`, async () => {
+  // SQL for slot n's rival domain, the source cited n-th, and whether the n-th citation is the project's page.
+  const rival = (n: string) =>
+    `concat('rival-', toString((cityHash64(keyword_id, ${n}) + (cityHash64(check_id, ${n}) % 10 = 0)) % ${RIVAL_DOMAINS}), '.example')`;
+  const citedSource = (n: string) => `concat('source-', toString(cityHash64(keyword_id, ${n}) % 80), '.example')`;
+  const ourCitation = (n: string) => `(${n} = 2 AND position BETWEEN 1 AND 10)`;
+  await timed(`check_snapshots (INSERT ... SELECT, last ${RESULT_LIST_DAYS} days)`, async () => {
     // Slot n is the project's own result when it ranks n; the other slots are rivals whose order is
     // stable per keyword, with about 1 slot in 10 changing from one check to the next, so that
-    // position-history has real movement (up, down, new, gone) to compute.
-    // A check's results are one serp_checks row of parallel arrays (migration 012), in position order.
+    // position-history has real movement (up, down, new, gone) to compute. The overview cites the
+    // project's page second when the page ranks in the top 10. A check is one row of parallel arrays
+    // (migration 014), its lists in position order; a failed check's lists are empty.
     await store.command(
-      `INSERT INTO serp_checks (project_id, keyword_id, check_id, checked_at, positions, urls, titles, domains, version)
-       SELECT project_id, keyword_id, check_id, checked_at,
-              arrayMap(r -> r.1, results), arrayMap(r -> r.2, results), arrayMap(r -> r.3, results), arrayMap(r -> r.4, results),
+      `INSERT INTO check_snapshots (project_id, keyword_id, check_id, checked_at, status, position, failure_reason, source,
+                                    positions, urls, titles, domains, ai_positions, ai_urls, ai_titles, ai_domains, version)
+       SELECT project_id, keyword_id, check_id, checked_at, status, position, failure_reason, source,
+              slots,
+              arrayMap(n -> if(n = position, url, concat('https://www.', ${rival('n')}, '/', lower(hex(cityHash64(keyword_id, ${rival('n')}) % 100000)), '/guide')), slots),
+              arrayMap(n -> if(n = position, title, concat('Rival result ', toString(n), ' - the complete buying guide and review')), slots),
+              arrayMap(n -> if(n = position, domain, ${rival('n')}), slots),
+              cited,
+              arrayMap(n -> if(${ourCitation('n')}, url, concat('https://', ${citedSource('n')}, '/answers/', toString(cityHash64(keyword_id) % 1000))), cited),
+              arrayMap(n -> concat('Cited source ', toString(n)), cited),
+              arrayMap(n -> if(${ourCitation('n')}, domain, ${citedSource('n')}), cited),
               version
        FROM (
-         SELECT project_id, keyword_id, check_id, checked_at, version,
-                arraySort(groupArray(tuple(
-                  n,
-                  if(own, url, concat('https://www.', rival, '/', lower(hex(cityHash64(keyword_id, rival) % 100000)), '/guide')),
-                  if(own, title, concat('Rival result ', toString(n), ' - the complete buying guide and review')),
-                  if(own, domain, rival)))) AS results
-         FROM (
-           SELECT project_id, keyword_id, check_id, checked_at, n, n = position AS own, url, title, domain, version,
-                  concat('rival-', toString((cityHash64(keyword_id, n) + (cityHash64(check_id, n) % 10 = 0)) % ${RIVAL_DOMAINS}), '.example') AS rival
-           FROM keyword_updates
-           ARRAY JOIN arrayConcat(arrayMap(x -> toUInt16(x), range(1, ${RESULTS_PER_CHECK + 1})),
-                                  if(position > ${RESULTS_PER_CHECK}, [position], emptyArrayUInt16())) AS n
-           WHERE project_id = {projectId:String} AND status = 'success' AND checked_at >= {from:DateTime64(3, 'UTC')}
-         )
-         GROUP BY project_id, keyword_id, check_id, checked_at, version
-       )`,
-      { ...params, from: resultsFrom },
-    );
-    return countRows(store, 'serp_results', input.projectId);
-  });
-
-  const aiOverviewSources = await timed(`ai_overview_sources (INSERT ... SELECT, last ${RESULT_LIST_DAYS} days)`, async () => {
-    await store.command(
-      `INSERT INTO ai_overview_sources (project_id, keyword_id, check_id, checked_at, position, url, title, domain, version)
-       SELECT project_id, keyword_id, check_id, checked_at, n,
-              if(ours, url, concat('https://', source, '/answers/', toString(cityHash64(keyword_id) % 1000))),
-              concat('Cited source ', toString(n)),
-              if(ours, domain, source),
-              version
-       FROM (
-         SELECT project_id, keyword_id, check_id, checked_at, n, url, domain, version,
-                -- The overview cites the project's page second when the page ranks in the top 10.
-                n = 2 AND position BETWEEN 1 AND 10 AS ours,
-                concat('source-', toString(cityHash64(keyword_id, n) % 80), '.example') AS source
+         SELECT *,
+                if(status = 'success',
+                   arrayConcat(arrayMap(x -> toUInt16(x), range(1, ${RESULTS_PER_CHECK + 1})),
+                               if(position > ${RESULTS_PER_CHECK}, [position], emptyArrayUInt16())),
+                   emptyArrayUInt16()) AS slots,
+                if(status = 'success' AND has_ai_overview = 1, [toUInt16(1), 2, 3, 4], emptyArrayUInt16()) AS cited
          FROM keyword_updates
-         ARRAY JOIN [toUInt16(1), 2, 3, 4] AS n
-         WHERE project_id = {projectId:String} AND status = 'success' AND has_ai_overview = 1 AND checked_at >= {from:DateTime64(3, 'UTC')}
+         WHERE project_id = {projectId:String} AND checked_at >= {from:DateTime64(3, 'UTC')}
        )`,
       { ...params, from: resultsFrom },
     );
-    return countRows(store, 'ai_overview_sources', input.projectId);
+    return countRows(store, 'check_snapshots', input.projectId);
   });
+  const serpResults = await countRows(store, 'serp_results', input.projectId);
+  const aiOverviewSources = await countRows(store, 'ai_overview_sources', input.projectId);
 
   // Many insert batches leave many parts per partition; a long-running server would have merged them
   // in the background. Merging now makes the reads measure steady state, not this seeding.
@@ -240,8 +227,7 @@ export async function seedRankings(store: ReadStore, input: RankingSeedInput): P
       'keyword_week_picks',
       'ranking_pages',
       'checks_by_id',
-      'serp_checks',
-      'ai_overview_sources',
+      'check_snapshots',
     ]) {
       await store.command(`OPTIMIZE TABLE ${table} FINAL`);
     }

@@ -100,9 +100,10 @@ export async function rawKeywordUpdates(run: SqlRunner, projectId: string, windo
 }
 
 /**
- * position-history: where the check lives, its results with each domain's place in the keyword's
- * previous successful check (movement), and its AI Overview sources. Three statements, as the
- * lookup by check id must come first (the result tables are keyed by project and keyword).
+ * position-history: where the check lives, then its result page and the keyword's latest successful
+ * check before it, two whole check_snapshots rows (outcome, organic results, AI Overview sources).
+ * Two statements, as the lookup by check id must come first (the snapshots are keyed by project and
+ * keyword). The rows are the two pages; comparing them is the API's work.
  */
 export async function rawPositionHistory(store: ReadStore, run: SqlRunner, checkId: string): Promise<number> {
   const [check] = await store.query<{ project_id: string; keyword_id: string; checked_at: string }>(
@@ -110,30 +111,15 @@ export async function rawPositionHistory(store: ReadStore, run: SqlRunner, check
     { checkId },
   );
   if (!check) throw new Error(`check ${checkId} not found`);
-  const params = { projectId: check.project_id, keywordId: check.keyword_id, checkId, at: check.checked_at };
-  const results = await run(
-    `WITH previous AS (
-       SELECT check_id FROM keyword_updates
-       WHERE project_id = {projectId:String} AND keyword_id = {keywordId:String} AND status = 'success'
-         AND checked_at < toDateTime64({at:String}, 3, 'UTC')
-       ORDER BY checked_at DESC, check_id DESC LIMIT 1
-     )
-     SELECT c.position, c.url, c.title, c.domain, p.previous_position
-     FROM (SELECT position, url, title, domain FROM serp_results
-           WHERE project_id = {projectId:String} AND keyword_id = {keywordId:String} AND check_id = {checkId:String}) AS c
-     FULL OUTER JOIN (SELECT domain, min(position) AS previous_position FROM serp_results
-           WHERE project_id = {projectId:String} AND keyword_id = {keywordId:String} AND check_id IN (SELECT check_id FROM previous)
-           GROUP BY domain) AS p ON c.domain = p.domain
-     ORDER BY c.position = 0, c.position`,
-    params,
+  return run(
+    `SELECT check_id, status, position, positions, urls, titles, domains, ai_positions, ai_urls, ai_titles, ai_domains
+     FROM check_snapshots
+     WHERE project_id = {projectId:String} AND keyword_id = {keywordId:String} AND checked_at <= toDateTime64({at:String}, 3, 'UTC')
+       AND (check_id = {checkId:String} OR (status = 'success' AND checked_at < toDateTime64({at:String}, 3, 'UTC')))
+     ORDER BY checked_at DESC, check_id DESC
+     LIMIT 2`,
+    { projectId: check.project_id, keywordId: check.keyword_id, checkId, at: check.checked_at },
   );
-  const sources = await run(
-    `SELECT position, url, title, domain FROM ai_overview_sources
-     WHERE project_id = {projectId:String} AND keyword_id = {keywordId:String} AND check_id = {checkId:String}
-     ORDER BY position`,
-    params,
-  );
-  return results + sources;
 }
 
 /**
