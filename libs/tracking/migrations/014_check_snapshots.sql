@@ -38,9 +38,12 @@ ORDER BY (project_id, keyword_id, checked_at, check_id);
 -- serp_checks row (none for a failure or an empty page: empty arrays) and its cited sources, each
 -- position's newest, in position order. Every source is folded by version, so the row is the one the
 -- projection writes for the newest event of the check, with that event's version.
--- Memory: the keyword updates and the cited sources are held in hash tables (a few hundred bytes
--- a check); the result lists, the bulk, are streamed. On a server with a long history this writes
--- every stored result once more before the old table goes: allow for the time and the disk.
+-- Memory: serp_checks, the bulk, is read with FINAL, which folds versions while streaming in the
+-- table's order; the keyword updates (a few hundred bytes a check) and the cited sources are held in
+-- hash tables. On the bench's seeded year (1.28 million checks, 105,000 result lists of 333 MiB of
+-- text) this ran in 3.6-4.1 s within 2 GB, where folding serp_checks with GROUP BY instead did not
+-- fit in 2 GB. Like 012, it writes every stored result once more before the old table goes: allow
+-- for the time, the disk and about 2 GB of memory per million checks on a server with a long history.
 -- A rerun after a later statement failed reads ai_overview_sources as the view made below (rows of
 -- this table), so it writes identical rows, which the engine folds.
 INSERT INTO check_snapshots (project_id, keyword_id, check_id, checked_at, status, position, failure_reason, source,
@@ -51,15 +54,13 @@ SELECT k.project_id, k.keyword_id, k.check_id, k.checked_at,
        arrayMap(c -> c.1, a.cited), arrayMap(c -> c.2, a.cited), arrayMap(c -> c.3, a.cited), arrayMap(c -> c.4, a.cited),
        k.newest_version
 FROM (
-    SELECT project_id, check_id, argMax(tuple(positions, urls, titles, domains), version) AS results
-    FROM serp_checks
-    GROUP BY project_id, keyword_id, checked_at, check_id
+    SELECT project_id, check_id, tuple(positions, urls, titles, domains) AS results
+    FROM serp_checks FINAL
 ) AS s
 RIGHT JOIN (
     SELECT project_id, keyword_id, check_id, checked_at,
-           argMax(tuple(status, position, failure_reason, source), version) AS outcome, max(version) AS newest_version
-    FROM keyword_updates
-    GROUP BY project_id, keyword_id, checked_at, check_id
+           tuple(status, position, failure_reason, source) AS outcome, version AS newest_version
+    FROM keyword_updates FINAL
 ) AS k ON s.project_id = k.project_id AND s.check_id = k.check_id
 LEFT JOIN (
     SELECT project_id, check_id, arraySort(groupArray(tuple(position, newest.1, newest.2, newest.3))) AS cited
