@@ -145,10 +145,10 @@ function columnsOf(results: readonly RankedResult[]) {
 
 const NO_RESULTS: readonly RankedResult[] = [];
 
-/** Keyword updates, result lists and AI Overview sources from the checks streams; where each check stands from its work order's stream. */
 /** Results stored before SERP sources existed were loaded by the browser. */
 const DEFAULT_SOURCE = 'browser';
 
+/** Keyword updates and check snapshots from the checks streams; where each check stands from its work order's stream. */
 export const trackingProjection: Projection = {
   name: 'tracking',
   tables: [...TRACKING_TABLES, ...TRACKING_DERIVED_TABLES],

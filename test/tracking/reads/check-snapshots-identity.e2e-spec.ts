@@ -57,7 +57,7 @@ describe('check_snapshots (migration 014): the readers of results answer as from
   const store = () => app.running.stores.readStore;
   const snapshots = () => store().query('SELECT * FROM check_snapshots FINAL ORDER BY ALL');
 
-  /** What every reader of serp_results answers for the seeded checks. */
+  /** What every reader of results (position-history, competitor positions, the standings) answers for the seeded checks. */
   async function answers() {
     const nest = app.running.app;
     const history = nest.get(PositionHistoryReader);
