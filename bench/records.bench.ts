@@ -106,7 +106,13 @@ export async function run(context: BenchContext): Promise<void> {
         ops: pairs.map((p) => rate(p.list)),
         opsUnit: 'req/s',
         peakRssMb,
-        note: 'ratio = authenticated GET /api/projects req/s over GET /health req/s, each pair measured back to back',
+        // The server thread's own cost per request beside the req/s: what the route costs, less swayed by
+        // how fast the shared machine ran during each round.
+        note:
+          'ratio = authenticated GET /api/projects req/s over GET /health req/s, each pair measured back to back; ' +
+          `server thread CPU per request, medians: /api/projects ${median(pairs.map((p) => serverCost(p.list))).toFixed(3)} ms, ` +
+          `/health ${median(pairs.map((p) => serverCost(p.health))).toFixed(3)} ms (the pairs' cost ratios ` +
+          `${pairs.map((p) => (serverCost(p.health) / serverCost(p.list)).toFixed(2)).join(', ')})`,
       });
     }
   } finally {
