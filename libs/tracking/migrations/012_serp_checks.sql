@@ -23,6 +23,15 @@ ENGINE = ReplacingMergeTree(version)
 PARTITION BY toYYYYMM(checked_at)
 ORDER BY (project_id, keyword_id, checked_at, check_id);
 
+-- A rerun after a failure between the DROP TABLE and the CREATE VIEW at the end finds neither the
+-- table nor the view of serp_results: this makes the view, over the rows the first run wrote, for the
+-- INSERT below to read. Where serp_results is still the table (a first run, any other rerun), IF NOT
+-- EXISTS leaves it as it is.
+CREATE VIEW IF NOT EXISTS serp_results AS
+SELECT project_id, keyword_id, check_id, checked_at, position, url, title, domain, version
+FROM serp_checks
+ARRAY JOIN positions AS position, urls AS url, titles AS title, domains AS domain;
+
 -- The results stored before this migration, a check (and version) a row, its results in position
 -- order; a row stored twice and not yet merged away is taken once (groupUniqArray). On a server with
 -- a long history this rewrites every stored result once: allow for the time and the disk. A rerun after a

@@ -34,6 +34,14 @@ ENGINE = ReplacingMergeTree(version)
 PARTITION BY toYYYYMM(checked_at)
 ORDER BY (project_id, keyword_id, checked_at, check_id);
 
+-- A rerun after a failure between the DROP TABLE and the CREATE VIEW of ai_overview_sources below finds
+-- neither: this makes the view, over the rows the first run wrote, for the INSERT below to read. Where
+-- ai_overview_sources is still the table (a first run, any other rerun), IF NOT EXISTS leaves it as it is.
+CREATE VIEW IF NOT EXISTS ai_overview_sources AS
+SELECT project_id, keyword_id, check_id, checked_at, position, url, title, domain, version
+FROM check_snapshots
+ARRAY JOIN ai_positions AS position, ai_urls AS url, ai_titles AS title, ai_domains AS domain;
+
 -- The checks stored before this migration: each check's newest keyword_updates row, with its newest
 -- serp_checks row (none for a failure or an empty page: empty arrays) and its cited sources, each
 -- position's newest, in position order. Every source is folded by version, so the row is the one the

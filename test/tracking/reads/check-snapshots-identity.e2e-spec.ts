@@ -137,7 +137,8 @@ describe('check_snapshots (migration 014): the readers of results answer as from
     expect(await count('ai_overview_sources')).toBe(3 * 2);
   });
 
-  it("answers as the tables of a row per result did, and migrations 012 and 014 (014 rerun after its last statement failed) give the projection's rows and the same answers", async () => {
+  /** The tables of a row per result (migration 004) in place of the views, filled as the earlier projection did; check_snapshots emptied. */
+  async function fillEarlierTables(): Promise<void> {
     const earlierTables = TRACKING_MIGRATIONS()
       .find((m) => m.name === '004_tracking')!
       .statements.filter((statement) => /CREATE TABLE IF NOT EXISTS (serp_results|ai_overview_sources)\b/.test(statement));
@@ -155,18 +156,12 @@ describe('check_snapshots (migration 014): the readers of results answer as from
     }
     await store().insert('serp_results', rows.serp_results);
     await store().insert('ai_overview_sources', rows.ai_overview_sources);
-    const { competitors, standings } = await answers();
-    // Not a vacuous comparison: the competitor found, standings counted.
-    expect(competitors[0]!.some((row) => Number(row.position) > 0)).toBe(true);
-    expect(standings[1]!.domains.find(([domain]) => domain === 'rival1.example')![1].ranking).toBeGreaterThan(0);
-    expect({ competitors, standings }).toEqual({ competitors: fromProjection.competitors, standings: fromProjection.standings });
+  }
 
-    const migration = (name: string) => TRACKING_MIGRATIONS().find((m) => m.name === name)!.statements;
-    for (const statement of migration('012_serp_checks')) await store().command(statement);
-    // 014 stopped before its last statement (dropping serp_checks), then run again from its first.
-    const snapshotsMigration = migration('014_check_snapshots');
-    for (const statement of snapshotsMigration.slice(0, -1)) await store().command(statement);
-    for (const statement of snapshotsMigration) await store().command(statement);
+  const migration = (name: string) => TRACKING_MIGRATIONS().find((m) => m.name === name)!.statements;
+
+  /** Migrations 012 and 014 have done their work: the projection's rows, no serp_checks left, every reader's answers. */
+  async function expectProjectionsRowsAndAnswers(): Promise<void> {
     expect(await snapshots()).toEqual(projected);
     const [left] = await store().query<{ n: string }>(
       "SELECT count() AS n FROM system.tables WHERE database = currentDatabase() AND name = 'serp_checks'",
@@ -177,5 +172,38 @@ describe('check_snapshots (migration 014): the readers of results answer as from
     expect(fromProjection.snapshots[0]!.previousResults).toHaveLength(50);
     expect(fromProjection.snapshots[0]!.aiOverview).toHaveLength(2);
     expect(await answers()).toEqual(fromProjection);
+  }
+
+  it("answers as the tables of a row per result did, and migrations 012 and 014 (014 rerun after its last statement failed) give the projection's rows and the same answers", async () => {
+    await fillEarlierTables();
+    const { competitors, standings } = await answers();
+    // Not a vacuous comparison: the competitor found, standings counted.
+    expect(competitors[0]!.some((row) => Number(row.position) > 0)).toBe(true);
+    expect(standings[1]!.domains.find(([domain]) => domain === 'rival1.example')![1].ranking).toBeGreaterThan(0);
+    expect({ competitors, standings }).toEqual({ competitors: fromProjection.competitors, standings: fromProjection.standings });
+
+    for (const statement of migration('012_serp_checks')) await store().command(statement);
+    // 014 stopped before its last statement (dropping serp_checks), then run again from its first.
+    const snapshotsMigration = migration('014_check_snapshots');
+    for (const statement of snapshotsMigration.slice(0, -1)) await store().command(statement);
+    for (const statement of snapshotsMigration) await store().command(statement);
+    await expectProjectionsRowsAndAnswers();
+  });
+
+  it('reruns 012 and 014 from their first statement after a failure between dropping a table and making its view, which leaves neither', async () => {
+    await fillEarlierTables();
+    // Each migration stopped right after the DROP TABLE of a table that becomes a view, then run again from its first.
+    const stopAfter = (statements: string[], dropped: string) => {
+      const at = statements.findIndex((statement) => statement.includes(`DROP TABLE IF EXISTS ${dropped}`));
+      expect(at).toBeGreaterThan(0);
+      return statements.slice(0, at + 1);
+    };
+    const serpChecksMigration = migration('012_serp_checks');
+    for (const statement of stopAfter(serpChecksMigration, 'serp_results')) await store().command(statement);
+    for (const statement of serpChecksMigration) await store().command(statement);
+    const snapshotsMigration = migration('014_check_snapshots');
+    for (const statement of stopAfter(snapshotsMigration, 'ai_overview_sources')) await store().command(statement);
+    for (const statement of snapshotsMigration) await store().command(statement);
+    await expectProjectionsRowsAndAnswers();
   });
 });
