@@ -103,16 +103,14 @@ async function replay(log: Log, sqlitePath: string, chdbPath: string, database: 
     const unit = log.figure === 'replayChecks' ? 'checks/s' : 'events/s';
     // Every core busy with this replay and nothing else: the most its CPU cost allows here.
     const ceiling = perSecond(events * cores, median(cpuTimes));
-    const split =
-      jsCpuTimes.length === cpuTimes.length
-        ? `JavaScript thread ${(median(jsCpuTimes) / 1000).toFixed(2)} s, other threads (chDB, V8's helpers) ` +
-          `${(median(cpuTimes.map((cpu, run) => cpu - jsCpuTimes[run]!)) / 1000).toFixed(2)} s`
-        : 'no per-thread CPU time on this platform';
+    // Per-thread CPU time is read on Linux only; elsewhere every run lacks it.
+    const perThread = jsCpuTimes.length === cpuTimes.length;
+    const split = perThread
+      ? `JavaScript thread ${(median(jsCpuTimes) / 1000).toFixed(2)} s, other threads (chDB, V8's helpers) ` +
+        `${(median(cpuTimes.map((cpu, run) => cpu - jsCpuTimes[run]!)) / 1000).toFixed(2)} s`
+      : 'no per-thread CPU time on this platform';
     // The replay's JavaScript is one thread, so its CPU time alone caps the rate too, whatever the cores.
-    const jsCeiling =
-      jsCpuTimes.length === cpuTimes.length
-        ? `; its one JavaScript thread at most ${thousands(perSecond(events, median(jsCpuTimes)))} ${unit}`
-        : '';
+    const jsCeiling = perThread ? `; its one JavaScript thread at most ${thousands(perSecond(events, median(jsCpuTimes)))} ${unit}` : '';
     console.log(
       `  CPU time per replay (medians): ${split}; with all ${cores} cores on it, at most ${thousands(ceiling)} ${unit}${jsCeiling}`,
     );

@@ -83,8 +83,8 @@ function resultProgress(
   };
 }
 
-/** The columns of a check_snapshots row that say how the check ended. */
-interface SnapshotOutcome {
+/** How a check ended: columns of both its keyword_updates row and its check_snapshots row. */
+interface OutcomeColumns {
   status: 'success' | 'failed';
   position: number;
   failure_reason: string;
@@ -98,7 +98,7 @@ interface SnapshotOutcome {
  */
 function snapshotRow(
   key: { project_id: string; keyword_id: string; check_id: string; checked_at: number },
-  outcome: SnapshotOutcome,
+  outcome: OutcomeColumns,
   results: readonly RankedResult[],
   cited: readonly RankedResult[],
   version: number,
@@ -194,20 +194,27 @@ export const trackingProjection: Projection = {
         const { checkId, projectId, keywordId } = e.data;
         const checkedAt = Date.parse(e.data.completedAt);
         const key = { project_id: projectId, keyword_id: keywordId, check_id: checkId, checked_at: checkedAt };
+        // How the check ended, once for both tables that hold it.
+        const outcome: OutcomeColumns = {
+          status: 'success',
+          position: e.data.position.position,
+          failure_reason: '',
+          source: e.data.source ?? DEFAULT_SOURCE,
+        };
         return [
           {
             kind: 'insert',
             table: 'keyword_updates',
             row: {
               ...key,
-              status: 'success',
-              position: e.data.position.position,
+              status: outcome.status,
+              position: outcome.position,
               url: e.data.position.url,
               title: e.data.position.title,
               domain: e.data.position.domain,
               has_ai_overview: e.data.aiOverview.length > 0 ? 1 : 0,
-              failure_reason: '',
-              source: e.data.source ?? DEFAULT_SOURCE,
+              failure_reason: outcome.failure_reason,
+              source: outcome.source,
               version,
             },
           },
@@ -220,13 +227,7 @@ export const trackingProjection: Projection = {
           {
             kind: 'insert',
             table: 'check_snapshots',
-            row: snapshotRow(
-              key,
-              { status: 'success', position: e.data.position.position, failure_reason: '', source: e.data.source ?? DEFAULT_SOURCE },
-              e.data.results,
-              e.data.aiOverview,
-              version,
-            ),
+            row: snapshotRow(key, outcome, e.data.results, e.data.aiOverview, version),
           },
         ];
       }
@@ -234,20 +235,21 @@ export const trackingProjection: Projection = {
         const { checkId, projectId, keywordId } = e.data;
         const checkedAt = Date.parse(e.data.failedAt);
         const key = { project_id: projectId, keyword_id: keywordId, check_id: checkId, checked_at: checkedAt };
+        const outcome: OutcomeColumns = { status: 'failed', position: 0, failure_reason: e.data.reason, source: '' };
         return [
           {
             kind: 'insert',
             table: 'keyword_updates',
             row: {
               ...key,
-              status: 'failed',
-              position: 0,
+              status: outcome.status,
+              position: outcome.position,
               url: '',
               title: '',
               domain: '',
               has_ai_overview: 0,
-              failure_reason: e.data.reason,
-              source: '',
+              failure_reason: outcome.failure_reason,
+              source: outcome.source,
               version,
             },
           },
@@ -261,13 +263,7 @@ export const trackingProjection: Projection = {
           {
             kind: 'insert',
             table: 'check_snapshots',
-            row: snapshotRow(
-              key,
-              { status: 'failed', position: 0, failure_reason: e.data.reason, source: '' },
-              NO_RESULTS,
-              NO_RESULTS,
-              version,
-            ),
+            row: snapshotRow(key, outcome, NO_RESULTS, NO_RESULTS, version),
           },
         ];
       }
