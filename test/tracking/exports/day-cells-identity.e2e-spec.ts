@@ -86,8 +86,11 @@ describe('full export: day cells written by ClickHouse', () => {
         return [row.keywordId, days.map((day) => (byDay.has(day) ? String(byDay.get(day)) : '')).join(';')] as const;
       }),
     );
-    const cells = await history.dayCells(projectId, keywordIds, range, days, ';');
+    const { cells, latest } = await history.fullExportPage(projectId, keywordIds, range, days, ';');
     expect(new Map([...cells].sort())).toEqual(new Map([...previous].sort()));
+    // The latest checks read in the same statement are those the exports' own read gives.
+    expect(Object.fromEntries(latest)).toEqual(Object.fromEntries(await history.latestChecks(projectId, keywordIds, range.endDate)));
+    expect(latest.size).toBe(keywordIds.length - 1);
     // Not a comparison of two empty answers: every keyword has cells but the one never checked and
     // the one checked only outside the range; two successes in a millisecond on each of ten days.
     expect(cells.size).toBe(keywordIds.length - 2);
@@ -102,9 +105,9 @@ describe('full export: day cells written by ClickHouse', () => {
   it('leaves out a checked day that is not among the columns, without shifting the cells', async () => {
     const history = new RankingHistoryReader(app.running.stores.readStore);
     const days = await history.checkedDays(projectId, keywordIds, range);
-    const all = await history.dayCells(projectId, keywordIds, range, days, ';');
+    const { cells: all } = await history.fullExportPage(projectId, keywordIds, range, days, ';');
     // The newest day is not a column (as when its first check lands after the header was read).
-    const withoutNewest = await history.dayCells(projectId, keywordIds, range, days.slice(1), ';');
+    const { cells: withoutNewest } = await history.fullExportPage(projectId, keywordIds, range, days.slice(1), ';');
     const expected = new Map(
       [...all]
         .map(([keywordId, text]) => [keywordId, text.split(';').slice(1)] as const)

@@ -5,7 +5,7 @@ import { createProject, NOW, seed, serp, startReadsApp } from '../reads/reads-fi
 
 /**
  * The exports' "latest two successful checks up to the last day" now reads the 35 days before that
- * day first and the whole history only for keywords with fewer than two checks there. This proves
+ * day first and the checks before them only for keywords with fewer than two checks there. This proves
  * the answer did not change: the previous query, kept verbatim below, and the new reader run on the
  * same checks, for several last days, among them keywords checked daily, weekly, once, long ago, a
  * replayed check, a failure and checks after the last day.
@@ -89,6 +89,12 @@ describe("exports: each keyword's latest two checks, recent partitions first", (
       // The summary export's one statement (day figures and latest checks side by side) gives the same checks.
       const { latest } = await reader.summaries(projectId, keywordIds, { startDate: '2000-01-01', endDate: asOfDay });
       expect(Object.fromEntries(latest)).toEqual(Object.fromEntries(before));
+      // So does the full export's (day cells and latest checks side by side), over a range with checked days.
+      const range = { startDate: '2000-01-01', endDate: asOfDay };
+      const days = await reader.checkedDays(projectId, keywordIds, range);
+      expect(days.length).toBeGreaterThan(0);
+      const page = await reader.fullExportPage(projectId, keywordIds, range, days, ';');
+      expect(Object.fromEntries(page.latest)).toEqual(Object.fromEntries(before));
     }
   });
 });

@@ -13,7 +13,7 @@ export const FULL_EXPORT_KEYWORDS_PER_QUERY = 1_000;
 export const fullExportKeywordsPerQuery = (days: number) =>
   Math.max(1, Math.min(FULL_EXPORT_KEYWORDS_PER_QUERY, Math.floor(FULL_EXPORT_CELLS_PER_QUERY / Math.max(1, days))));
 
-/** What the full export needs of every keyword: its day cells, already text, and its latest two checks. */
+/** What the full export needs of every keyword: its day cells, already text, and its latest two checks, read together. */
 export interface FullExportHistory {
   /** The day cells (`days` columns of the header) joined by the separator; undefined without a successful check in the range. */
   cellsOf(keywordId: string): string | undefined;
@@ -38,13 +38,10 @@ export async function loadFullExportHistory(
   const cells = new Map<string, string>();
   const latest = new Map<string, LatestCheck>();
   for (const page of pagesOf([...keywordIds].sort(), fullExportKeywordsPerQuery(days.length))) {
-    // Independent reads: ClickHouse runs them side by side.
-    const [cellsOfPage, latestOfPage] = await Promise.all([
-      history.dayCells(projectId, page, range, days, separator),
-      history.latestChecks(projectId, page, range.endDate),
-    ]);
-    for (const [keywordId, text] of cellsOfPage) cells.set(keywordId, text);
-    for (const [keywordId, check] of latestOfPage) latest.set(keywordId, check);
+    // The cells and the latest checks of a page in one statement: one snapshot for each line.
+    const read = await history.fullExportPage(projectId, page, range, days, separator);
+    for (const [keywordId, text] of read.cells) cells.set(keywordId, text);
+    for (const [keywordId, check] of read.latest) latest.set(keywordId, check);
   }
   return { cellsOf: (keywordId) => cells.get(keywordId), latestOf: (keywordId) => latest.get(keywordId) };
 }

@@ -10,6 +10,18 @@ const LISTED = 'AND keyword_id IN {keywordIds:Array(String)}';
 /** How far before the export's last day the first look for each keyword's latest two checks goes. */
 const RECENT_DAYS = 35;
 
+/** Which checks a look for the latest two reads: on or before `asOfDay`, from the day `since`, before the day `before`; each bound when given. */
+interface CheckBounds {
+  asOfDay?: string;
+  since?: string;
+  before?: string;
+}
+
+/** The first look's window: the RECENT_DAYS up to `asOfDay`. */
+type RecentWindow = Required<Pick<CheckBounds, 'asOfDay' | 'since'>>;
+
+const recentWindow = (asOfDay: string): RecentWindow => ({ asOfDay, since: addDays(asOfDay, -RECENT_DAYS) });
+
 /** Inclusive range of UTC days, `YYYY-MM-DD`. */
 export interface DayRange {
   startDate: string;
@@ -51,44 +63,39 @@ export class RankingHistoryReader {
   }
 
   /**
-   * keywordId -> its day cells of the full export as one text: for each of `days` (the columns), the
-   * position of that day's latest successful check, empty without one, joined by `separator`.
-   * Keywords without a successful check among `days` are absent.
-   *
-   * ClickHouse writes the text, so a keyword's year travels as one string instead of 365 day strings
-   * and numbers to parse and format again (measured on the bench's year: 3.5 s into JavaScript as
-   * arrays, about 0.4 s as text). The day's latest successful check comes folded from
-   * keyword_day_picks (migration 013) under FINAL, as for the summary's day figures.
-   *
-   * Only `days` are read: the columns were read before (checkedDays), and a check that lands on a new
-   * day in between belongs to no column. It is left out, so the export matches its header; it used to
-   * be a "stray" cell that failed the export after its header had gone out.
+   * What the full export needs of some keywords, in one statement: their day cells (dayCellsSql) and
+   * their latest two successful checks as of the range's last day (as latestChecks). One statement
+   * reads one set of ClickHouse's parts, so a check that lands while the export runs is in both a
+   * line's day cells and its SERP, URL and Change, or in neither: as two statements, a check written
+   * between them could show in the latest columns and not in the last day's cell. Like summaries, it
+   * also lets chDB run the two sides side by side, where its binding runs two statements one after
+   * the other. The keywords with fewer than two checks in the recent window have their earlier checks
+   * read by a second statement (withOlderChecks), as latestChecks does; it reads only checks before
+   * that window, which a check landing now never is.
    */
-  async dayCells(
+  async fullExportPage(
     projectId: string,
     keywordIds: readonly string[],
     range: DayRange,
     days: readonly string[],
     separator: string,
-  ): Promise<Map<string, string>> {
-    const byKeyword = new Map<string, string>();
-    if (keywordIds.length === 0 || days.length === 0) return byKeyword;
-    // groupArrayInsertAt takes its length as a literal; days.length is our own count, not input.
-    // transform's default is never taken: only `days` are read.
-    const columns = String(days.length);
-    const rows = await this.store.query<{ keywordId: string; cells: string }>(
-      `SELECT keywordId, arrayStringConcat(groupArrayInsertAt('', ${columns})(toString(position), column), {separator:String}) AS cells
-       FROM (
-         SELECT keyword_id AS keywordId, pick.4 AS position, transform(day, {days:Array(Date)}, range(${columns}), 0) AS column
-         FROM keyword_day_picks FINAL
-         WHERE project_id = {projectId:String} AND keyword_id IN {keywordIds:Array(String)}
-           AND day BETWEEN {startDate:Date} AND {endDate:Date} AND day IN {days:Array(Date)} AND pick.1 = 1
-       )
-       GROUP BY keywordId`,
-      { projectId, keywordIds, ...range, days, separator },
+  ): Promise<{ cells: Map<string, string>; latest: Map<string, LatestCheck> }> {
+    const cells = new Map<string, string>();
+    if (keywordIds.length === 0) return { cells, latest: new Map() };
+    if (days.length === 0) return { cells, latest: await this.latestChecks(projectId, keywordIds, range.endDate) };
+    const window = recentWindow(range.endDate);
+    const rows = await this.store.query<(DayCellsRow & { kind: 'cells' }) | (LastTwoChecksRow & { kind: 'latest' })>(
+      `SELECT 'cells' AS kind, keywordId, cells, [] AS checks FROM (${dayCellsSql(days.length, LISTED)})
+       UNION ALL
+       SELECT 'latest', keywordId, '', checks FROM (${lastTwoChecksSql(window, LISTED)})`,
+      { projectId, keywordIds, ...range, days, separator, ...window },
     );
-    for (const row of rows) byKeyword.set(row.keywordId, row.cells);
-    return byKeyword;
+    const recent = new Map<string, LatestCheck>();
+    for (const row of rows) {
+      if (row.kind === 'cells') cells.set(row.keywordId, row.cells);
+      else recent.set(row.keywordId, latestCheckOf(row.checks));
+    }
+    return { cells, latest: await this.withOlderChecks(projectId, keywordIds, window, recent) };
   }
 
   /** keywordId -> its day figures over the range (daySummariesSql). Keywords without a successful check in the range are absent. */
@@ -121,19 +128,19 @@ export class RankingHistoryReader {
     const days = new Map<string, DaySummary>();
     const recent = new Map<string, LatestCheck>();
     if (keywordIds.length === 0) return { days, latest: recent };
-    const bounds = { asOfDay: range.endDate, since: addDays(range.endDate, -RECENT_DAYS) };
+    const window = recentWindow(range.endDate);
     const filter = keywordFilterSql(counted);
     const rows = await this.store.query<(DaySummaryRow & { kind: 'days' }) | (LastTwoChecksRow & { kind: 'latest' })>(
       `SELECT 'days' AS kind, keywordId, checkedDays, rankedDays, best, worst, positionSum, [] AS checks FROM (${daySummariesSql(filter.sql)})
        UNION ALL
-       SELECT 'latest', keywordId, 0, 0, 0, 0, 0, checks FROM (${lastTwoChecksSql(bounds, filter.sql)})`,
-      { projectId, ...range, ...bounds, ...filter.params },
+       SELECT 'latest', keywordId, 0, 0, 0, 0, 0, checks FROM (${lastTwoChecksSql(window, filter.sql)})`,
+      { projectId, ...range, ...window, ...filter.params },
     );
     for (const row of rows) {
       if (row.kind === 'days') days.set(row.keywordId, daySummaryOf(row));
       else recent.set(row.keywordId, latestCheckOf(row.checks));
     }
-    return { days, latest: await this.withWholeHistory(projectId, keywordIds, bounds.asOfDay, recent) };
+    return { days, latest: await this.withOlderChecks(projectId, keywordIds, window, recent) };
   }
 
   /**
@@ -142,39 +149,40 @@ export class RankingHistoryReader {
    *
    * With `asOfDay`, the RECENT_DAYS before it are read first: a keyword checked daily has both checks
    * there, and those one or two monthly partitions are a fraction of its year. Only keywords with
-   * fewer than two checks there are read over their whole history, so the answer is the same.
+   * fewer than two checks there have their checks before it read, so the answer is the same.
    */
   async latestChecks(projectId: string, keywordIds: readonly string[], asOfDay?: string): Promise<Map<string, LatestCheck>> {
     if (keywordIds.length === 0) return new Map();
     if (asOfDay === undefined) return this.lastTwoChecks(projectId, keywordIds, {});
-    const recent = await this.lastTwoChecks(projectId, keywordIds, { asOfDay, since: addDays(asOfDay, -RECENT_DAYS) });
-    return this.withWholeHistory(projectId, keywordIds, asOfDay, recent);
+    const window = recentWindow(asOfDay);
+    return this.withOlderChecks(projectId, keywordIds, window, await this.lastTwoChecks(projectId, keywordIds, window));
   }
 
-  /** `recent` completed: the keywords with fewer than two checks in the recent window, read over their whole history. */
-  private async withWholeHistory(
+  /**
+   * `recent` completed: for the keywords with fewer than two checks in the recent window, the checks
+   * before that window, read in a statement of their own. It reads only what lies before the window,
+   * so each check of the window comes from the caller's statement alone, and a check that lands in
+   * between (always in the window, unless a check months old is written late) is not picked up here.
+   */
+  private async withOlderChecks(
     projectId: string,
     keywordIds: readonly string[],
-    asOfDay: string,
+    window: RecentWindow,
     recent: Map<string, LatestCheck>,
   ): Promise<Map<string, LatestCheck>> {
     const incomplete = keywordIds.filter((id) => recent.get(id)?.previousPosition == null);
     if (incomplete.length === 0) return recent;
-    const whole = await this.lastTwoChecks(projectId, incomplete, { asOfDay });
+    const older = await this.lastTwoChecks(projectId, incomplete, { before: window.since });
     // Map order is not part of the answer (callers look keywords up), but keep the callers' order anyway.
     return new Map(
       keywordIds.flatMap((id) => {
-        const check = whole.get(id) ?? recent.get(id);
+        const check = followedBy(recent.get(id), older.get(id));
         return check ? [[id, check] as const] : [];
       }),
     );
   }
 
-  private async lastTwoChecks(
-    projectId: string,
-    keywordIds: readonly string[],
-    bounds: { asOfDay?: string; since?: string },
-  ): Promise<Map<string, LatestCheck>> {
+  private async lastTwoChecks(projectId: string, keywordIds: readonly string[], bounds: CheckBounds): Promise<Map<string, LatestCheck>> {
     const rows = await this.store.query<LastTwoChecksRow>(lastTwoChecksSql(bounds, LISTED), { projectId, keywordIds, ...bounds });
     return new Map(rows.map((row) => [row.keywordId, latestCheckOf(row.checks)]));
   }
@@ -265,6 +273,37 @@ export interface DomainStanding {
 }
 
 /**
+ * Each keyword's day cells of the full export as one text: for each of the `columns` days (`days`, the
+ * header's columns), the position of that day's latest successful check, empty without one, joined by
+ * the separator. Keywords without a successful check among the days are absent.
+ *
+ * ClickHouse writes the text, so a keyword's year travels as one string instead of 365 day strings
+ * and numbers to parse and format again (measured on the bench's year: 3.5 s into JavaScript as
+ * arrays, about 0.4 s as text). The day's latest successful check comes folded from
+ * keyword_day_picks (migration 013) under FINAL, as for the summary's day figures.
+ *
+ * Only `days` are read: the columns were read before (checkedDays), and a check that lands on a new
+ * day in between belongs to no column. It is left out, so the export matches its header; it used to
+ * be a "stray" cell that failed the export after its header had gone out. groupArrayInsertAt takes
+ * its length as a literal: `columns` is our own count of the days, not input; transform's default is
+ * never taken, since only `days` are read.
+ */
+const dayCellsSql = (columns: number, counted: string) => `
+  SELECT keywordId, arrayStringConcat(groupArrayInsertAt('', ${columns})(toString(position), column), {separator:String}) AS cells
+  FROM (
+    SELECT keyword_id AS keywordId, pick.4 AS position, transform(day, {days:Array(Date)}, range(${columns}), 0) AS column
+    FROM keyword_day_picks FINAL
+    WHERE project_id = {projectId:String} ${counted}
+      AND day BETWEEN {startDate:Date} AND {endDate:Date} AND day IN {days:Array(Date)} AND pick.1 = 1
+  )
+  GROUP BY keywordId`;
+
+interface DayCellsRow {
+  keywordId: string;
+  cells: string;
+}
+
+/**
  * Each keyword's day figures over {startDate, endDate}: over each day's latest successful check (the
  * day cells of the full export), summed up in ClickHouse so that a keyword's year travels as one row.
  * The day's pick comes folded from keyword_day_picks (migration 013) under FINAL; a day whose pick
@@ -309,7 +348,7 @@ function daySummaryOf(row: DaySummaryRow): DaySummary {
  * DISTINCT, because a replayed check is a second identical row until ClickHouse merges it, and it
  * would pose as "the check before".
  */
-const lastTwoChecksSql = (bounds: { asOfDay?: string; since?: string }, counted: string) => `
+const lastTwoChecksSql = (bounds: CheckBounds, counted: string) => `
   SELECT keywordId, arrayReverseSort(groupArray((checked_at, check_id, position, url, day))) AS checks
   FROM (
     SELECT DISTINCT keyword_id AS keywordId, checked_at, check_id, position, url, toString(toDate(checked_at)) AS day
@@ -317,6 +356,7 @@ const lastTwoChecksSql = (bounds: { asOfDay?: string; since?: string }, counted:
     WHERE project_id = {projectId:String} ${counted} AND status = 'success'
       ${bounds.asOfDay === undefined ? '' : 'AND toDate(checked_at) <= {asOfDay:Date}'}
       ${bounds.since === undefined ? '' : "AND checked_at >= toDateTime64({since:Date}, 3, 'UTC')"}
+      ${bounds.before === undefined ? '' : "AND checked_at < toDateTime64({before:Date}, 3, 'UTC')"}
     ORDER BY keywordId, checked_at DESC, check_id DESC
     LIMIT 2 BY keywordId
   )
@@ -329,6 +369,16 @@ interface LastTwoChecksRow {
   keywordId: string;
   /** Newest first; one or two. */
   checks: CheckTuple[];
+}
+
+/**
+ * A keyword's latest two checks from the recent window's and from the earlier checks': the window's
+ * are the newer. Its latest, with the earlier checks' latest as the one before when the window holds
+ * one check; without one in the window, the earlier checks' own latest two.
+ */
+function followedBy(recent: LatestCheck | undefined, older: LatestCheck | undefined): LatestCheck | undefined {
+  if (!recent) return older;
+  return { ...recent, previousPosition: recent.previousPosition ?? older?.position ?? null };
 }
 
 function latestCheckOf([latest, previous]: CheckTuple[]): LatestCheck {
