@@ -85,7 +85,7 @@ export class RankingHistoryReader {
     if (days.length === 0) return { cells, latest: await this.latestChecks(projectId, keywordIds, range.endDate) };
     const window = recentWindow(range.endDate);
     const rows = await this.store.query<(DayCellsRow & { kind: 'cells' }) | (LastTwoChecksRow & { kind: 'latest' })>(
-      `SELECT 'cells' AS kind, keywordId, cells, [] AS checks FROM (${dayCellsSql(days.length, LISTED)})
+      `SELECT 'cells' AS kind, keywordId, cells, [] AS checks FROM (${dayCellsSql(days.length)})
        UNION ALL
        SELECT 'latest', keywordId, '', checks FROM (${lastTwoChecksSql(window, LISTED)})`,
       { projectId, keywordIds, ...range, days, separator, ...window },
@@ -288,12 +288,12 @@ export interface DomainStanding {
  * its length as a literal: `columns` is our own count of the days, not input; transform's default is
  * never taken, since only `days` are read.
  */
-const dayCellsSql = (columns: number, counted: string) => `
+const dayCellsSql = (columns: number) => `
   SELECT keywordId, arrayStringConcat(groupArrayInsertAt('', ${columns})(toString(position), column), {separator:String}) AS cells
   FROM (
     SELECT keyword_id AS keywordId, pick.4 AS position, transform(day, {days:Array(Date)}, range(${columns}), 0) AS column
     FROM keyword_day_picks FINAL
-    WHERE project_id = {projectId:String} ${counted}
+    WHERE project_id = {projectId:String} ${LISTED}
       AND day BETWEEN {startDate:Date} AND {endDate:Date} AND day IN {days:Array(Date)} AND pick.1 = 1
   )
   GROUP BY keywordId`;
