@@ -126,19 +126,20 @@ function snapshotRow(
   };
 }
 
-/** Results as parallel arrays, built with plain loops: a replay builds two sets per check. */
+/**
+ * Results as parallel arrays, built with plain loops: a replay builds two sets per check. Pushed, not
+ * pre-sized: the insert's JSON.stringify has a fast path only for packed arrays.
+ */
 function columnsOf(results: readonly RankedResult[]) {
-  const count = results.length;
-  const positions = new Array<number>(count);
-  const urls = new Array<string>(count);
-  const titles = new Array<string>(count);
-  const domains = new Array<string>(count);
-  for (let i = 0; i < count; i++) {
-    const r = results[i]!;
-    positions[i] = r.position;
-    urls[i] = r.url;
-    titles[i] = r.title;
-    domains[i] = r.domain;
+  const positions: number[] = [];
+  const urls: string[] = [];
+  const titles: string[] = [];
+  const domains: string[] = [];
+  for (const r of results) {
+    positions.push(r.position);
+    urls.push(r.url);
+    titles.push(r.title);
+    domains.push(r.domain);
   }
   return { positions, urls, titles, domains };
 }
