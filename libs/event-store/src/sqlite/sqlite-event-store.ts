@@ -92,7 +92,7 @@ export class SqliteEventStore implements EventStore {
   private readonly clock: () => Date;
   private readonly pollIntervalMs: number;
   private readonly subscriptionBatchSize: number;
-  private readonly subscriptions = new Set<PollingSubscription>();
+  private readonly subscriptions = new Set<PollingSubscription<EventColumns>>();
   private readonly groupMembers = new Set<SqliteGroupMember>();
   private readonly consumerGroups: SqliteConsumerGroups;
   private closed = false;
@@ -231,7 +231,8 @@ export class SqliteEventStore implements EventStore {
     this.assertOpen();
     checkedNonNegativeInteger('afterPosition', options.afterPosition);
     const subscription = new PollingSubscription(options, {
-      readBatch: (afterPosition, maxCount) => this.readAllAfter(afterPosition, maxCount),
+      readBatch: (afterPosition, maxCount) => this.selectAllAfter.all(afterPosition, maxCount),
+      decode: fromEventColumns,
       batchSize: this.subscriptionBatchSize,
       pollIntervalMs: this.pollIntervalMs,
       onEnded: (ended) => this.subscriptions.delete(ended),
