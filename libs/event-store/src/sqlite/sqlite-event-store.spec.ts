@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describeEventStoreContract, newEvent, sleep, streamName, waitFor } from '../event-store.contract';
 import { type RecordedEvent, type Subscription, WrongExpectedRevisionError } from '../event-store.port';
 import { SqliteEventStore, type SqliteEventStoreOptions } from './sqlite-event-store';
@@ -127,6 +129,29 @@ describe('SqliteEventStore', () => {
     await runTypeScriptChild(script, [join(dir, 'events.sqlite'), stream, 'writer-0', '1', '2', '1'], process.cwd());
     expect(await reader.streamRevision(stream)).toBe(1);
     expect(await reader.streamRevision(`${stream}-start`)).toBe(0);
+  });
+
+  it('checks whether the database changed once per turn of the event loop, and again in the next turn', async () => {
+    const reader = open();
+    const stream = streamName('turn');
+    expect(await reader.streamRevision(stream)).toBeNull();
+    // A commit by a connection that is not a store of this process, as another process makes it, in the same turn.
+    const elsewhere = new Database(join(dir, 'events.sqlite'));
+    try {
+      elsewhere
+        .prepare('INSERT INTO events (stream_name, revision, event_id, type, data, metadata, recorded_at) VALUES (?, 0, ?, ?, ?, ?, ?)')
+        .run(stream, randomUUID(), 'Written', '{}', '{}', new Date().toISOString());
+    } finally {
+      elsewhere.close();
+    }
+    // A request handled in this turn was read off its socket before that commit: the memo may still answer it.
+    expect(await reader.streamRevision(stream)).toBeNull();
+    // Any input read after the commit is handled in a later turn, which looks again.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await reader.streamRevision(stream)).toBe(0);
+    // A turn that starts from a timer looks again too, and then finds nothing new.
+    await sleep(1);
+    expect(await reader.streamRevision(stream)).toBe(0);
   });
 
   it('subscribes from the start of the log by default and catches up across several batches', async () => {

@@ -71,6 +71,8 @@ interface SerialisedEvent {
 const NO_LIMIT = -1;
 /** The revision memo is emptied when it holds this many streams: it serves the few read again and again. */
 const MAX_KNOWN_REVISIONS = 10_000;
+/** Appends and deletes by every connection of this process (a request may write through one and read through another in one turn). */
+let writesInProcess = 0;
 
 /**
  * The embedded event store: one SQLite file, shared safely by several processes (the server and an
@@ -109,15 +111,25 @@ export class SqliteEventStore implements EventStore {
   private readonly deleteStreamEvents: Statement<[string]>;
   private readonly selectDataVersion: Statement<[], number>;
   /**
-   * Stream revisions read since the database last changed: `PRAGMA data_version` (about 1.3 µs) moves
-   * on every commit by another connection, in this process or another, and this connection's own
-   * writes bump `ownWrites`; while neither moved, a revision read before is still the revision. An
-   * authenticated request checks two streams (account, workspace), so this halves its SQLite work
+   * Stream revisions read since the database last changed: `PRAGMA data_version` moves on every
+   * commit by another connection, in this process or another, and `writesInProcess` on every write by
+   * a connection of this process; while neither moved, a revision read before is still the revision.
+   * An authenticated request checks two streams (account, workspace), so this halves its SQLite work
    * without letting a key revoked elsewhere pass: any commit since empties the memo.
    */
   private readonly knownRevisions = new Map<string, number | null>();
-  private knownAt = { dataVersion: -1, ownWrites: -1 };
-  private ownWrites = 0;
+  private knownAt = { dataVersion: -1, writesInProcess: -1 };
+  /**
+   * `PRAGMA data_version` as read in this turn of the event loop. The read takes two file-lock
+   * system calls (SQLite's shared-memory read mark), the largest cost of an authenticated request,
+   * and a request's two stream checks fall in one turn. Reusing it there lets no commit elsewhere
+   * pass unseen: every request handled in a turn was read off its socket before the turn began,
+   * so before the read, and a commit by this process moves `writesInProcess` instead.
+   */
+  private turnDataVersion: number | undefined;
+  private readonly endTurn = (): void => {
+    this.turnDataVersion = undefined;
+  };
 
   /** @param filePath the database file (its directory must exist), or ':memory:' for a private in-memory store. */
   constructor(filePath: string, options: SqliteEventStoreOptions = {}) {
@@ -180,7 +192,7 @@ export class SqliteEventStore implements EventStore {
     try {
       outcome = this.db.transaction(() => this.appendInTransaction(streamName, serialised, expectedRevision, recordedAt)).immediate();
     } finally {
-      this.ownWrites++;
+      writesInProcess++;
     }
     if (outcome.wroteEvents) this.wakeSubscriptions();
     return outcome.result;
@@ -205,14 +217,14 @@ export class SqliteEventStore implements EventStore {
 
   async streamRevision(streamName: string): Promise<number | null> {
     this.assertOpen();
-    const dataVersion = this.selectDataVersion.get()!;
+    const dataVersion = this.dataVersionInTurn();
     if (
       dataVersion !== this.knownAt.dataVersion ||
-      this.ownWrites !== this.knownAt.ownWrites ||
+      writesInProcess !== this.knownAt.writesInProcess ||
       this.knownRevisions.size >= MAX_KNOWN_REVISIONS
     ) {
       this.knownRevisions.clear();
-      this.knownAt = { dataVersion, ownWrites: this.ownWrites };
+      this.knownAt = { dataVersion, writesInProcess };
     }
     const known = this.knownRevisions.get(streamName);
     if (known !== undefined) return known;
@@ -220,6 +232,19 @@ export class SqliteEventStore implements EventStore {
     const revision = this.selectLastRevision.get(streamName)?.last ?? null;
     this.knownRevisions.set(streamName, revision);
     return revision;
+  }
+
+  /**
+   * Read once per turn: the turn ends when the microtasks queued after the read have run (the
+   * continuations of the request's awaits) and Node runs its next-tick queue, always before it goes
+   * back to the event loop for more input.
+   */
+  private dataVersionInTurn(): number {
+    if (this.turnDataVersion === undefined) {
+      this.turnDataVersion = this.selectDataVersion.get()!;
+      void Promise.resolve().then(() => process.nextTick(this.endTurn));
+    }
+    return this.turnDataVersion;
   }
 
   async lastPosition(): Promise<number> {
@@ -265,7 +290,7 @@ export class SqliteEventStore implements EventStore {
         })
         .immediate();
     } finally {
-      this.ownWrites++;
+      writesInProcess++;
     }
   }
 
