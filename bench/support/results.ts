@@ -126,6 +126,11 @@ export async function withPeakRss<T>(work: () => Promise<T>): Promise<{ value: T
   }
 }
 
+/** Figures a bench recorded in its own process (run.ts), taken into this run's table and file as they are. */
+export function adoptFigures(entries: Record<string, FigureEntry>): void {
+  for (const [name, entry] of Object.entries(entries)) recorded.set(name, entry);
+}
+
 export function recordedFigures(): ReadonlyMap<string, FigureEntry> {
   return recorded;
 }
