@@ -121,8 +121,8 @@ export class SqliteEventStore implements EventStore {
   private knownAt = { dataVersion: -1, writesInProcess: -1 };
   /**
    * `PRAGMA data_version` as read in this turn of the event loop. The read takes two file-lock
-   * system calls (SQLite's shared-memory read mark), the largest cost of an authenticated request,
-   * and a request's two stream checks fall in one turn. Reusing it there lets no commit elsewhere
+   * system calls (SQLite's shared-memory read mark), the dearest step of a stream check, and a
+   * request's two stream checks fall in one turn. Reusing it there lets no commit elsewhere
    * pass unseen: every request handled in a turn was read off its socket before the turn began,
    * so before the read, and a commit by this process moves `writesInProcess` instead.
    */
@@ -130,6 +130,7 @@ export class SqliteEventStore implements EventStore {
   private readonly endTurn = (): void => {
     this.turnDataVersion = undefined;
   };
+  private readonly endTurnAfterTicks = (): void => process.nextTick(this.endTurn);
 
   /** @param filePath the database file (its directory must exist), or ':memory:' for a private in-memory store. */
   constructor(filePath: string, options: SqliteEventStoreOptions = {}) {
@@ -242,7 +243,7 @@ export class SqliteEventStore implements EventStore {
   private dataVersionInTurn(): number {
     if (this.turnDataVersion === undefined) {
       this.turnDataVersion = this.selectDataVersion.get()!;
-      void Promise.resolve().then(() => process.nextTick(this.endTurn));
+      queueMicrotask(this.endTurnAfterTicks);
     }
     return this.turnDataVersion;
   }
