@@ -1,32 +1,13 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { typescriptHookSource } from '@rank/platform/typescript-hook';
 
 /**
  * The service in a child process of its own, for what only a real process can show: a crash
- * (SIGKILL) in the middle of work. TypeScript is compiled on the fly with @swc/core, decorators
- * and their metadata included, as Nest needs.
+ * (SIGKILL) in the middle of work. TypeScript is compiled on the fly (typescript-hook.ts).
  */
-const TYPESCRIPT_HOOK = `
-const swc = require('@swc/core');
-const fs = require('node:fs');
-const path = require('node:path');
-const Module = require('node:module');
-// tsconfig's path aliases: @rank/<lib>/<path> is libs/<lib>/src/<path>.
-const resolveFilename = Module._resolveFilename;
-Module._resolveFilename = function (request, ...rest) {
-  const alias = /^@rank\\/([^/]+)\\/(.*)$/.exec(request);
-  return resolveFilename.call(this, alias ? path.join(process.cwd(), 'libs', alias[1], 'src', alias[2]) : request, ...rest);
-};
-require.extensions['.ts'] = (module, filename) => {
-  const { code } = swc.transformSync(fs.readFileSync(filename, 'utf8'), {
-    filename, swcrc: false, sourceMaps: false,
-    jsc: { parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true }, target: 'es2022', keepClassNames: true },
-    module: { type: 'commonjs' },
-  });
-  module._compile(code, filename);
-};
-require(process.argv[1]);
-`;
+const ROOT = join(__dirname, '..', '..');
+const TYPESCRIPT_HOOK = `${typescriptHookSource(ROOT)}\nrequire(process.argv[1]);\n`;
 
 /** Runs a TypeScript entry point of the repository to its end; resolves with its exit code and output. */
 export function runTypeScript(
@@ -35,10 +16,9 @@ export function runTypeScript(
   env: Record<string, string>,
   timeoutMs = 60_000,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const root = join(__dirname, '..', '..');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', TYPESCRIPT_HOOK, join(root, entry), ...args], {
-      cwd: root,
+    const child = spawn(process.execPath, ['-e', TYPESCRIPT_HOOK, join(ROOT, entry), ...args], {
+      cwd: ROOT,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: timeoutMs,
@@ -73,10 +53,9 @@ export async function startAppProcess(
   timeoutMs = 60_000,
   app: keyof typeof APPS = 'api',
 ): Promise<AppProcess> {
-  const root = join(__dirname, '..', '..');
   const { entry, ready } = APPS[app];
-  const child = spawn(process.execPath, ['-e', TYPESCRIPT_HOOK, join(root, entry)], {
-    cwd: root,
+  const child = spawn(process.execPath, ['-e', TYPESCRIPT_HOOK, join(ROOT, entry)], {
+    cwd: ROOT,
     // A new project's home page is measured in the background; without PAGESPEED_* that is Lighthouse
     // against the real site, so children get a refused local port unless a test sets one.
     env: {

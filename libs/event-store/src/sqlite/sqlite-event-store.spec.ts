@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { describeEventStoreContract, newEvent, sleep, streamName, waitFor } from '../event-store.contract';
 import { type RecordedEvent, type Subscription, WrongExpectedRevisionError } from '../event-store.port';
 import { SqliteEventStore, type SqliteEventStoreOptions } from './sqlite-event-store';
-import { runTypeScriptChild } from './testing/run-typescript-child';
+import { runTypeScriptChild } from '@rank/platform/testing/run-typescript-child';
 
 function temporaryDirectory(): { dir: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'event-store-'));

@@ -1,23 +1,9 @@
 import { spawn } from 'node:child_process';
+import { repositoryPath } from '../repository-path';
+import { typescriptHookSource } from '../typescript-hook';
 
-/**
- * Node cannot run TypeScript by itself; this hook compiles each required .ts file with @swc/core
- * (already there for jest), so a test can start a real second process running the store's code.
- */
-const TYPESCRIPT_HOOK = `
-const swc = require('@swc/core');
-const fs = require('node:fs');
-require.extensions['.ts'] = (module, filename) => {
-  const { code } = swc.transformSync(fs.readFileSync(filename, 'utf8'), {
-    filename,
-    swcrc: false,
-    jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
-    module: { type: 'commonjs' },
-  });
-  module._compile(code, filename);
-};
-require(process.argv[1]);
-`;
+/** Node cannot run TypeScript by itself: the child compiles each file it requires (typescript-hook.ts). */
+const TYPESCRIPT_HOOK = `${typescriptHookSource(repositoryPath())}\nrequire(process.argv[1]);\n`;
 
 /** Runs a TypeScript file in a new Node process; resolves with its stdout, rejects if it exits non-zero. */
 export function runTypeScriptChild(scriptPath: string, args: string[], cwd: string): Promise<string> {
