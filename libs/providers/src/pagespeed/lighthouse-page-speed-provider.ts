@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { closeChromium, launchChromium, type ChromiumChoice } from '@rank/serp/browser/chromium';
+import { BrowserThread } from '@rank/serp/browser/browser-thread';
+import type { ChromiumChoice } from '@rank/serp/browser/chromium';
 import { UpstreamError } from '../shared/upstream-error';
 import { LIGHTHOUSE_CATEGORIES, labDataFromLighthouseResult } from './lab-data';
 import { LIGHTHOUSE_RUNNER_SOURCE } from './lighthouse-runner-source';
@@ -43,7 +44,8 @@ export class LighthousePageSpeedProvider implements PageSpeedProvider {
     const port = await freePort();
     let browser;
     try {
-      browser = await launchChromium({
+      // In a thread of its own, as the scraper's: Playwright in the service's thread slows every request.
+      browser = await BrowserThread.launch({
         choice: this.options.chromium,
         env: this.options.env,
         // Lighthouse drives the browser over the DevTools port, beside Playwright's pipe.
@@ -57,7 +59,7 @@ export class LighthousePageSpeedProvider implements PageSpeedProvider {
       const lhr = await runLighthouse({ url, port, timeoutMs: Math.max(1_000, deadline - Date.now()) });
       return { url, source: 'lighthouse', ...labDataFromLighthouseResult(LIGHTHOUSE_PROVIDER, lhr), cruxFieldData: null, cruxScore: null };
     } finally {
-      await closeChromium(browser).catch(() => undefined);
+      await browser.close().catch(() => undefined);
     }
   }
 }

@@ -1,9 +1,8 @@
-import type { Browser } from 'playwright-core';
-import { closeChromium } from '../browser/chromium';
+import type { BrowserThread } from '../browser/browser-thread';
 import { parseSerpPage } from '../parser/parse-serp-page';
 import { createSerpFetcher, GOOGLE_CONSENT_SOCS, serpFetcherConfig, type SerpFetcher, type SerpFetchOutcome } from './';
 import { FakeGoogle, type FakeGoogleHandler, type FakeReply, type SeenRequest } from './test-support/fake-google';
-import { launchOfflineChromium } from './test-support/offline-chromium';
+import { launchOfflineBrowserThread } from './test-support/offline-chromium';
 import { readSavedSerp } from './test-support/saved-serp';
 
 /**
@@ -16,12 +15,12 @@ import { readSavedSerp } from './test-support/saved-serp';
 const CONSENT_PAGE = readSavedSerp('handmade__google-consent.html');
 const RESULTS_PAGE = readSavedSerp('zlurad__serp-parser__desktop-google.html');
 
-let browser: Browser;
+let browser: BrowserThread;
 let google: FakeGoogle;
 const fetchers: SerpFetcher[] = [];
 
 beforeAll(async () => {
-  [browser, google] = await Promise.all([launchOfflineChromium({ localHosts: ['consent.google.com'] }), FakeGoogle.start()]);
+  [browser, google] = await Promise.all([launchOfflineBrowserThread({ localHosts: ['consent.google.com'] }), FakeGoogle.start()]);
 });
 
 afterEach(async () => {
@@ -30,7 +29,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   await google?.close();
-  if (browser) await closeChromium(browser);
+  if (browser) await browser.close();
 });
 
 function newFetcher(): SerpFetcher {

@@ -1,6 +1,6 @@
-import type { Browser } from 'playwright-core';
+import type { BrowserThread } from '../browser/browser-thread';
 import { googleConsentCookies } from './google-consent';
-import { ChromiumPageLoader, desktopUserAgent } from './page-loader';
+import { desktopUserAgent } from './page-loader';
 import { SerpFetcher, type ParseSerpPage, type SerpFetchObserver } from './serp-fetcher';
 import type { SerpFetcherConfig } from './serp-fetcher-config';
 
@@ -28,8 +28,8 @@ export { GOOGLE_CONSENT_SOCS, googleConsentCookies } from './google-consent';
 export type { Egress } from './egress-pool';
 
 export interface CreateSerpFetcherOptions {
-  /** A browser from `launchChromium`; the fetcher does not close it. */
-  browser: Browser;
+  /** The browser, in a thread of its own; the fetcher opens a page loader on it and does not close it. */
+  browser: BrowserThread;
   config: SerpFetcherConfig;
   /** `parseSerpPage` from libs/serp/src/parser. */
   parse: ParseSerpPage;
@@ -42,7 +42,7 @@ export interface CreateSerpFetcherOptions {
 /** Wires a `SerpFetcher` to a Chromium page loader built from the config. */
 export function createSerpFetcher(options: CreateSerpFetcherOptions): SerpFetcher {
   const { browser, config, parse } = options;
-  const loader = new ChromiumPageLoader(browser, {
+  const loader = browser.pageLoader({
     navigationTimeoutMs: config.navigationTimeoutMs,
     maxConcurrentPages: config.maxConcurrentPages,
     maxContexts: config.maxContexts,

@@ -1,14 +1,13 @@
-import type { Browser } from 'playwright-core';
-import { closeChromium } from '../browser/chromium';
+import type { BrowserThread } from '../browser/browser-thread';
 import { createSerpFetcher, GOOGLE_CONSENT_SOCS, serpFetcherConfigFromEnv, type SerpFetcher, type SerpFetchOutcome } from './';
 import { FakeGoogle, type FakeGoogleHandler } from './test-support/fake-google';
 import { FAKE_CAPTCHA_PAGE, fakeResultsPage, parseFakeSerp, resultUrls } from './test-support/fake-serp';
 import { ForwardProxy } from './test-support/forward-proxy';
-import { launchOfflineChromium } from './test-support/offline-chromium';
+import { launchOfflineBrowserThread } from './test-support/offline-chromium';
 
 /** Two local forward proxies in front of the fake Google; the fake Google sees which one a request came through. */
 
-let browser: Browser;
+let browser: BrowserThread;
 let google: FakeGoogle;
 let proxyA: ForwardProxy;
 let proxyB: ForwardProxy;
@@ -17,7 +16,7 @@ const REST_MS = 10 * 60_000;
 
 beforeAll(async () => {
   [browser, google, proxyA, proxyB] = await Promise.all([
-    launchOfflineChromium(),
+    launchOfflineBrowserThread(),
     FakeGoogle.start(),
     ForwardProxy.start({ name: 'A', credentials: { username: 'scraper', password: 's3cret:pw' } }),
     ForwardProxy.start({ name: 'B' }),
@@ -35,7 +34,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   await Promise.all([google?.close(), proxyA?.close(), proxyB?.close()]);
-  if (browser) await closeChromium(browser);
+  if (browser) await browser.close();
 });
 
 /** A fetcher over both proxies, configured the way an operator would, with a clock the test moves. */

@@ -1,9 +1,8 @@
-import type { Browser } from 'playwright-core';
-import { closeChromium } from '../browser/chromium';
+import type { BrowserThread } from '../browser/browser-thread';
 import { parseSerpPage } from '../parser/parse-serp-page';
 import { createSerpFetcher, serpFetcherConfig, type SerpFetcher, type SerpFetchOutcome } from './';
 import { FakeGoogle } from './test-support/fake-google';
-import { launchOfflineChromium } from './test-support/offline-chromium';
+import { launchOfflineBrowserThread } from './test-support/offline-chromium';
 import { readSavedSerp } from './test-support/saved-serp';
 
 /**
@@ -18,12 +17,12 @@ const AI_OVERVIEW = 'fra50__persistent_browser_service__ai_overview.html';
 const CAPTCHA = 'fra50__persistent_browser_service__google_serp-captcha.html';
 const JAVASCRIPT_CHALLENGE = 'aileadbooker__ai-lead-booker__debug_google-enablejs.html';
 
-let browser: Browser;
+let browser: BrowserThread;
 let google: FakeGoogle;
 const fetchers: SerpFetcher[] = [];
 
 beforeAll(async () => {
-  [browser, google] = await Promise.all([launchOfflineChromium(), FakeGoogle.start()]);
+  [browser, google] = await Promise.all([launchOfflineBrowserThread(), FakeGoogle.start()]);
 });
 
 afterEach(async () => {
@@ -32,7 +31,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   await google?.close();
-  if (browser) await closeChromium(browser);
+  if (browser) await browser.close();
 });
 
 function newFetcher(): SerpFetcher {

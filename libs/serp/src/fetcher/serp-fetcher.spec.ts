@@ -1,5 +1,4 @@
-import type { Browser } from 'playwright-core';
-import { closeChromium } from '../browser/chromium';
+import type { BrowserThread } from '../browser/browser-thread';
 import {
   createSerpFetcher,
   GOOGLE_CONSENT_SOCS,
@@ -10,16 +9,16 @@ import {
 } from './';
 import { FakeGoogle, statusReply, type FakeReply } from './test-support/fake-google';
 import { FAKE_CAPTCHA_PAGE, FAKE_NO_RESULTS_PAGE, FAKE_UNRECOGNISED_PAGE, fakeResultsPage, parseFakeSerp } from './test-support/fake-serp';
-import { launchOfflineChromium } from './test-support/offline-chromium';
+import { launchOfflineBrowserThread } from './test-support/offline-chromium';
 
 /** Real Chromium against a local fake Google serving small synthetic pages, read by a fake parser. */
 
-let browser: Browser;
+let browser: BrowserThread;
 let google: FakeGoogle;
 const fetchers: SerpFetcher[] = [];
 
 beforeAll(async () => {
-  [browser, google] = await Promise.all([launchOfflineChromium(), FakeGoogle.start()]);
+  [browser, google] = await Promise.all([launchOfflineBrowserThread(), FakeGoogle.start()]);
 });
 
 afterEach(async () => {
@@ -28,7 +27,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   await google?.close();
-  if (browser) await closeChromium(browser);
+  if (browser) await browser.close();
 });
 
 function newFetcher(overrides: Partial<SerpFetcherConfig> = {}): SerpFetcher {

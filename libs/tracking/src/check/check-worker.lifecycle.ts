@@ -1,14 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import type { Browser } from 'playwright-core';
 import type { EventStore } from '@rank/event-store/event-store.port';
-import {
-  ChromiumChoice,
-  ChromiumPathError,
-  chooseChromium,
-  closeChromium,
-  describeChromiumChoice,
-  launchChromium,
-} from '@rank/serp/browser/chromium';
+import { BrowserThread } from '@rank/serp/browser/browser-thread';
+import { ChromiumChoice, ChromiumPathError, chooseChromium, describeChromiumChoice } from '@rank/serp/browser/chromium';
 import { createSerpFetcher, SerpFetcher, type SerpFetchOutcome, type SerpRequest } from '@rank/serp/fetcher';
 import { parseSerpPage } from '@rank/serp/parser';
 import { FailoverSerpSource, fetchApiSource, type SerpSource, type SerpSourceName } from '@rank/serp/sources';
@@ -31,7 +24,8 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
   private readonly logger = new Logger('Scraper');
   private worker: CheckWorker | undefined;
   private chromium: ChromiumChoice | undefined;
-  private browser: Promise<Browser> | undefined;
+  /** Chromium in a worker thread, so that Playwright's per-promise hook stays out of the API's thread. */
+  private browser: Promise<BrowserThread> | undefined;
   private fetcher: Promise<SerpFetcher> | undefined;
   /** Why the last browser launch failed, until one succeeds (for /ready). */
   private launchError: string | undefined;
@@ -88,7 +82,7 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
     await this.worker?.stop();
     await this.sources?.close();
     if (this.fetcher) await this.fetcher.then((fetcher) => fetcher.close()).catch(() => undefined);
-    if (this.browser) await this.browser.then((browser) => closeChromium(browser)).catch(() => undefined);
+    if (this.browser) await this.browser.then((browser) => browser.close()).catch(() => undefined);
   }
 
   /**
@@ -161,7 +155,7 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
 
   private serpFetcher(): Promise<SerpFetcher> {
     if (!this.fetcher) {
-      this.browser = launchChromium({ choice: this.chromium, env: this.config.env });
+      this.browser = BrowserThread.launch({ choice: this.chromium, env: this.config.env });
       const fetcher = this.browser.then((browser) => {
         this.logger.log(`Browser started: ${browser.version()}`);
         this.launchError = undefined;
