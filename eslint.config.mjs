@@ -15,6 +15,20 @@ const APP_FOLDERS = ['apps/api', 'apps/admin-cli', 'projections', 'scraper'];
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const anyOf = (folders) => `^(${folders.map(escapeRegExp).join('|')})(/|$)`;
 
+/**
+ * Playwright and the modules that load it. Its client turns on a hook for every promise of the thread
+ * it runs in, so the service reaches Chromium only through BrowserThread (libs/serp/src/browser).
+ */
+const PLAYWRIGHT_MESSAGE =
+  "Playwright runs only in the browser's worker thread (libs/serp/src/browser/browser-thread.ts): in the service's thread it slows every request";
+const PLAYWRIGHT = [
+  { packages: '^playwright(-core)?(/|$)', message: PLAYWRIGHT_MESSAGE },
+  {
+    files: '^libs/serp/src/(browser/chromium-launch|fetcher/chromium-page-loader|fetcher/browser-context-pool)$',
+    message: PLAYWRIGHT_MESSAGE,
+  },
+];
+
 /** The read store and its ClickHouse drivers. */
 const READ_STORE = [
   { files: '^libs/read-store(/|$)', message: "the read store is the projector's and the API's, not the scraper's" },
@@ -96,6 +110,18 @@ export default defineConfig([
   {
     files: ['scraper/**', 'libs/serp/**'],
     rules: { 'rank/scraper-imports-no-read-store': ['error', { forbid: READ_STORE }] },
+  },
+  {
+    files: ['apps/**', 'libs/**', 'projections/**', 'scraper/**'],
+    // The browser's thread itself, the boundary that names its options, and the tests that drive Chromium directly.
+    ignores: [
+      'libs/serp/src/browser/{browser-thread,browser-thread-entry,chromium-launch}.ts',
+      'libs/serp/src/fetcher/{chromium-page-loader,browser-context-pool}.ts',
+      '**/*.spec.ts',
+      '**/testing/**',
+      '**/test-support/**',
+    ],
+    rules: { 'rank/service-thread-loads-no-playwright': ['error', { forbid: PLAYWRIGHT }] },
   },
   {
     files: ['libs/*/src/domain/**'],

@@ -136,6 +136,7 @@ export function importBoundaries(root) {
       'lib-imports-no-app': forbiddenImportRule(root, 'libraries never import an app'),
       'app-imports-no-other-app': forbiddenImportRule(root, 'apps are entry points that compose libraries; no app imports another'),
       'scraper-imports-no-read-store': forbiddenImportRule(root, 'the scraper and libs/serp never touch the read store'),
+      'service-thread-loads-no-playwright': forbiddenImportRule(root, "Playwright runs only in the browser's worker thread"),
       'pure-domain-imports-no-framework': forbiddenImportRule(root, "a context's domain/ folder imports neither Nest nor a store"),
       'no-deep-relative-import': noDeepRelativeImport,
     },

@@ -1,8 +1,9 @@
 import { parentPort } from 'node:worker_threads';
 import type { Browser } from 'playwright-core';
-import { ChromiumPageLoader, type PageLoadResult } from '../fetcher/page-loader';
+import { ChromiumPageLoader } from '../fetcher/chromium-page-loader';
+import type { PageLoadResult } from '../fetcher/page-loader';
 import type { BrowserThreadCommand, BrowserThreadMessage } from './browser-thread';
-import { closeChromium, launchChromium } from './chromium';
+import { closeChromium, launchChromium } from './chromium-launch';
 
 /**
  * The browser's side of BrowserThread (browser-thread.ts): the only place Playwright runs in the

@@ -8,21 +8,23 @@ import { BrowserUnavailableError } from './chromium';
 const PROBE = join(__dirname, 'testing', 'promise-hook-probe.ts');
 
 /** Runs the probe in a process of its own: jest's process may already carry another suite's hook. */
-async function probe(where: 'thread' | 'here'): Promise<{ kind: string; hasText: boolean; hookedBefore: boolean; hookedAfter: boolean }> {
+async function probe(
+  where: 'thread' | 'here',
+): Promise<{ kind: string; hasText: boolean; hookedBefore: boolean; hookedAfter: boolean; playwrightLoaded: boolean }> {
   return JSON.parse(await runTypeScriptChild(PROBE, [where], repositoryPath()));
 }
 
 describe('BrowserThread', () => {
-  it("keeps Playwright's async hook out of the service's thread: a page loaded through it leaves this thread's promises untracked", async () => {
+  it("keeps Playwright out of the service's thread: a page loaded through it leaves this thread's promises untracked and Playwright unloaded", async () => {
     // Given a fresh process, when a page is loaded with Chromium in a BrowserThread
     const thread = await probe('thread');
-    // then the page came through, and this thread's promises carry no async-hook ids
-    expect(thread).toEqual({ kind: 'loaded', hasText: true, hookedBefore: false, hookedAfter: false });
+    // then the page came through, this thread's promises carry no async-hook ids, and Playwright was never loaded here
+    expect(thread).toEqual({ kind: 'loaded', hasText: true, hookedBefore: false, hookedAfter: false, playwrightLoaded: false });
   }, 60_000);
 
   it('the probe sees the hook when Playwright runs in the same thread (what the thread avoids)', async () => {
     const here = await probe('here');
-    expect(here).toEqual({ kind: 'loaded', hasText: true, hookedBefore: false, hookedAfter: true });
+    expect(here).toEqual({ kind: 'loaded', hasText: true, hookedBefore: false, hookedAfter: true, playwrightLoaded: true });
   }, 60_000);
 
   it('fails to launch as launchChromium does, with the fix in the message', async () => {

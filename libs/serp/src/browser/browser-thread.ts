@@ -2,7 +2,8 @@ import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { repositoryPath } from '@rank/platform/repository-path';
 import { typescriptHookSource } from '@rank/platform/typescript-hook';
-import type { ChromiumPageLoaderOptions, PageLoader, PageLoadRequest, PageLoadResult } from '../fetcher/page-loader';
+import type { ChromiumPageLoaderOptions } from '../fetcher/chromium-page-loader';
+import type { PageLoader, PageLoadRequest, PageLoadResult } from '../fetcher/page-loader';
 import { BrowserUnavailableError, type ChromiumLaunchOptions } from './chromium';
 
 /** What the service's thread asks of the browser's thread; each command is answered once, by its id. */

@@ -3,13 +3,12 @@ import {
   CHROMIUM_FLAGS,
   ChromiumPathError,
   chooseChromium,
-  closeChromium,
   DEBIAN_CHROMIUM_PATH,
   describeChromiumChoice,
   HIDE_SYSTEM_BROWSERS_FOR_TESTS,
-  launchChromium,
   type ChromiumProbes,
 } from './chromium';
+import { closeChromium, launchChromium } from './chromium-launch';
 
 /** A machine with these files, where `runs` answer `--version` and the rest fail like a wrapper whose binary is gone. */
 function machine(files: string[], runs: string[] = files, bundled = true): ChromiumProbes {

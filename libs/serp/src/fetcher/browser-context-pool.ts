@@ -1,8 +1,6 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import type { Egress } from './egress-pool';
-
-/** A cookie as `BrowserContext.addCookies` takes it. */
-export type ContextCookie = Parameters<BrowserContext['addCookies']>[0][number];
+import type { ContextCookie } from './page-loader';
 
 interface PoolEntry {
   context: Promise<BrowserContext>;

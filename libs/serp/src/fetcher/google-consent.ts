@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import type { ContextCookie } from './browser-context-pool';
+import type { ContextCookie } from './page-loader';
 
 /**
  * Google's `SOCS` cookie, which records a visitor's choice on its EU cookie-consent page. Without

@@ -22,7 +22,7 @@ export {
   type ProxyConfig,
   type SerpFetcherConfig,
 } from './serp-fetcher-config';
-export { ChromiumPageLoader, desktopUserAgent, type PageLoader, type PageLoadRequest, type PageLoadResult } from './page-loader';
+export { desktopUserAgent, type PageLoader, type PageLoadRequest, type PageLoadResult } from './page-loader';
 export { buildSearchUrl } from './search-url';
 export { GOOGLE_CONSENT_SOCS, googleConsentCookies } from './google-consent';
 export type { Egress } from './egress-pool';

@@ -1,15 +1,16 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createSerpFetcher } from '../../fetcher';
 import { DIRECT_EGRESS } from '../../fetcher/egress-pool';
-import { ChromiumPageLoader, type PageLoader } from '../../fetcher/page-loader';
+import type { PageLoader } from '../../fetcher/page-loader';
 import { BrowserThread } from '../browser-thread';
-import { closeChromium, launchChromium } from '../chromium';
 
 /**
  * Run in a fresh process by browser-thread.spec.ts (argv[2]: `thread` or `here`): loads one page
  * from a local server with Chromium driven from a BrowserThread or from this thread, then prints
- * the page's status and whether this thread's promises now carry async-hook ids, which they do
- * once any AsyncLocalStorage (Playwright's) has run here.
+ * the page's status, whether this thread's promises now carry async-hook ids (they do once any
+ * AsyncLocalStorage, Playwright's, has run here), and whether Playwright was loaded here at all. The
+ * static imports are the service's (the fetcher, BrowserThread); `here` loads Playwright itself.
  */
 const LOADER_OPTIONS = { navigationTimeoutMs: 10_000, maxConcurrentPages: 1, maxContexts: 1, subresourceHosts: [] };
 const OFFLINE = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
@@ -25,11 +26,14 @@ async function main(): Promise<void> {
   const hookedBefore = promisesCarryHookIds();
   let loader: PageLoader;
   let close: () => Promise<void>;
+  if (typeof createSerpFetcher !== 'function') throw new Error('the fetcher module did not load');
   if (process.argv[2] === 'thread') {
     const thread = await BrowserThread.launch({ extraArgs: OFFLINE });
     loader = thread.pageLoader(LOADER_OPTIONS);
     close = () => thread.close();
   } else {
+    const { closeChromium, launchChromium } = await import('../chromium-launch');
+    const { ChromiumPageLoader } = await import('../../fetcher/chromium-page-loader');
     const browser = await launchChromium({ extraArgs: OFFLINE });
     loader = new ChromiumPageLoader(browser, LOADER_OPTIONS);
     close = () => closeChromium(browser);
@@ -40,7 +44,8 @@ async function main(): Promise<void> {
   await close();
   server.close();
   const html = result.kind === 'loaded' ? result.html : '';
-  process.stdout.write(JSON.stringify({ kind: result.kind, hasText: html.includes('probe'), hookedBefore, hookedAfter }));
+  const playwrightLoaded = Object.keys(require.cache).some((path) => path.includes('/node_modules/playwright-core/'));
+  process.stdout.write(JSON.stringify({ kind: result.kind, hasText: html.includes('probe'), hookedBefore, hookedAfter, playwrightLoaded }));
 }
 
 main().then(

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { BrowserThread } from '../../browser/browser-thread';
-import { launchChromium } from '../../browser/chromium';
+import { launchChromium } from '../../browser/chromium-launch';
 
 /**
  * Chromium for tests: hostnames resolve to nothing, so pages replayed from Google that reference

@@ -1,9 +1,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
-import { closeChromium } from '../browser/chromium';
+import { closeChromium } from '../browser/chromium-launch';
 import type { Egress } from './egress-pool';
-import { ChromiumPageLoader, type ChromiumPageLoaderOptions, type PageLoadRequest, type PageLoadResult } from './page-loader';
+import { ChromiumPageLoader, type ChromiumPageLoaderOptions } from './chromium-page-loader';
+import type { PageLoadRequest, PageLoadResult } from './page-loader';
 import { FakeGoogle, statusReply, type FakeGoogleHandler, type SeenRequest } from './test-support/fake-google';
 import { launchOfflineChromium } from './test-support/offline-chromium';
 

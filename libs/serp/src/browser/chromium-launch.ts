@@ -1,0 +1,83 @@
+import { chromium, type Browser } from 'playwright-core';
+import {
+  BUNDLED_CHROMIUM_PACKAGE,
+  BrowserUnavailableError,
+  CHROMIUM_FLAGS,
+  NO_BROWSER_FIX,
+  chooseChromium,
+  type ChromiumChoice,
+  type ChromiumLaunchOptions,
+} from './chromium';
+
+/*
+ * Starting and closing Chromium through Playwright. Only the browser's thread (browser-thread-entry.ts)
+ * and tests load this: Playwright in the service's thread would slow its every request (browser-thread.ts).
+ */
+
+/**
+ * Starts the chosen browser. Any failure, from unpacking the bundled one to Chromium exiting at
+ * once, is a `BrowserUnavailableError` whose message says what to do.
+ */
+export async function launchChromium(options: ChromiumLaunchOptions = {}): Promise<Browser> {
+  const choice: ChromiumChoice = options.executablePath
+    ? { source: 'CHROMIUM_PATH', path: options.executablePath, skipped: [] }
+    : (options.choice ?? chooseChromium(options.env ?? process.env));
+  try {
+    const executablePath = choice.source === 'bundled' ? await unpackBundledChromium() : choice.path;
+    return await chromium.launch({
+      executablePath,
+      headless: true,
+      args: [...CHROMIUM_FLAGS, ...(options.extraArgs ?? [])],
+      // Playwright adds --enable-automation by default, which shows up in the page as automation.
+      ignoreDefaultArgs: ['--enable-automation'],
+      timeout: options.launchTimeoutMs ?? 30_000,
+    });
+  } catch (error) {
+    throw new BrowserUnavailableError(`No browser could be started: ${NO_BROWSER_FIX} (${describeFailure(choice, error)})`);
+  }
+}
+
+function describeFailure(choice: ChromiumChoice, error: unknown): string {
+  // Playwright's messages carry a multi-line call log; the first line says what went wrong.
+  const message = (error instanceof Error ? error.message : String(error)).split('\n')[0].trim();
+  const what = { CHROMIUM_PATH: `CHROMIUM_PATH ${choice.path}`, system: choice.path, bundled: `the bundled ${BUNDLED_CHROMIUM_PACKAGE}` }[
+    choice.source
+  ];
+  const skipped = choice.skipped.length > 0 ? `; ${choice.skipped.join('; ')}` : '';
+  return `${what}: ${message}${skipped}`;
+}
+
+let unpacking: Promise<string> | undefined;
+
+/**
+ * Unpacks the bundled Chromium into the temp directory (once per machine: later calls find it there)
+ * and answers its path. Loaded only when chosen, so machines with a browser never pay for it.
+ * Its recommended flags are not used: they serve AWS Lambda (single process, web security off), and
+ * ours run it as a normal headless browser.
+ */
+function unpackBundledChromium(): Promise<string> {
+  if (!unpacking) {
+    unpacking = import('@sparticuz/chromium').then(({ default: bundled }) => bundled.executablePath());
+    // A failed unpack (disk full, say) is tried again by the next launch.
+    unpacking.catch(() => (unpacking = undefined));
+  }
+  return unpacking;
+}
+
+/**
+ * Closes the browser and every context in it. Safe to call twice or after a crash; gives up
+ * waiting after `timeoutMs` so a hung browser cannot hold a worker's shutdown forever.
+ */
+export async function closeChromium(browser: Browser, timeoutMs = 10_000): Promise<void> {
+  if (!browser.isConnected()) return;
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+  });
+  try {
+    const result = await Promise.race([browser.close().then(() => 'closed' as const), gaveUp]);
+    if (result === 'timeout') throw new Error(`Chromium did not close within ${timeoutMs} ms`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
