@@ -10,8 +10,9 @@
  * other, so that what one bench leaves in its process cannot change the next one's figures. Measured:
  * after the serp-check or Lighthouse bench in the same process, an authenticated `GET /api/projects`
  * cost the server thread 52 µs instead of 34 µs and `/health` 30 instead of 20, because Playwright's
- * client keeps an `AsyncLocalStorage` that, once used, runs a hook on every promise the process makes
- * (Node 20); after the replay bench, 42 and 25 µs (that cause not isolated).
+ * client keeps an `AsyncLocalStorage` that, once used, runs a hook on every promise the thread makes
+ * (Node 20; Chromium has since moved to a worker thread, libs/serp/src/browser/browser-thread.ts);
+ * after the replay bench, 42 and 25 µs (that cause not isolated).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

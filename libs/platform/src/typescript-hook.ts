@@ -3,10 +3,11 @@
  * TypeScript, for code that starts one while it runs from its sources (under jest): each `.ts`
  * file is compiled with @swc/core (jest's compiler, a dev dependency), decorators and their
  * metadata included as Nest needs, and tsconfig's aliases (`@rank/<lib>/<path>` is
- * `libs/<lib>/src/<path>`) resolve from `root`. The built service never needs it: dist/ is
- * JavaScript. The caller appends the `require` of its entry point.
+ * `libs/<lib>/src/<path>`) resolve from `root`. Then it requires `entry`, a JavaScript expression
+ * naming the entry point (`process.argv[1]`, or a quoted path). The built service never needs it:
+ * dist/ is JavaScript.
  */
-export function typescriptHookSource(root: string): string {
+export function typescriptEntrySource(root: string, entry: string): string {
   return `
 const swc = require('@swc/core');
 const fs = require('node:fs');
@@ -25,5 +26,6 @@ require.extensions['.ts'] = (module, filename) => {
   });
   module._compile(code, filename);
 };
+require(${entry});
 `;
 }

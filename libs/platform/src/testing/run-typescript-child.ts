@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { repositoryPath } from '../repository-path';
-import { typescriptHookSource } from '../typescript-hook';
+import { typescriptEntrySource } from '../typescript-hook';
 
 /** Node cannot run TypeScript by itself: the child compiles each file it requires (typescript-hook.ts). */
-const TYPESCRIPT_HOOK = `${typescriptHookSource(repositoryPath())}\nrequire(process.argv[1]);\n`;
+const TYPESCRIPT_HOOK = typescriptEntrySource(repositoryPath(), 'process.argv[1]');
 
 /** Runs a TypeScript file in a new Node process; resolves with its stdout, rejects if it exits non-zero. */
 export function runTypeScriptChild(scriptPath: string, args: string[], cwd: string): Promise<string> {

@@ -1,7 +1,7 @@
 import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { repositoryPath } from '@rank/platform/repository-path';
-import { typescriptHookSource } from '@rank/platform/typescript-hook';
+import { typescriptEntrySource } from '@rank/platform/typescript-hook';
 import type { ChromiumPageLoaderOptions } from '../fetcher/chromium-page-loader';
 import type { PageLoader, PageLoadRequest, PageLoadResult } from '../fetcher/page-loader';
 import { BrowserUnavailableError, type ChromiumLaunchOptions } from './chromium';
@@ -55,7 +55,8 @@ export class BrowserThread {
       thread.browserVersion = String(await thread.request({ kind: 'launch', options }));
     } catch (error) {
       await thread.worker.terminate();
-      throw error instanceof BrowserUnavailableError ? error : new BrowserUnavailableError(messageOf(error));
+      // The thread's launchChromium failed with the message to show (or the thread itself did); errors cross as text.
+      throw new BrowserUnavailableError(messageOf(error));
     }
     thread.connected = true;
     return thread;
@@ -155,7 +156,7 @@ function startWorker(): Worker {
   const extension = extname(__filename);
   const entry = join(__dirname, `browser-thread-entry${extension}`);
   if (extension !== '.ts') return new Worker(entry);
-  return new Worker(`${typescriptHookSource(repositoryPath())}\nrequire(${JSON.stringify(entry)});\n`, { eval: true });
+  return new Worker(typescriptEntrySource(repositoryPath(), JSON.stringify(entry)), { eval: true });
 }
 
 function messageOf(error: unknown): string {

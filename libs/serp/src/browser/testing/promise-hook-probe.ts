@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createSerpFetcher } from '../../fetcher';
+// The service's fetcher module, loaded for what it imports: none of it may load Playwright.
+import '../../fetcher';
 import { DIRECT_EGRESS } from '../../fetcher/egress-pool';
 import type { PageLoader } from '../../fetcher/page-loader';
 import { BrowserThread } from '../browser-thread';
@@ -26,7 +27,6 @@ async function main(): Promise<void> {
   const hookedBefore = promisesCarryHookIds();
   let loader: PageLoader;
   let close: () => Promise<void>;
-  if (typeof createSerpFetcher !== 'function') throw new Error('the fetcher module did not load');
   if (process.argv[2] === 'thread') {
     const thread = await BrowserThread.launch({ extraArgs: OFFLINE });
     loader = thread.pageLoader(LOADER_OPTIONS);
