@@ -2,7 +2,7 @@ import createClient from 'openapi-fetch';
 import { FakeGoogle } from '@rank/serp/fetcher/test-support/fake-google';
 import { readSavedSerp } from '@rank/serp/fetcher/test-support/saved-serp';
 import { startTestApp, TestApp } from '../support/test-app';
-import { waitFor } from '../support/wait-for';
+import { waitFor } from '@rank/platform/testing/wait-for';
 import type { paths } from './rank-tracker-api';
 
 const EGGS_PAGE = readSavedSerp('fra50__persistent_browser_service__ai_overview.html');

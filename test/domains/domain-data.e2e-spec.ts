@@ -7,7 +7,7 @@ import { FAILURES } from '@rank/providers/testing/fake-json-api';
 import { seedChecks } from '../support/seed-checks';
 import { OpenApiConformance, RecordedAnswer, recordAnswers } from '../support/openapi-conformance';
 import { startTestApp, TestApp } from '../support/test-app';
-import { waitFor } from '../support/wait-for';
+import { waitFor } from '@rank/platform/testing/wait-for';
 
 /**
  * The domain endpoints over HTTP with the providers played by local fakes in their documented

@@ -5,7 +5,7 @@ import { DomainDataReader } from '@rank/domains/reads/domain-data.reader';
 import { PageSpeedMeasurerLifecycle } from '@rank/domains/measure/page-speed-measurer.module';
 import { FakePageSpeedInsights } from '@rank/providers/pagespeed/testing/fake-pagespeed-insights';
 import { startTestApp, TestApp } from '../support/test-app';
-import { waitFor } from '../support/wait-for';
+import { waitFor } from '@rank/platform/testing/wait-for';
 
 /**
  * The distributed stack's page speed: with no PageSpeed Insights configured, the projector (no

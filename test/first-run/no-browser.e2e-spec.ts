@@ -2,7 +2,7 @@ import type { RecordedEvent } from '@rank/event-store/event-store.port';
 import { ConfigError } from '@rank/platform/config/app-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { checkResultsOf } from '../support/seed-checks';
-import { waitFor } from '../support/wait-for';
+import { waitFor } from '@rank/platform/testing/wait-for';
 
 /**
  * A scraper without a working browser: the check fails at once, with a reason that says how to fix

@@ -6,7 +6,7 @@ import { CheckWorkerLifecycle } from '@rank/tracking/check/check-worker.lifecycl
 import { FakeGoogle } from '@rank/serp/fetcher/test-support/fake-google';
 import { readSavedSerp } from '@rank/serp/fetcher/test-support/saved-serp';
 import { checkResultsOf } from '../support/seed-checks';
-import { waitFor } from '../support/wait-for';
+import { waitFor } from '@rank/platform/testing/wait-for';
 import { waitUntilLogProjected } from '../support/projected-log';
 import { startAppProcess } from '../support/app-process';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { LocalRedis, startRedisServer } from '@rank/platform/rate-limits/testing/redis-server';
 import { AppProcess, startAppProcess } from '../support/app-process';
 import { TEST_ADMIN_TOKEN } from '../support/test-app';
-import { waitFor } from '../support/wait-for';
+import { waitFor } from '@rank/platform/testing/wait-for';
 
 /**
  * Two api replicas, each a process of its own, on one event log and one Redis (REDIS_URL): an

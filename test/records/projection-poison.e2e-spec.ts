@@ -6,7 +6,7 @@ import type { ReadStore } from '@rank/read-store/read-store.port';
 import { CheckScheduler } from '@rank/tracking/schedule/check-scheduler';
 import { startTestApp, TestApp } from '../support/test-app';
 import { waitUntilLogProjected } from '../support/projected-log';
-import { waitFor } from '../support/wait-for';
+import { waitFor } from '@rank/platform/testing/wait-for';
 
 const clock = {
   current: new Date('2026-03-10T11:00:00.000Z'),

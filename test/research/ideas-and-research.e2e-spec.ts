@@ -13,7 +13,7 @@ import {
 } from '@rank/providers/dataforseo/keyword-data.client';
 import { OpenApiConformance, RecordedAnswer, recordAnswers } from '../support/openapi-conformance';
 import { startTestApp, TestApp } from '../support/test-app';
-import { waitFor } from '../support/wait-for';
+import { waitFor } from '@rank/platform/testing/wait-for';
 
 /**
  * keyword-ideas and keyword-research over HTTP with DataForSEO played by its fake (DATAFORSEO_LOGIN,

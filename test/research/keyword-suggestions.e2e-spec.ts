@@ -10,7 +10,7 @@ import { FakeOpenAi, OPENAI_FAILURES, startOpenAiFake } from '@rank/providers/ll
 import { ProjectionRunner } from '@rank/projector/projection-runner';
 import { OpenApiConformance, RecordedAnswer, recordAnswers } from '../support/openapi-conformance';
 import { startTestApp, TestApp } from '../support/test-app';
-import { waitFor } from '../support/wait-for';
+import { waitFor } from '@rank/platform/testing/wait-for';
 
 /**
  * Keyword suggestions over HTTP, generated in the background with an OpenAI-compatible model

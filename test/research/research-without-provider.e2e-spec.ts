@@ -2,7 +2,7 @@ import { FakeGoogleAutocomplete, startGoogleAutocompleteFake } from '@rank/provi
 import { ProjectionRunner } from '@rank/projector/projection-runner';
 import { VolumesReader } from '@rank/research/volumes.reader';
 import { startTestApp, TestApp } from '../support/test-app';
-import { waitFor } from '../support/wait-for';
+import { waitFor } from '@rank/platform/testing/wait-for';
 
 /**
  * No keyword-data provider configured: every research endpoint still answers the spec's "no data"

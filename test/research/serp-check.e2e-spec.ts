@@ -13,7 +13,7 @@ import {
 import { AppProcess, startAppProcess } from '../support/app-process';
 import { OpenApiConformance, RecordedAnswer, recordAnswers } from '../support/openapi-conformance';
 import { startTestApp, TestApp } from '../support/test-app';
-import { waitFor } from '../support/wait-for';
+import { waitFor } from '@rank/platform/testing/wait-for';
 
 const EGGS_PAGE = readSavedSerp('fra50__persistent_browser_service__ai_overview.html');
 const CAPTCHA_PAGE = readSavedSerp('zlurad__serp-parser__desktop-recaptcha.html');

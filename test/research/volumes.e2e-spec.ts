@@ -11,7 +11,7 @@ import { VolumeFetcherLifecycle } from '@rank/research/volume-fetcher.lifecycle'
 import { VolumesReader } from '@rank/research/volumes.reader';
 import { OpenApiConformance, RecordedAnswer, recordAnswers } from '../support/openapi-conformance';
 import { startTestApp, TestApp } from '../support/test-app';
-import { waitFor } from '../support/wait-for';
+import { waitFor } from '@rank/platform/testing/wait-for';
 
 /**
  * Volumes over HTTP with DataForSEO's Keywords Data API played by its fake (DATAFORSEO_LOGIN,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { startAppProcess } from './app-process';
-import { waitFor } from './wait-for';
+import { waitFor } from '@rank/platform/testing/wait-for';
 
 /** The pids of the live processes whose environment holds `marker` (Linux's /proc). */
 function processesWith(marker: string): number[] {

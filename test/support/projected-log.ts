@@ -1,6 +1,6 @@
 import type { EventStore } from '@rank/event-store/event-store.port';
 import type { ProjectionRunner } from '@rank/projector/projection-runner';
-import { waitFor } from './wait-for';
+import { waitFor } from '@rank/platform/testing/wait-for';
 
 /**
  * Waits until the projections have taken the whole log: the runner caught up and no event after its

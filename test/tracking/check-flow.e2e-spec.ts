@@ -13,7 +13,7 @@ import { createEventStore } from '@rank/event-store/create-event-store';
 import { startAppProcess } from '../support/app-process';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
 import { checkResultsOf } from '../support/seed-checks';
-import { waitFor } from '../support/wait-for';
+import { waitFor } from '@rank/platform/testing/wait-for';
 
 const EGGS_PAGE = readSavedSerp('fra50__persistent_browser_service__ai_overview.html');
 const CAPTCHA_PAGE = readSavedSerp('zlurad__serp-parser__desktop-recaptcha.html');

@@ -12,7 +12,7 @@ import { readSavedSerp } from '@rank/serp/fetcher/test-support/saved-serp';
 import { AppProcess, startAppProcess } from '../support/app-process';
 import { checkResultsOf } from '../support/seed-checks';
 import { TEST_ADMIN_TOKEN } from '../support/test-app';
-import { waitFor } from '../support/wait-for';
+import { waitFor } from '@rank/platform/testing/wait-for';
 
 const EGGS_PAGE = readSavedSerp('fra50__persistent_browser_service__ai_overview.html');
 

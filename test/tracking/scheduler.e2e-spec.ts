@@ -9,7 +9,7 @@ import { FakeGoogle } from '@rank/serp/fetcher/test-support/fake-google';
 import { readSavedSerp } from '@rank/serp/fetcher/test-support/saved-serp';
 import { startTestApp, TestApp } from '../support/test-app';
 import { checkResultsOf } from '../support/seed-checks';
-import { waitFor } from '../support/wait-for';
+import { waitFor } from '@rank/platform/testing/wait-for';
 
 /** A clock the test moves by hand; every replica reads the same one. */
 const clock = {

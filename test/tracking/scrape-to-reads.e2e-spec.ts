@@ -6,7 +6,7 @@ import { FakeGoogle } from '@rank/serp/fetcher/test-support/fake-google';
 import { readSavedSerp } from '@rank/serp/fetcher/test-support/saved-serp';
 import { startTestApp, TestApp } from '../support/test-app';
 import { checkResultsOf } from '../support/seed-checks';
-import { waitFor } from '../support/wait-for';
+import { waitFor } from '@rank/platform/testing/wait-for';
 
 /**
  * The whole path a user sees: scrapes on three days, through Chromium, the parser, the event log and

@@ -16,7 +16,7 @@ import { CheckRetryTimer } from '@rank/tracking/schedule/check-retry-timer';
 import { CheckWorkerLifecycle } from '@rank/tracking/check/check-worker.lifecycle';
 import { startTestApp, TestApp } from '../support/test-app';
 import { checkResultsOf } from '../support/seed-checks';
-import { waitFor } from '../support/wait-for';
+import { waitFor } from '@rank/platform/testing/wait-for';
 
 const EGGS_PAGE = readSavedSerp('fra50__persistent_browser_service__ai_overview.html');
 const CAPTCHA_PAGE = readSavedSerp('zlurad__serp-parser__desktop-recaptcha.html');
