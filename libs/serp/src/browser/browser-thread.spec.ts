@@ -1,9 +1,12 @@
 import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
+import { waitFor } from '@rank/platform/testing/wait-for';
 import { repositoryPath } from '@rank/platform/repository-path';
 import { runTypeScriptChild } from '@rank/platform/testing/run-typescript-child';
 import { DIRECT_EGRESS } from '../fetcher/egress-pool';
 import { BrowserThread } from './browser-thread';
 import { BrowserUnavailableError } from './chromium';
+import { chromiumBrowsersOf, isRunning } from './testing/chromium-processes';
 
 const PROBE = join(__dirname, 'testing', 'promise-hook-probe.ts');
 
@@ -48,6 +51,24 @@ describe('BrowserThread', () => {
       acceptLanguage: 'en-US',
     });
     expect(result.kind).toBe('browser-closed');
+    await expect(thread.close()).resolves.toBeUndefined();
+  }, 30_000);
+
+  it("a thread that dies takes its Chromium with it: Playwright's pipe closes with the thread, and Chromium exits", async () => {
+    const thread = await BrowserThread.launch({ extraArgs: ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'] });
+    const [chromium] = chromiumBrowsersOf();
+    expect(chromium).toBeDefined();
+    // When the thread stops without closing its browser (as an uncaught error in it would stop it)
+    await (thread as unknown as { worker: Worker }).worker.terminate();
+    // then Chromium stops too (a zombie until the process reaps it: no memory, no pages), and the thread says it is gone
+    expect(
+      await waitFor(
+        async () => isRunning(chromium!),
+        (running) => !running,
+        10_000,
+      ),
+    ).toBe(false);
+    expect(thread.isConnected()).toBe(false);
     await expect(thread.close()).resolves.toBeUndefined();
   }, 30_000);
 });

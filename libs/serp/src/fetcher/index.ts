@@ -28,8 +28,11 @@ export { GOOGLE_CONSENT_SOCS, googleConsentCookies } from './google-consent';
 export type { Egress } from './egress-pool';
 
 export interface CreateSerpFetcherOptions {
-  /** The browser, in a thread of its own; the fetcher opens a page loader on it and does not close it. */
-  browser: BrowserThread;
+  /**
+   * The browser, in a thread of its own (or a RelaunchingBrowser over such threads); the fetcher
+   * opens a page loader on it and does not close it.
+   */
+  browser: Pick<BrowserThread, 'version' | 'pageLoader'>;
   config: SerpFetcherConfig;
   /** `parseSerpPage` from libs/serp/src/parser. */
   parse: ParseSerpPage;

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { EventStore } from '@rank/event-store/event-store.port';
 import { BrowserThread } from '@rank/serp/browser/browser-thread';
+import { RelaunchingBrowser } from '@rank/serp/browser/relaunching-browser';
 import { ChromiumChoice, ChromiumPathError, chooseChromium, describeChromiumChoice } from '@rank/serp/browser/chromium';
 import { createSerpFetcher, SerpFetcher, type SerpFetchOutcome, type SerpRequest } from '@rank/serp/fetcher';
 import { parseSerpPage } from '@rank/serp/parser';
@@ -24,9 +25,9 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
   private readonly logger = new Logger('Scraper');
   private worker: CheckWorker | undefined;
   private chromium: ChromiumChoice | undefined;
-  /** Chromium in a worker thread, so that Playwright's per-promise hook stays out of the API's thread. */
-  private browser: Promise<BrowserThread> | undefined;
-  private fetcher: Promise<SerpFetcher> | undefined;
+  /** Chromium in a worker thread (Playwright's per-promise hook stays out of the API's thread), launched again after a crash. */
+  private browser: RelaunchingBrowser | undefined;
+  private fetcher: SerpFetcher | undefined;
   /** Why the last browser launch failed, until one succeeds (for /ready). */
   private launchError: string | undefined;
   private readonly reports: ReturnType<typeof checkReports>;
@@ -59,6 +60,7 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
         throw error instanceof ChromiumPathError ? new ConfigError([error.message]) : error;
       }
       this.logger.log(describeChromiumChoice(this.chromium));
+      this.browser = this.relaunchingBrowser(this.chromium);
     }
     this.sources = new FailoverSerpSource(order.map((name) => this.sourceNamed(name)));
     if (order.length > 1 || order[0] !== 'browser') this.logger.log(`Result pages come from ${order.join(', then ')} (SERP_SOURCES)`);
@@ -81,26 +83,42 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
   async onApplicationShutdown(): Promise<void> {
     await this.worker?.stop();
     await this.sources?.close();
-    if (this.fetcher) await this.fetcher.then((fetcher) => fetcher.close()).catch(() => undefined);
-    if (this.browser) await this.browser.then((browser) => browser.close()).catch(() => undefined);
+    await this.fetcher?.close().catch(() => undefined);
+    await this.browser?.close().catch(() => undefined);
   }
 
   /**
    * For /ready, and never launching one: the browser chosen at start, whether one was launched and is
-   * still connected, or why the last launch failed.
+   * still connected, or why the last launch failed. A browser that went away is no failure: the next
+   * check launches another (`relaunches` counts them, so a browser that keeps crashing shows).
    */
-  async browserState(): Promise<{ ok: boolean; launched: boolean; source?: string; path?: string; version?: string; error?: string }> {
+  browserState(): {
+    ok: boolean;
+    launched: boolean;
+    source?: string;
+    path?: string;
+    version?: string;
+    relaunches?: number;
+    error?: string;
+  } {
     // Without `browser` in SERP_SOURCES no browser is needed, so none missing makes the scraper unready.
-    if (!this.config.serpSources.order.includes('browser')) return { ok: true, launched: false, source: 'not used (SERP_SOURCES)' };
+    if (!this.browser) return { ok: true, launched: false, source: 'not used (SERP_SOURCES)' };
     const chosen = { source: this.chromium?.source, path: this.chromium?.path };
-    if (this.launchError !== undefined) return { ok: false, launched: false, ...chosen, error: this.launchError };
-    if (!this.browser) return { ok: this.chromium !== undefined, launched: false, ...chosen };
-    // A launch under way is not waited for: the probe answers now.
-    const launching = new Promise<'launching'>((resolve) => setImmediate(() => resolve('launching')));
-    const browser = await Promise.race([this.browser.catch(() => undefined), launching]);
-    if (browser === 'launching') return { ok: true, launched: false, ...chosen };
-    if (!browser?.isConnected()) return { ok: false, launched: true, ...chosen, error: 'the browser is no longer connected' };
-    return { ok: true, launched: true, ...chosen, version: browser.version() };
+    const relaunches = this.browser.relaunches > 0 ? { relaunches: this.browser.relaunches } : {};
+    if (this.launchError !== undefined) return { ok: false, launched: false, ...chosen, ...relaunches, error: this.launchError };
+    const state = this.browser.state();
+    switch (state.kind) {
+      case 'not-launched':
+      case 'launching':
+      case 'gone':
+        return { ok: true, launched: false, ...chosen, ...relaunches };
+      case 'running':
+        return { ok: true, launched: true, ...chosen, version: state.browser.version(), ...relaunches };
+      default: {
+        const unknown: never = state;
+        throw new Error(`unknown browser state ${JSON.stringify(unknown)}`);
+      }
+    }
   }
 
   /**
@@ -145,36 +163,38 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
     try {
       fetcher = await this.serpFetcher();
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      this.logger.error(reason);
-      this.launchError = reason;
-      return { kind: 'failed', reason, pagesRead: 0, cause: 'browser_unavailable' };
+      return { kind: 'failed', reason: error instanceof Error ? error.message : String(error), pagesRead: 0, cause: 'browser_unavailable' };
     }
     return fetcher.fetchSerp(request);
   }
 
-  private serpFetcher(): Promise<SerpFetcher> {
-    if (!this.fetcher) {
-      this.browser = BrowserThread.launch({ choice: this.chromium, env: this.config.env });
-      const fetcher = this.browser.then((browser) => {
-        this.logger.log(`Browser started: ${browser.version()}`);
-        this.launchError = undefined;
-        // The service's clock decides when a blocked egress is back, so that a retry's time and the rest agree.
-        return createSerpFetcher({
-          browser,
-          config: this.config.scraper,
-          parse: parseSerpPage,
-          observer: this.reports.pages,
-          now: () => this.clock.now().getTime(),
-        });
-      });
-      this.fetcher = fetcher;
-      fetcher.catch(() => {
-        if (this.fetcher !== fetcher) return;
-        this.fetcher = undefined;
-        this.browser = undefined;
-      });
-    }
+  /** The fetcher, once a browser runs; one for the service's life, whichever browser it loads on. */
+  private async serpFetcher(): Promise<SerpFetcher> {
+    const browser = this.browser!;
+    await browser.running();
+    // The service's clock decides when a blocked egress is back, so that a retry's time and the rest agree.
+    this.fetcher ??= createSerpFetcher({
+      browser,
+      config: this.config.scraper,
+      parse: parseSerpPage,
+      observer: this.reports.pages,
+      now: () => this.clock.now().getTime(),
+    });
     return this.fetcher;
+  }
+
+  private relaunchingBrowser(chromium: ChromiumChoice): RelaunchingBrowser {
+    return new RelaunchingBrowser(() => BrowserThread.launch({ choice: chromium, env: this.config.env }), {
+      launched: (browser, relaunch) => {
+        this.launchError = undefined;
+        this.logger.log(
+          relaunch ? `Browser started again, the last one having gone away: ${browser.version()}` : `Browser started: ${browser.version()}`,
+        );
+      },
+      launchFailed: (error) => {
+        this.launchError = error.message;
+        this.logger.error(error.message);
+      },
+    });
   }
 }

@@ -49,7 +49,7 @@ export class Readiness {
         return { ok: true };
       },
       ...(this.projections && this.config.roles.has('projections') ? { projections: () => this.projectionsPart(this.projections!) } : {}),
-      ...(this.checkWorker && this.config.roles.has('scraper') ? { browser: () => this.checkWorker!.browserState() } : {}),
+      ...(this.checkWorker && this.config.roles.has('scraper') ? { browser: async () => this.checkWorker!.browserState() } : {}),
     };
     const names = Object.keys(probes);
     const parts = await Promise.all(names.map((name) => bounded(probes[name]!)));

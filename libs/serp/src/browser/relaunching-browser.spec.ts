@@ -1,0 +1,136 @@
+import { waitFor } from '@rank/platform/testing/wait-for';
+import { DIRECT_EGRESS } from '../fetcher/egress-pool';
+import type { PageLoader, PageLoadResult } from '../fetcher/page-loader';
+import { FakeGoogle } from '../fetcher/test-support/fake-google';
+import { launchOfflineBrowserThread } from '../fetcher/test-support/offline-chromium';
+import { BrowserThread } from './browser-thread';
+import { RelaunchingBrowser } from './relaunching-browser';
+import { chromiumBrowsersOf, crashChromium, isRunning } from './testing/chromium-processes';
+
+/** Real Chromium, crashed the way the machine would crash it (SIGKILL), against a local fake Google. */
+
+let google: FakeGoogle;
+let browser: RelaunchingBrowser | undefined;
+const launches: boolean[] = [];
+const failures: string[] = [];
+
+beforeAll(async () => {
+  google = await FakeGoogle.start();
+});
+
+afterEach(async () => {
+  await browser?.close();
+  browser = undefined;
+  launches.length = 0;
+  failures.length = 0;
+  google.reset(() => ({ kind: 'page', html: '<html><body>no handler</body></html>' }));
+});
+
+afterAll(async () => {
+  await google.close();
+});
+
+function relaunching(launch: () => Promise<BrowserThread> = () => launchOfflineBrowserThread()): RelaunchingBrowser {
+  browser = new RelaunchingBrowser(launch, {
+    launched: (_, relaunch) => launches.push(relaunch),
+    launchFailed: (error) => failures.push(error.message),
+  });
+  return browser;
+}
+
+function loaderOn(on: RelaunchingBrowser): PageLoader {
+  return on.pageLoader({ navigationTimeoutMs: 10_000, maxConcurrentPages: 2, maxContexts: 1, subresourceHosts: [] });
+}
+
+function load(loader: PageLoader, q: string): Promise<PageLoadResult> {
+  return loader.load({
+    url: `${google.baseUrl}/search?q=${q}`,
+    egress: DIRECT_EGRESS,
+    userAgent: 'test',
+    locale: 'en-US',
+    acceptLanguage: 'en-US',
+  });
+}
+
+/** The one running browser this process started (only this suite's browser runs while it does). */
+function theBrowserProcess(): number {
+  const running = chromiumBrowsersOf();
+  expect(running).toHaveLength(1);
+  return running[0]!;
+}
+
+describe('RelaunchingBrowser', () => {
+  it('launches another browser on the next load after Chromium was killed, through the loader opened before', async () => {
+    google.reset(({ query }) => ({ kind: 'page', html: `<html><body>page ${query.get('q')}</body></html>` }));
+    const kept = relaunching();
+    const loader = loaderOn(kept);
+    expect(await load(loader, 'one')).toMatchObject({ kind: 'loaded', status: 200 });
+    const first = theBrowserProcess();
+
+    // When Chromium dies between loads
+    crashChromium(first);
+    await waitFor(
+      async () => kept.state().kind,
+      (kind) => kind === 'gone',
+    );
+
+    // then the next load launches another browser and loads on it
+    const after = await load(loader, 'two');
+    expect(after).toMatchObject({ kind: 'loaded', status: 200 });
+    expect(after.kind === 'loaded' && after.html).toContain('page two');
+    expect(launches).toEqual([false, true]);
+    expect(kept.relaunches).toBe(1);
+    expect(kept.state().kind).toBe('running');
+    const second = theBrowserProcess();
+    expect(second).not.toBe(first);
+    expect(isRunning(first)).toBe(false);
+  }, 60_000);
+
+  it('tries a load once more on a new browser when the browser dies under it', async () => {
+    const kept = relaunching();
+    const loader = loaderOn(kept);
+    await kept.running();
+    let asked = 0;
+    google.reset(() => {
+      asked++;
+      // The first request kills the browser that sent it, before any answer.
+      if (asked === 1) crashChromium(theBrowserProcess());
+      return { kind: 'page', html: `<html><body>answer ${asked}</body></html>` };
+    });
+
+    const result = await load(loader, 'crash');
+
+    expect(result.kind === 'loaded' && result.html).toContain('answer 2');
+    expect(launches).toEqual([false, true]);
+  }, 60_000);
+
+  it('a load answers browser-closed with why when no browser starts, and the next load tries again', async () => {
+    let attempt = 0;
+    const kept = relaunching(() => {
+      attempt++;
+      return attempt === 1
+        ? BrowserThread.launch({ choice: { source: 'CHROMIUM_PATH', path: '/bin/false', skipped: [] }, launchTimeoutMs: 10_000 })
+        : launchOfflineBrowserThread();
+    });
+    const loader = loaderOn(kept);
+
+    const failed = await load(loader, 'first');
+    expect(failed).toMatchObject({ kind: 'browser-closed', detail: expect.stringMatching(/^No browser could be started: /) });
+    expect(failures).toEqual([expect.stringMatching(/^No browser could be started: /)]);
+    expect(kept.state().kind).toBe('not-launched');
+
+    google.reset(() => ({ kind: 'page', html: '<html><body>second try</body></html>' }));
+    expect(await load(loader, 'second')).toMatchObject({ kind: 'loaded', status: 200 });
+    expect(launches).toEqual([false]);
+  }, 60_000);
+
+  it('closed while launching: no browser is left running and later uses fail', async () => {
+    const kept = relaunching();
+    const launching = kept.running();
+    await kept.close();
+    await expect(launching).rejects.toThrow('the browser has been closed');
+    expect(chromiumBrowsersOf()).toEqual([]);
+    await expect(kept.running()).rejects.toThrow('the browser has been closed');
+    expect(await load(loaderOn(kept), 'late')).toMatchObject({ kind: 'browser-closed' });
+  }, 60_000);
+});
