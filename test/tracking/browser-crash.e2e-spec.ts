@@ -7,7 +7,7 @@ import { checkResultsOf } from '../support/seed-checks';
 import { startTestApp } from '../support/test-app';
 
 describe('A scraper whose Chromium crashes', () => {
-  it('launches another with the next check, which completes; /ready counts the relaunch', async () => {
+  it('launches another with the next check, which completes; /ready and /metrics count the relaunch', async () => {
     const google = await FakeGoogle.start();
     google.reset(() => ({ kind: 'page', html: readSavedSerp('fra50__persistent_browser_service__ai_overview.html') }));
     const app = await startTestApp({ env: { ROLES: 'api,projections,scraper', GOOGLE_BASE_URL: google.baseUrl } });
@@ -57,6 +57,10 @@ describe('A scraper whose Chromium crashes', () => {
       expect(results.map((event) => event.type)).toEqual(['CheckCompleted', 'CheckCompleted']);
       const ready = await app.request('GET', '/ready');
       expect(ready.body.parts.browser).toMatchObject({ ok: true, launched: true, relaunches: 1 });
+      const metrics = (await app.request('GET', '/metrics')).text;
+      expect(metrics).toContain('rank_browser_launches_total{outcome="started",relaunch="false"} 1');
+      expect(metrics).toContain('rank_browser_launches_total{outcome="started",relaunch="true"} 1');
+      expect(metrics).not.toContain('rank_browser_launches_total{outcome="failed"');
       const now = chromiumBrowsersOf();
       expect(now).toHaveLength(1);
       expect(now[0]).not.toBe(first);

@@ -59,6 +59,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly browserLaunches = new Counter({
+    name: 'rank_browser_launches_total',
+    help: "The scraper's browser launches: outcome started or failed; relaunch true after the one before went away (crashed, killed)",
+    labelNames: ['outcome', 'relaunch'] as const,
+    registers: [this.registry],
+  });
+
   readonly eventStoreAppend = new Histogram({
     name: 'rank_event_store_append_seconds',
     help: 'Appends to the event store, by outcome (ok, conflict, error)',

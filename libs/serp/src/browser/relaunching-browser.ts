@@ -7,8 +7,8 @@ type PageLoaderOptions = Parameters<BrowserThread['pageLoader']>[0];
 export interface RelaunchingBrowserEvents {
   /** A browser started: the first one, or (`relaunch`) one after the last went away. */
   launched?(browser: BrowserThread, relaunch: boolean): void;
-  /** A launch failed; the next use tries again. */
-  launchFailed?(error: Error): void;
+  /** A launch failed (`relaunch`: one after a browser that went away); the next use tries again. */
+  launchFailed?(error: Error, relaunch: boolean): void;
 }
 
 /** Where the browser stands, without launching one. */
@@ -65,7 +65,7 @@ export class RelaunchingBrowser {
         // The next use tries again: a browser may have been installed meanwhile.
         if (this.launching === launching) this.launching = undefined;
         const failure = error instanceof Error ? error : new Error(String(error));
-        this.events.launchFailed?.(failure);
+        this.events.launchFailed?.(failure, relaunch);
         throw failure;
       },
     );

@@ -40,7 +40,7 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly projects: ProjectsToCheck,
     private readonly refunds: CreditRefunds,
-    metrics: Metrics,
+    private readonly metrics: Metrics,
   ) {
     this.reports = checkReports(metrics, this.logger);
   }
@@ -187,12 +187,14 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
     return new RelaunchingBrowser(() => BrowserThread.launch({ choice: chromium, env: this.config.env }), {
       launched: (browser, relaunch) => {
         this.launchError = undefined;
+        this.metrics.browserLaunches.inc({ outcome: 'started', relaunch: String(relaunch) });
         this.logger.log(
           relaunch ? `Browser started again, the last one having gone away: ${browser.version()}` : `Browser started: ${browser.version()}`,
         );
       },
-      launchFailed: (error) => {
+      launchFailed: (error, relaunch) => {
         this.launchError = error.message;
+        this.metrics.browserLaunches.inc({ outcome: 'failed', relaunch: String(relaunch) });
         this.logger.error(error.message);
       },
     });
