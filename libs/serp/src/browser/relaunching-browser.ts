@@ -43,7 +43,8 @@ export class RelaunchingBrowser {
    */
   running(): Promise<BrowserThread> {
     if (this.closed) return Promise.reject(new Error('the browser has been closed'));
-    if (this.launching && !(this.launched && !this.launched.isConnected())) return this.launching;
+    const gone = this.launched !== undefined && !this.launched.isConnected();
+    if (this.launching && !gone) return this.launching;
     const previous = this.launched;
     this.launched = undefined;
     // The thread of a browser that went away still runs: stop it (its Chromium, if any is left, with it).
