@@ -1,12 +1,13 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { repositoryPath } from '@rank/platform/repository-path';
 import { typescriptEntrySource } from '@rank/platform/typescript-hook';
 
 /**
  * The service in a child process of its own, for what only a real process can show: a crash
  * (SIGKILL) in the middle of work. TypeScript is compiled on the fly (typescript-hook.ts).
  */
-const ROOT = join(__dirname, '..', '..');
+const ROOT = repositoryPath();
 const TYPESCRIPT_HOOK = typescriptEntrySource(ROOT, 'process.argv[1]');
 
 /** Runs a TypeScript entry point of the repository to its end; resolves with its exit code and output. */
