@@ -1,12 +1,14 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
+import { COUNTRY_CODES } from '@rank/domain/iso-codes';
 import { closeChromium } from '../browser/chromium-launch';
 import type { Egress } from './egress-pool';
 import { ChromiumPageLoader, type ChromiumPageLoaderOptions } from './chromium-page-loader';
 import type { PageLoadRequest, PageLoadResult } from './page-loader';
 import { FakeGoogle, statusReply, type FakeGoogleHandler, type SeenRequest } from './test-support/fake-google';
 import { launchOfflineChromium } from './test-support/offline-chromium';
+import { browserTimeZone } from './time-zone';
 
 let browser: Browser;
 let google: FakeGoogle;
@@ -64,11 +66,15 @@ it('returns the DOM as rendered, with the user agent and language of the request
       p.dataset.lang = navigator.language;
       p.dataset.platform = navigator.platform;
       p.dataset.intl = Intl.DateTimeFormat().resolvedOptions().locale;
+      p.dataset.zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+      p.dataset.offset = String(new Date('2026-07-01T12:00:00Z').getTimezoneOffset());
     </script></body></html>`,
   }));
   const userAgent = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/150.0.0.0 Safari/537.36';
 
-  const loaded = expectLoaded(await newLoader().load(request({ userAgent, locale: 'de-AT', acceptLanguage: 'de-AT,de' })));
+  const loaded = expectLoaded(
+    await newLoader().load(request({ userAgent, locale: 'de-AT', acceptLanguage: 'de-AT,de', timeZone: 'Europe/Vienna' })),
+  );
 
   expect(loaded.status).toBe(200);
   expect(loaded.html).toMatch(/^<!DOCTYPE html>/);
@@ -76,8 +82,62 @@ it('returns the DOM as rendered, with the user agent and language of the request
   expect(loaded.html).toContain('data-lang="de-AT"');
   expect(loaded.html).toContain('data-platform="Win32"');
   expect(loaded.html).toContain('data-intl="de-AT"');
+  expect(loaded.html).toContain('data-zone="Europe/Vienna"');
+  expect(loaded.html).toContain('data-offset="-120"'); // summer time in Vienna: UTC+2
   expect(google.searches[0].headers['user-agent']).toBe(userAgent);
   expect(google.searches[0].headers['accept-language']).toBe('de-AT,de;q=0.9');
+});
+
+describe('time zone', () => {
+  const clockPage = () =>
+    google.reset(() => ({
+      kind: 'page',
+      html: `<!doctype html><html><body><p id="clock"></p><script>
+        document.getElementById('clock').dataset.zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+      </script></body></html>`,
+    }));
+  const machineZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+  it("keeps the machine's zone when the request names none, and when Chromium does not know the one named", async () => {
+    clockPage();
+    const loader = newLoader();
+
+    const unnamed = expectLoaded(await loader.load(request()));
+    const unknown = expectLoaded(await loader.load(request({ timeZone: 'Mars/Olympus_Mons' })));
+
+    expect(unnamed.html).toContain(`data-zone="${machineZone}"`);
+    expect(unknown.html).toContain(`data-zone="${machineZone}"`);
+  });
+
+  it('is set per page: two loads at once on one context show each their own zone', async () => {
+    clockPage();
+    const loader = newLoader();
+
+    const [tokyo, lima] = await Promise.all([
+      loader.load(request({ timeZone: 'Asia/Tokyo' })),
+      loader.load(request({ timeZone: 'America/Lima' })),
+    ]);
+
+    expect(expectLoaded(tokyo).html).toContain('data-zone="Asia/Tokyo"');
+    expect(expectLoaded(lima).html).toContain('data-zone="America/Lima"');
+  });
+
+  it("is taken by this Chromium for every country's zone", async () => {
+    const zones = [...new Set([...COUNTRY_CODES].map(browserTimeZone).filter((zone): zone is string => zone !== undefined))];
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const session = await context.newCDPSession(page);
+      const refused: string[] = [];
+      for (const zone of zones) {
+        await session.send('Emulation.setTimezoneOverride', { timezoneId: zone }).catch(() => refused.push(zone));
+      }
+      expect(zones.length).toBeGreaterThan(200);
+      expect(refused).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });
 
 it('passes the HTTP status through', async () => {

@@ -165,8 +165,8 @@ export class ChromiumPageLoader implements PageLoader {
 }
 
 /**
- * Per-page user agent and language through the DevTools protocol: Playwright only sets them per
- * context, and contexts are per egress. Covers the headers and what scripts see alike.
+ * Per-page user agent, language and time zone through the DevTools protocol: Playwright only sets
+ * them per context, and contexts are per egress. Covers the headers and what scripts see alike.
  */
 async function applyIdentity(page: Page, request: PageLoadRequest): Promise<void> {
   const session = await page.context().newCDPSession(page);
@@ -176,6 +176,11 @@ async function applyIdentity(page: Page, request: PageLoadRequest): Promise<void
     platform: navigatorPlatform(request.userAgent),
   });
   await session.send('Emulation.setLocaleOverride', { locale: request.locale });
+  if (request.timeZone) {
+    // A zone this Chromium does not know (its ICU older than Node's) keeps the machine's clock:
+    // a page that looks a little less local is better than a check lost over it.
+    await session.send('Emulation.setTimezoneOverride', { timezoneId: request.timeZone }).catch(() => undefined);
+  }
 }
 
 function isMainDocument(request: Request, page: Page): boolean {

@@ -13,6 +13,8 @@ export interface PageLoadRequest {
   locale: string;
   /** Accept-Language list without q-values, e.g. `de-AT,de`. */
   acceptLanguage: string;
+  /** IANA time zone the page's clock shows, e.g. `Europe/Vienna`; absent: the machine's own. */
+  timeZone?: string;
 }
 
 export type PageLoadResult =

@@ -166,6 +166,22 @@ describe('the request', () => {
     expect(request.headers['user-agent']).not.toMatch(/Headless/);
   });
 
+  it("shows the page the searched country's clock: its one zone, or where most of its people live", async () => {
+    // The page writes the zone its scripts see into the first result's title, where the parser reads it.
+    const clock = `<script>document.querySelector('#organic a').textContent = Intl.DateTimeFormat().resolvedOptions().timeZone;</script>`;
+    google.reset(() => ({
+      kind: 'page',
+      html: fakeResultsPage({ urls: pageUrls(0, 1), hasNextPage: false }).replace('</body>', `${clock}</body>`),
+    }));
+    const fetcher = newFetcher();
+
+    const austria = expectSuccess(await fetcher.fetchSerp({ ...check, geoCode: 'at', langCode: 'de' }));
+    const unitedStates = expectSuccess(await fetcher.fetchSerp({ ...check, geoCode: 'US' }));
+
+    expect(austria.organic[0].title).toBe('Europe/Vienna');
+    expect(unitedStates.organic[0].title).toBe('America/New_York');
+  });
+
   it("carries Google's consent cookie for the host of GOOGLE_BASE_URL, from the first request of a new context on", async () => {
     google.reset(pagedGoogle(10, 10));
 

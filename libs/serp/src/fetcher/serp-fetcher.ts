@@ -4,6 +4,7 @@ import { EgressPool, type Egress } from './egress-pool';
 import { EgressPacer } from './egress-pacer';
 import type { PageLoader, PageLoadResult } from './page-loader';
 import { acceptLanguages, browserLocale, buildSearchUrl, RESULTS_PER_PAGE, type SearchTarget } from './search-url';
+import { browserTimeZone } from './time-zone';
 import type { SerpFetcherConfig } from './serp-fetcher-config';
 import type { SerpSourceName } from '../sources/serp-source';
 
@@ -241,6 +242,7 @@ export class SerpFetcher {
         userAgent: this.nextUserAgent(),
         locale: browserLocale(request),
         acceptLanguage: acceptLanguages(request),
+        timeZone: browserTimeZone(request.geoCode),
       });
       this.deps.observer?.pageLoaded(egressName, loaded.kind, (performance.now() - startedAt) / 1000);
       const verdict = this.judge(loaded);
