@@ -138,5 +138,13 @@ describe('GoogleAutocomplete against a fake Google autocomplete', () => {
       await viaProxies.complete(QUERY);
       expect(google.requests.map((r) => r.headers['x-test-proxy'])).toEqual(['first', 'second', 'second']);
     });
+
+    it("asks through the proxy said to be in the query's country, as the scraper's result pages do", async () => {
+      const viaProxies = client({ proxies: [`${second.url}#US`, first.url].map((url) => parseProxyUrl(url) as ProxyConfig) });
+      await viaProxies.complete(QUERY);
+      await viaProxies.complete(QUERY);
+      await viaProxies.complete({ ...QUERY, gl: 'fr' });
+      expect(google.requests.map((r) => r.headers['x-test-proxy'])).toEqual(['second', 'second', 'first']);
+    });
   });
 });

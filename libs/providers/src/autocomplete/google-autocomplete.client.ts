@@ -30,8 +30,9 @@ const DEFAULT_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/2010
 /**
  * Google's autocomplete as Firefox's search bar asks it: `GET /complete/search?client=firefox`,
  * answered with a JSON array whose second element lists the phrases. Plain HTTP, no browser,
- * through the scraper's proxies in turn (HTTP and SOCKS5) with the scraper's rule for blocks: a
- * way out Google answered 429 or 403 rests for SCRAPER_BLOCK_REST_MS. The rests are kept per
+ * through the scraper's proxies in turn (HTTP and SOCKS5; those in the asked country when some are
+ * said to be, as for result pages) with the scraper's rule for blocks: a way out Google answered
+ * 429 or 403 rests for SCRAPER_BLOCK_REST_MS. The rests are kept per
  * process: the api and the projector each keep their own.
  */
 export class GoogleAutocomplete implements AutocompleteProvider {
@@ -57,7 +58,7 @@ export class GoogleAutocomplete implements AutocompleteProvider {
       oe: 'utf-8',
     }).toString();
     return withRetry({ attempts: this.attempts, baseDelayMs: 100, timeoutMs: this.timeoutMs }, async (timeoutMs) => {
-      const egress = this.pool.next();
+      const egress = this.pool.next(query.gl);
       if (!egress) throw new KeywordDataError(PROVIDER, 'unreachable', 'every way out to Google is resting after a block');
       return this.ask(url, egress, timeoutMs);
     });

@@ -41,6 +41,51 @@ describe('EgressPool', () => {
     expect(pool.firstReturn()).toBeUndefined();
   });
 
+  describe('with proxies said to be in a country', () => {
+    // Two in Germany, two of no country, one in the US.
+    const tagged = () =>
+      new EgressPool(
+        ['http://10.0.0.1:1#DE', 'http://10.0.0.2:2#de', 'http://10.0.0.3:3', 'http://10.0.0.4:4', 'http://10.0.0.5:5#US'].map(proxy),
+        1_000,
+        () => 0,
+      );
+
+    it("serves a country's searches from its own proxies alone, in turn, and other countries' from the proxies of no country", () => {
+      const pool = tagged();
+      const next = (country?: string) => pool.next(country)?.label;
+
+      expect([next('de'), next('DE'), next('de')]).toEqual(['proxy 10.0.0.1:1 (DE)', 'proxy 10.0.0.2:2 (DE)', 'proxy 10.0.0.1:1 (DE)']);
+      expect([next('us'), next('us')]).toEqual(['proxy 10.0.0.5:5 (US)', 'proxy 10.0.0.5:5 (US)']);
+      // France and Italy have no proxy of their own: they share one turn over the proxies of no country.
+      expect([next('fr'), next('it'), next('fr')]).toEqual(['proxy 10.0.0.3:3', 'proxy 10.0.0.4:4', 'proxy 10.0.0.3:3']);
+      // A search that names no country takes every proxy in turn.
+      expect([next(), next(), next()]).toEqual(['proxy 10.0.0.1:1 (DE)', 'proxy 10.0.0.2:2 (DE)', 'proxy 10.0.0.3:3']);
+    });
+
+    it("leaves a country's searches without a way out while its proxies rest, rather than sending them from abroad", () => {
+      let now = 0;
+      const pool = new EgressPool(['http://10.0.0.1:1#DE', 'http://10.0.0.3:3'].map(proxy), 1_000, () => now);
+      pool.rest(pool.next('de')!);
+
+      expect(pool.next('de')).toBeUndefined();
+      expect(pool.availableCount('de')).toBe(0);
+      expect(pool.firstReturn('de')).toBe(1_000);
+      expect(pool.next('fr')?.label).toBe('proxy 10.0.0.3:3');
+      expect(pool.firstReturn('fr')).toBeUndefined();
+
+      now = 1_000;
+      expect(pool.next('de')?.label).toBe('proxy 10.0.0.1:1 (DE)');
+    });
+
+    it('serves a country without proxies from every proxy when all of them are in some country', () => {
+      const pool = new EgressPool(['http://10.0.0.1:1#DE', 'http://10.0.0.5:5#US'].map(proxy), 1_000, () => 0);
+
+      expect([pool.next('fr')?.label, pool.next('fr')?.label]).toEqual(['proxy 10.0.0.1:1 (DE)', 'proxy 10.0.0.5:5 (US)']);
+      expect(pool.all('fr')).toHaveLength(2);
+      expect(pool.all('de')).toHaveLength(1);
+    });
+  });
+
   it('has nothing to hand out while all are resting', () => {
     const pool = new EgressPool([proxy('http://10.0.0.1:1')], 1_000, () => 0);
     pool.rest(pool.next()!);

@@ -37,14 +37,15 @@ afterAll(async () => {
   if (browser) await browser.close();
 });
 
-/** A fetcher over both proxies, configured the way an operator would, with a clock the test moves. */
-function newFetcher(clock: { now: number }): SerpFetcher {
+/** A fetcher over both proxies, configured the way an operator would (and as `env` says), with a clock the test moves. */
+function newFetcher(clock: { now: number }, env: Record<string, string> = {}): SerpFetcher {
   const config = serpFetcherConfigFromEnv({
     GOOGLE_BASE_URL: google.baseUrl,
     SCRAPER_PROXIES: `${proxyA.url}, ${proxyB.url}`,
     SCRAPER_BLOCK_REST_MS: String(REST_MS),
     SCRAPER_RETRY_BASE_DELAY_MS: '10',
     SCRAPER_RETRY_MAX_DELAY_MS: '40',
+    ...env,
   });
   const fetcher = createSerpFetcher({
     browser,
@@ -119,4 +120,41 @@ it('fails after one retry when every proxy is blocked, then sends nothing while 
   expect(first.reason).toMatch(/blocked by Google \(proxy 127\.0\.0\.1:\d+: captcha page; proxy 127\.0\.0\.1:\d+: captcha page\)/);
   expect(first.reason).not.toContain('s3cret');
   expect(second.reason).toMatch(/all 2 proxies are resting after Google blocked them; the first is back at 2025-01-01T00:10:00\.000Z/);
+});
+
+describe('proxies said to be in a country (SCRAPER_PROXIES entries ending in #DE)', () => {
+  const viaProxy = () => google.searches.map((request) => request.headers['x-test-proxy']);
+  const inGermany = { ...check, geoCode: 'de', langCode: 'de' } as const;
+  // Pacing is tested on its own; here it would only add its 4 s between two searches of one proxy.
+  const UNPACED = { SCRAPER_MIN_INTERVAL_MS: '0' };
+
+  it("sends a country's searches through its own proxy alone, and other countries' through the proxy of no country", async () => {
+    google.reset(googleBlocking(new Set()));
+    const fetcher = newFetcher({ now: Date.now() }, { SCRAPER_PROXIES: `${proxyA.url}#DE, ${proxyB.url}`, ...UNPACED });
+
+    const outcomes = [];
+    for (const search of [inGermany, inGermany, check, check]) outcomes.push(await fetcher.fetchSerp(search));
+
+    expect(kinds(outcomes)).toEqual(['success', 'success', 'success', 'success']);
+    // Without countries the two proxies would take turns: A, B, A, B.
+    expect(viaProxy()).toEqual(['A', 'A', 'B', 'B']);
+  });
+
+  it("fails a country's checks while its proxies rest, instead of sending them from abroad; other countries go on", async () => {
+    google.reset(googleBlocking(new Set(['A'])));
+    const clock = { now: Date.parse('2025-01-01T00:00:00Z') };
+    const fetcher = newFetcher(clock, { SCRAPER_PROXIES: `${proxyA.url}#de, ${proxyB.url}`, ...UNPACED });
+
+    const blocked = await fetcher.fetchSerp(inGermany);
+    const resting = await fetcher.fetchSerp(inGermany);
+    const elsewhere = await fetcher.fetchSerp(check);
+
+    expect(viaProxy()).toEqual(['A', 'B']);
+    if (blocked.kind !== 'failed' || resting.kind !== 'failed') throw new Error('expected both German checks to fail');
+    expect(blocked.cause).toBe('blocked');
+    expect(blocked.reason).toMatch(/blocked by Google \(proxy 127\.0\.0\.1:\d+ \(DE\): captcha page\)/);
+    expect(resting).toMatchObject({ cause: 'egress_resting', backAt: Date.parse('2025-01-01T00:10:00Z') });
+    expect(resting.reason).toMatch(/the one proxy in DE is resting after Google blocked it; it is back at 2025-01-01T00:10:00\.000Z/);
+    expect(elsewhere.kind).toBe('success');
+  });
 });

@@ -34,7 +34,7 @@ it('reads every variable', () => {
     SCRAPER_RETRY_BASE_DELAY_MS: '500',
     SCRAPER_RETRY_MAX_DELAY_MS: '8000',
     SCRAPER_BLOCK_REST_MS: '60000',
-    SCRAPER_PROXIES: 'http://user:p%40ss@10.0.0.1:3128, socks5://10.0.0.2:1080',
+    SCRAPER_PROXIES: 'http://user:p%40ss@10.0.0.1:3128, socks5://10.0.0.2:1080#de',
     SCRAPER_MIN_INTERVAL_MS: '1500',
     SCRAPER_HOURLY_BUDGET: '120',
   });
@@ -52,7 +52,7 @@ it('reads every variable', () => {
     blockRestMs: 60_000,
     proxies: [
       { server: 'http://10.0.0.1:3128', username: 'user', password: 'p@ss', label: '10.0.0.1:3128' },
-      { server: 'socks5://10.0.0.2:1080', label: '10.0.0.2:1080' },
+      { server: 'socks5://10.0.0.2:1080', label: '10.0.0.2:1080', country: 'DE' },
     ],
   });
 });
@@ -100,6 +100,14 @@ describe('parseProxyUrl', () => {
     ['10.0.0.1:3128', 'not a URL; expected http://user:pass@host:port'],
     ['socks5://u:p@10.0.0.1:1080', 'SOCKS5 proxies with credentials are not supported by Chromium'],
     ['http://10.0.0.1:3128/path', 'must not have a path or query'],
+    [
+      'http://10.0.0.1:3128#Germany',
+      "what follows # must be the country the proxy's address is in, an ISO 3166-1 alpha-2 code such as #DE (got #Germany)",
+    ],
+    [
+      'http://10.0.0.1:3128#XX',
+      "what follows # must be the country the proxy's address is in, an ISO 3166-1 alpha-2 code such as #DE (got #XX)",
+    ],
   ])('rejects %s', (text, problem) => {
     expect(parseProxyUrl(text)).toBe(problem);
   });

@@ -1,5 +1,7 @@
 /** Settings of the SERP fetcher, and how they are read from the environment. */
 
+import { isCountryCode } from '@rank/domain/iso-codes';
+
 /** A forward proxy as Playwright takes it; credentials are kept apart from the label we log. */
 export interface ProxyConfig {
   /** `scheme://host:port`, no credentials. */
@@ -8,6 +10,11 @@ export interface ProxyConfig {
   password?: string;
   /** `host:port`: safe to put in logs and failure reasons. */
   label: string;
+  /**
+   * Where the proxy's address is (ISO 3166-1 alpha-2, uppercase), from a `#DE` after its URL:
+   * searches in that country go out through the proxies of that country only.
+   */
+  country?: string;
 }
 
 export interface SerpFetcherConfig {
@@ -168,7 +175,7 @@ function readProxies(env: Env, problems: string[]): ProxyConfig[] {
 
 const PROXY_SCHEMES = ['http:', 'https:', 'socks5:'];
 
-/** Parses `scheme://[user:pass@]host:port`; returns what is wrong as a string. */
+/** Parses `scheme://[user:pass@]host:port[#country]`; returns what is wrong as a string. */
 export function parseProxyUrl(text: string): ProxyConfig | string {
   let url: URL;
   try {
@@ -181,7 +188,11 @@ export function parseProxyUrl(text: string): ProxyConfig | string {
   }
   if (!url.hostname) return 'host is missing';
   if (!url.port) return 'port is missing (write it out, e.g. :8080)';
-  if ((url.pathname && url.pathname !== '/') || url.search || url.hash) return 'must not have a path or query';
+  if ((url.pathname && url.pathname !== '/') || url.search) return 'must not have a path or query';
+  const country = url.hash.slice(1);
+  if (url.hash && !isCountryCode(country)) {
+    return `what follows # must be the country the proxy's address is in, an ISO 3166-1 alpha-2 code such as #DE (got #${country})`;
+  }
   const username = decodeURIComponent(url.username);
   const password = decodeURIComponent(url.password);
   // Chromium cannot authenticate to SOCKS proxies, so credentials there would be silently ignored.
@@ -191,6 +202,7 @@ export function parseProxyUrl(text: string): ProxyConfig | string {
     server: `${url.protocol}//${url.host}`,
     ...(username ? { username, password } : {}),
     label,
+    ...(country ? { country: country.toUpperCase() } : {}),
   };
 }
 

@@ -220,14 +220,16 @@ export class SerpFetcher {
     const url = buildSearchUrl(this.settings.baseUrl, request, start);
     let transientFailures = 0;
     const blockedOn: string[] = [];
+    // The searched country's proxies, when some are said to be there (EgressPool).
+    const country = request.geoCode;
     for (;;) {
-      const egress = this.egresses.next((candidate) => this.pacer.hasBudget(candidate.id));
+      const egress = this.egresses.next(country, (candidate) => this.pacer.hasBudget(candidate.id));
       if (!egress) {
         return {
           kind: 'failed',
-          reason: this.describeNoEgress(blockedOn),
+          reason: this.describeNoEgress(country, blockedOn),
           cause: blockedOn.length > 0 ? 'blocked' : 'egress_resting',
-          backAt: this.firstBack(),
+          backAt: this.firstBack(country),
         };
       }
 
@@ -266,7 +268,7 @@ export class SerpFetcher {
         this.deps.observer?.resting?.(egressName, restingUntil, verdict.reason);
         blockedOn.push(`${egress.label}: ${verdict.reason}`);
         // The blocked egress rests now, so any available one is another proxy.
-        if (check.blockRetryLeft && this.egresses.availableCount() > 0) {
+        if (check.blockRetryLeft && this.egresses.availableCount(country) > 0) {
           check.blockRetryLeft = false;
           continue;
         }
@@ -275,7 +277,7 @@ export class SerpFetcher {
           reason: describeBlocks(blockedOn, egress, restingUntil),
           cause: 'blocked',
           egress: egressName,
-          backAt: this.firstBack(),
+          backAt: this.firstBack(country),
         };
       }
       return { ...verdict, egress: egressName };
@@ -317,27 +319,32 @@ export class SerpFetcher {
     return { kind: 'read', page };
   }
 
-  /** When the first egress may be asked again: the end of a rest, or of a spent hourly budget. */
-  private firstBack(): number | undefined {
-    const times = this.egresses
-      .all()
+  /** When the first egress serving `country` may be asked again: the end of a rest, or of a spent hourly budget. */
+  private firstBack(country: string): number | undefined {
+    const serving = this.egresses.all(country);
+    const times = serving
       .map((egress) => (this.egresses.isResting(egress) ? this.egresses.restEnd(egress) : this.pacer.budgetBackAt(egress.id)))
       .filter((time): time is number => time !== undefined);
-    return times.length === this.egresses.size ? Math.min(...times) : undefined;
+    return times.length === serving.length ? Math.min(...times) : undefined;
   }
 
-  private describeNoEgress(blockedOn: string[]): string {
-    const anyResting = this.egresses.all().some((egress) => this.egresses.isResting(egress));
+  private describeNoEgress(country: string, blockedOn: string[]): string {
+    const serving = this.egresses.all(country);
+    const anyResting = serving.some((egress) => this.egresses.isResting(egress));
     if (!anyResting && blockedOn.length === 0) {
       // Nothing rests: every egress has spent its hourly budget.
-      const backs = this.egresses.all().map((egress) => this.pacer.budgetBackAt(egress.id) ?? this.now());
+      const backs = serving.map((egress) => this.pacer.budgetBackAt(egress.id) ?? this.now());
       return `every egress has spent its hourly budget of requests; the first may ask again at ${new Date(Math.min(...backs)).toISOString()}`;
     }
-    const back = this.egresses.firstReturn();
+    const back = this.egresses.firstReturn(country);
     const backAt = back === undefined ? '' : new Date(back).toISOString();
-    const resting = this.egresses.usesProxies
-      ? `all ${this.egresses.size} proxies are resting after Google blocked them${backAt && `; the first is back at ${backAt}`}`
-      : `the ${this.egresses.all()[0].label} is resting after Google blocked it${backAt && `; it is back at ${backAt}`}`;
+    const upper = country.toUpperCase();
+    const where = serving.every((egress) => egress.proxy?.country === upper) ? ` in ${upper}` : '';
+    const resting = !this.egresses.usesProxies
+      ? `the ${serving[0].label} is resting after Google blocked it${backAt && `; it is back at ${backAt}`}`
+      : serving.length === 1
+        ? `the one proxy${where} is resting after Google blocked it${backAt && `; it is back at ${backAt}`}`
+        : `all ${serving.length} proxies${where} are resting after Google blocked them${backAt && `; the first is back at ${backAt}`}`;
     return blockedOn.length > 0 ? `${resting} (blocked just now: ${blockedOn.join('; ')})` : resting;
   }
 
