@@ -56,10 +56,6 @@ export class EgressPool {
     return this.egresses.some((egress) => egress.proxy !== undefined);
   }
 
-  get size(): number {
-    return this.egresses.length;
-  }
-
   /**
    * The next egress in turn that serves `country` (any, when absent), is not resting and passes
    * `usable` (e.g. has budget left), or `undefined`.
