@@ -109,14 +109,17 @@ export class EgressPool {
     const key = upper === undefined ? ANY_COUNTRY : this.countries.has(upper) ? upper : OTHER_COUNTRY;
     let turn = this.turns.get(key);
     if (!turn) {
-      const placeless = this.egresses.filter((egress) => egress.proxy?.country === undefined);
-      let serving = this.egresses;
-      if (key === OTHER_COUNTRY && placeless.length > 0) serving = placeless;
-      else if (key !== ANY_COUNTRY && key !== OTHER_COUNTRY) serving = this.egresses.filter((egress) => egress.proxy?.country === key);
-      turn = { serving, cursor: 0 };
+      turn = { serving: this.servingOf(key), cursor: 0 };
       this.turns.set(key, turn);
     }
     return turn;
+  }
+
+  private servingOf(key: string): readonly Egress[] {
+    if (key === ANY_COUNTRY) return this.egresses;
+    if (key !== OTHER_COUNTRY) return this.egresses.filter((egress) => egress.proxy?.country === key);
+    const placeless = this.egresses.filter((egress) => egress.proxy?.country === undefined);
+    return placeless.length > 0 ? placeless : this.egresses;
   }
 
   isResting(egress: Egress): boolean {

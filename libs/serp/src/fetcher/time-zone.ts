@@ -7,7 +7,7 @@
 /**
  * The zone where most people live, for the countries that have more than one. ICU lists a
  * country's zones alphabetically (the US starts with `America/Adak`), so its first is no guide.
- * Names as ICU spells them (`Asia/Calcutta`-style aliases included); Chromium takes either spelling.
+ * Names as ICU spells them, which may be the older alias (`Europe/Kiev`); Chromium takes either.
  */
 const MAIN_ZONES: Readonly<Record<string, string>> = {
   AR: 'America/Buenos_Aires',
@@ -48,21 +48,24 @@ interface LocaleTimeZones {
   getTimeZones?: () => string[] | undefined;
 }
 
+/** The zones ICU knows for a country (ISO 3166-1 alpha-2, any case), alphabetically; none for a code that is no region. */
+export function countryTimeZones(geoCode: string): readonly string[] {
+  try {
+    const locale = new Intl.Locale(`und-${geoCode.toUpperCase()}`) as Intl.Locale & LocaleTimeZones;
+    return locale.getTimeZones?.() ?? locale.timeZones ?? [];
+  } catch {
+    return []; // not a region subtag at all
+  }
+}
+
 /**
  * The IANA zone for a country (ISO 3166-1 alpha-2, any case): its main zone, or the one zone ICU
  * knows for it. `undefined` when ICU knows none (Antarctica, Bouvet Island, a code that is no
  * country): the browser then keeps the machine's own zone.
  */
 export function browserTimeZone(geoCode: string): string | undefined {
-  const country = geoCode.toUpperCase();
-  const main = MAIN_ZONES[country];
+  const main = MAIN_ZONES[geoCode.toUpperCase()];
   if (main) return main;
-  let zones: string[] | undefined;
-  try {
-    const locale = new Intl.Locale(`und-${country}`) as Intl.Locale & LocaleTimeZones;
-    zones = locale.getTimeZones?.() ?? locale.timeZones;
-  } catch {
-    return undefined; // not a region subtag at all
-  }
-  return zones?.length === 1 ? zones[0] : undefined;
+  const zones = countryTimeZones(geoCode);
+  return zones.length === 1 ? zones[0] : undefined;
 }
