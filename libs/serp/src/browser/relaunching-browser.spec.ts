@@ -104,6 +104,25 @@ describe('RelaunchingBrowser', () => {
     expect(launches).toEqual([false, true]);
   }, 60_000);
 
+  it('tries every load the browser died under once more, not only the first to notice', async () => {
+    const kept = relaunching();
+    const loader = loaderOn(kept);
+    await kept.running();
+    let asked = 0;
+    google.reset(({ query }) => {
+      asked++;
+      // The first request kills the browser while the other load is on its way too.
+      if (asked === 1) crashChromium(theBrowserProcess());
+      return { kind: 'page', html: `<html><body>answer ${query.get('q')}</body></html>` };
+    });
+
+    const [a, b] = await Promise.all([load(loader, 'a'), load(loader, 'b')]);
+
+    expect(a.kind === 'loaded' && a.html).toContain('answer a');
+    expect(b.kind === 'loaded' && b.html).toContain('answer b');
+    expect(launches).toEqual([false, true]);
+  }, 60_000);
+
   it('a load answers browser-closed with why when no browser starts, and the next load tries again', async () => {
     let attempt = 0;
     const kept = relaunching(() => {

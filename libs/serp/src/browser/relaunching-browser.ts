@@ -1,4 +1,4 @@
-import type { PageLoader, PageLoadResult } from '../fetcher/page-loader';
+import type { PageLoader, PageLoadRequest, PageLoadResult } from '../fetcher/page-loader';
 import type { BrowserThread } from './browser-thread';
 
 type PageLoaderOptions = Parameters<BrowserThread['pageLoader']>[0];
@@ -96,23 +96,22 @@ export class RelaunchingBrowser {
    */
   pageLoader(options: PageLoaderOptions): PageLoader {
     let opened: { browser: BrowserThread; loader: PageLoader } | undefined;
-    const loaderNow = async (): Promise<PageLoader> => {
-      const browser = await this.running();
-      if (opened?.browser !== browser) opened = { browser, loader: browser.pageLoader(options) };
-      return opened.loader;
-    };
-    const loadOnce = async (request: Parameters<PageLoader['load']>[0]): Promise<PageLoadResult> => {
+    const loadOnce = async (request: PageLoadRequest): Promise<{ result: PageLoadResult; on?: BrowserThread }> => {
+      let browser: BrowserThread;
       try {
-        return await (await loaderNow()).load(request);
+        browser = await this.running();
       } catch (error) {
-        return { kind: 'browser-closed', detail: error instanceof Error ? error.message : String(error) };
+        return { result: { kind: 'browser-closed', detail: error instanceof Error ? error.message : String(error) } };
       }
+      if (opened?.browser !== browser) opened = { browser, loader: browser.pageLoader(options) };
+      return { result: await opened.loader.load(request), on: browser };
     };
     return {
       load: async (request) => {
         const first = await loadOnce(request);
-        if (first.kind !== 'browser-closed' || this.closed || this.state().kind !== 'gone') return first;
-        return loadOnce(request);
+        // Tried again only when the browser it ran on went away (not when none could be had).
+        if (first.result.kind !== 'browser-closed' || this.closed || !first.on || first.on.isConnected()) return first.result;
+        return (await loadOnce(request)).result;
       },
       close: async () => {
         const last = opened;
