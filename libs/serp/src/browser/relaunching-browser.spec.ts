@@ -4,7 +4,7 @@ import type { PageLoader, PageLoadResult } from '../fetcher/page-loader';
 import { FakeGoogle } from '../fetcher/test-support/fake-google';
 import { launchOfflineBrowserThread } from '../fetcher/test-support/offline-chromium';
 import { BrowserThread } from './browser-thread';
-import { RelaunchingBrowser } from './relaunching-browser';
+import { FIRST_REST_MS, RelaunchingBrowser } from './relaunching-browser';
 import { chromiumBrowsersOf, crashChromium, isRunning } from './testing/chromium-processes';
 
 /** Real Chromium, crashed the way the machine would crash it (SIGKILL), against a local fake Google. */
@@ -13,6 +13,7 @@ let google: FakeGoogle;
 let browser: RelaunchingBrowser | undefined;
 const launches: boolean[] = [];
 const failures: string[] = [];
+const rests: number[] = [];
 
 beforeAll(async () => {
   google = await FakeGoogle.start();
@@ -23,6 +24,7 @@ afterEach(async () => {
   browser = undefined;
   launches.length = 0;
   failures.length = 0;
+  rests.length = 0;
   google.reset(() => ({ kind: 'page', html: '<html><body>no handler</body></html>' }));
 });
 
@@ -30,11 +32,19 @@ afterAll(async () => {
   await google.close();
 });
 
-function relaunching(launch: () => Promise<BrowserThread> = () => launchOfflineBrowserThread()): RelaunchingBrowser {
-  browser = new RelaunchingBrowser(launch, {
-    launched: (_, relaunch) => launches.push(relaunch),
-    launchFailed: (error) => failures.push(error.message),
-  });
+function relaunching(
+  launch: () => Promise<BrowserThread> = () => launchOfflineBrowserThread(),
+  now: () => number = Date.now,
+): RelaunchingBrowser {
+  browser = new RelaunchingBrowser(
+    launch,
+    {
+      launched: (_, relaunch) => launches.push(relaunch),
+      launchFailed: (error) => failures.push(error.message),
+      resting: (until) => rests.push(until),
+    },
+    now,
+  );
   return browser;
 }
 
@@ -152,4 +162,68 @@ describe('RelaunchingBrowser', () => {
     await expect(kept.running()).rejects.toThrow('the browser has been closed');
     expect(await load(loaderOn(kept), 'late')).toMatchObject({ kind: 'browser-closed' });
   }, 60_000);
+
+  it('rests its launches after three browsers in a row went away before loading a page, longer each time, and launches again after', async () => {
+    let now = Date.parse('2026-05-04T07:00:00.000Z');
+    // Chromium that dies as soon as it has started, as one short of memory or broken would.
+    let dying = true;
+    const kept = relaunching(
+      async () => {
+        const thread = await launchOfflineBrowserThread();
+        if (dying) {
+          crashChromium(theBrowserProcess());
+          await waitFor(
+            async () => thread.isConnected(),
+            (connected) => !connected,
+          );
+        }
+        return thread;
+      },
+      () => now,
+    );
+    const loader = loaderOn(kept);
+
+    // Two browsers die under the first load (it is tried once more), a third under the second load's first try
+    expect(await load(loader, 'one')).toEqual({ kind: 'browser-closed', detail: 'the browser is not running' });
+    const resting = await load(loader, 'two');
+    // then the second load's second try meets the rest, which says when the next launch is
+    const firstBack = now + FIRST_REST_MS;
+    expect(resting).toEqual({
+      kind: 'browser-closed',
+      detail: `Chromium went away before loading a page 3 times in a row; the next launch is at ${new Date(firstBack).toISOString()}`,
+      backAt: firstBack,
+    });
+    expect(launches).toHaveLength(3);
+    expect(rests).toEqual([firstBack]);
+    expect(kept.state()).toMatchObject({ kind: 'resting', until: firstBack });
+
+    // and until then no browser is launched
+    now += FIRST_REST_MS - 1;
+    expect(await load(loader, 'three')).toMatchObject({ kind: 'browser-closed', backAt: firstBack });
+    expect(launches).toHaveLength(3);
+    expect(chromiumBrowsersOf()).toEqual([]);
+
+    // When the rest is over and the next browser dies as well, the rest doubles
+    now += 1;
+    expect(await load(loader, 'four')).toMatchObject({ kind: 'browser-closed', backAt: now + 2 * FIRST_REST_MS });
+    expect(launches).toHaveLength(4);
+
+    // and a browser that works after the second rest loads, and ends the count
+    now += 2 * FIRST_REST_MS;
+    dying = false;
+    google.reset(({ query }) => ({ kind: 'page', html: `<html><body>page ${query.get('q')}</body></html>` }));
+    expect(await load(loader, 'five')).toMatchObject({ kind: 'loaded', status: 200 });
+    expect(kept.state().kind).toBe('running');
+
+    // so that one crash after it had loaded a page is launched again at once, as before
+    crashChromium(theBrowserProcess());
+    await waitFor(
+      async () => kept.state().kind,
+      (kind) => kind === 'gone',
+    );
+    const after = await load(loader, 'six');
+    expect(after.kind === 'loaded' && after.html).toContain('page six');
+    expect(launches).toHaveLength(6);
+    expect(rests).toHaveLength(2);
+  }, 90_000);
 });

@@ -9,6 +9,35 @@ export interface RelaunchingBrowserEvents {
   launched?(browser: BrowserThread, relaunch: boolean): void;
   /** A launch failed (`relaunch`: one after a browser that went away); the next use tries again. */
   launchFailed?(error: Error, relaunch: boolean): void;
+  /** Browsers keep going away before loading a page: none is launched before `until` (epoch ms). */
+  resting?(until: number, why: string): void;
+}
+
+/** Browsers in a row that went away before any load came back on them, after which launches rest. */
+const CRASHES_BEFORE_REST = 3;
+/** The first rest; each further such browser doubles it, up to the longest. */
+export const FIRST_REST_MS = 30_000;
+const LONGEST_REST_MS = 10 * 60_000;
+
+/** How long launches rest after `crashes` browsers in a row went away before loading a page (0: none). */
+function restAfter(crashes: number): number {
+  if (crashes < CRASHES_BEFORE_REST) return 0;
+  return Math.min(FIRST_REST_MS * 2 ** Math.min(crashes - CRASHES_BEFORE_REST, 20), LONGEST_REST_MS);
+}
+
+/** What a rest says: why, and when the next launch is. */
+export const describeRest = (rest: { until: number; why: string }): string =>
+  `${rest.why}; the next launch is at ${new Date(rest.until).toISOString()}`;
+
+/** No browser is launched until `backAt`: the last ones kept going away before loading a page. */
+export class BrowserRestingError extends Error {
+  constructor(
+    message: string,
+    readonly backAt: number,
+  ) {
+    super(message);
+    this.name = 'BrowserRestingError';
+  }
 }
 
 /** Where the browser stands, without launching one. */
@@ -17,7 +46,9 @@ export type RelaunchingBrowserState =
   | { kind: 'launching' }
   | { kind: 'running'; browser: BrowserThread }
   /** The last browser went away (Chromium crashed or was killed, or its thread died); the next use launches another. */
-  | { kind: 'gone' };
+  | { kind: 'gone' }
+  /** Browsers kept going away before loading a page: the first use from `until` (epoch ms) launches another. */
+  | { kind: 'resting'; until: number; why: string };
 
 /**
  * The scraper's browser for the life of the service: launched on first use, and launched again on
@@ -25,21 +56,34 @@ export type RelaunchingBrowserState =
  * until the service restarted. Page loaders opened here move to the new browser by themselves, so
  * the fetcher above them keeps its egresses' rests and pacing: those are about Google and the way
  * out, not about the browser, and forgetting a block's rest would send the next check straight back.
+ *
+ * A Chromium that dies before any page comes back on it (a broken install, a machine without the
+ * memory it needs) would otherwise be launched again for every check, each launch costing a second
+ * of CPU and failing the check all the same. After `CRASHES_BEFORE_REST` such browsers in a row,
+ * launches rest (30 s, doubling up to 10 min); uses meanwhile fail at once with a
+ * `BrowserRestingError` saying when the next launch is, so that scheduled checks come back then.
  */
 export class RelaunchingBrowser {
   private launching: Promise<BrowserThread> | undefined;
   private launched: BrowserThread | undefined;
+  /** Whether a load came back on the launched browser (anything but the browser going away). */
+  private launchedServed = false;
+  /** Browsers in a row that went away before any load came back on them. */
+  private crashes = 0;
+  private rest: { until: number; why: string } | undefined;
   private launches = 0;
   private closed = false;
 
   constructor(
     private readonly launch: () => Promise<BrowserThread>,
     private readonly events: RelaunchingBrowserEvents = {},
+    private readonly now: () => number = Date.now,
   ) {}
 
   /**
    * The running browser, launching one when none runs; concurrent callers share one launch. Fails
-   * with the launch's error (a `BrowserUnavailableError` saying what to do).
+   * with the launch's error (a `BrowserUnavailableError` saying what to do), or while launches rest
+   * with a `BrowserRestingError`.
    */
   running(): Promise<BrowserThread> {
     if (this.closed) return Promise.reject(new Error('the browser has been closed'));
@@ -49,6 +93,12 @@ export class RelaunchingBrowser {
     this.launched = undefined;
     // The thread of a browser that went away still runs: stop it (its Chromium, if any is left, with it).
     previous?.close().catch(() => undefined);
+    if (gone) this.wentAway();
+    if (this.rest && this.now() < this.rest.until) {
+      this.launching = undefined;
+      return Promise.reject(new BrowserRestingError(describeRest(this.rest), this.rest.until));
+    }
+    this.rest = undefined;
     const relaunch = this.launches > 0;
     const launching = this.launch().then(
       async (browser) => {
@@ -59,6 +109,7 @@ export class RelaunchingBrowser {
           throw new Error('the browser has been closed');
         }
         this.launched = browser;
+        this.launchedServed = false;
         this.events.launched?.(browser, relaunch);
         return browser;
       },
@@ -76,7 +127,8 @@ export class RelaunchingBrowser {
 
   state(): RelaunchingBrowserState {
     if (this.launched) return this.launched.isConnected() ? { kind: 'running', browser: this.launched } : { kind: 'gone' };
-    return this.launching ? { kind: 'launching' } : { kind: 'not-launched' };
+    if (this.launching) return { kind: 'launching' };
+    return this.rest && this.now() < this.rest.until ? { kind: 'resting', ...this.rest } : { kind: 'not-launched' };
   }
 
   /** Browsers launched after the first (each after the one before went away). */
@@ -92,7 +144,8 @@ export class RelaunchingBrowser {
   /**
    * A page loader that loads on whichever browser runs, opening its loader there on first use. A
    * load the browser went away under is tried once more on a new browser: the page did not answer,
-   * the browser did. When no browser can be launched, the load answers `browser-closed` with why.
+   * the browser did. When no browser can be launched, the load answers `browser-closed` with why
+   * (and, while launches rest, `backAt`).
    */
   pageLoader(options: PageLoaderOptions): PageLoader {
     let opened: { browser: BrowserThread; loader: PageLoader } | undefined;
@@ -101,10 +154,14 @@ export class RelaunchingBrowser {
       try {
         browser = await this.running();
       } catch (error) {
-        return { result: { kind: 'browser-closed', detail: error instanceof Error ? error.message : String(error) } };
+        const backAt = error instanceof BrowserRestingError ? { backAt: error.backAt } : {};
+        return { result: { kind: 'browser-closed', detail: error instanceof Error ? error.message : String(error), ...backAt } };
       }
       if (opened?.browser !== browser) opened = { browser, loader: browser.pageLoader(options) };
-      return { result: await opened.loader.load(request), on: browser };
+      const result = await opened.loader.load(request);
+      // Anything but the browser going away shows it works, even a timeout: the page did not answer.
+      if (result.kind !== 'browser-closed' && browser === this.launched) this.launchedServed = true;
+      return { result, on: browser };
     };
     return {
       load: async (request) => {
@@ -119,6 +176,20 @@ export class RelaunchingBrowser {
         await last?.loader.close();
       },
     };
+  }
+
+  /** A browser went away: counted when no load came back on it, and launches rest after enough in a row. */
+  private wentAway(): void {
+    if (this.launchedServed) {
+      this.crashes = 0;
+      return;
+    }
+    this.crashes++;
+    const rest = restAfter(this.crashes);
+    if (rest === 0) return;
+    const why = `Chromium went away before loading a page ${this.crashes} times in a row`;
+    this.rest = { until: this.now() + rest, why };
+    this.events.resting?.(this.rest.until, why);
   }
 
   /** Closes the running browser, and any being launched; later uses fail. Safe to call twice. */

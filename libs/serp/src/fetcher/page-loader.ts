@@ -24,8 +24,11 @@ export type PageLoadResult =
   | { kind: 'timeout'; detail: string }
   /** Connection refused or reset, DNS, proxy failure, page crash… Worth retrying. */
   | { kind: 'load-error'; detail: string }
-  /** The browser is gone; retrying on it is pointless. */
-  | { kind: 'browser-closed'; detail: string };
+  /**
+   * The browser is gone; retrying on it is pointless. `backAt` (epoch ms): none is launched before
+   * then, since the last ones kept going away before loading a page (RelaunchingBrowser).
+   */
+  | { kind: 'browser-closed'; detail: string; backAt?: number };
 
 /**
  * A cookie every new browser context starts with: the fields of Playwright's `addCookies` that we

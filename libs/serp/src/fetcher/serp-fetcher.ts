@@ -52,6 +52,8 @@ export type SerpFailureCause =
   | 'unrecognised_page'
   | 'parser_error'
   | 'browser_unavailable'
+  /** Browsers kept going away before loading a page, so none is launched before `backAt`. */
+  | 'browser_resting'
   /** A SERP API answered with something we cannot read. */
   | 'malformed_answer'
   /** A SERP API refused the request (a bad key, no credit left). */
@@ -292,8 +294,12 @@ export class SerpFetcher {
         return { kind: 'transient', reason: `timed out (${loaded.detail})`, cause: 'timeout' };
       case 'load-error':
         return { kind: 'transient', reason: `could not load the page (${loaded.detail})`, cause: 'load_error' };
-      case 'browser-closed':
-        return { kind: 'failed', reason: `browser unavailable (${loaded.detail})`, cause: 'browser_unavailable' };
+      case 'browser-closed': {
+        const reason = `browser unavailable (${loaded.detail})`;
+        // While the browser's launches rest, the check may come back when they end.
+        if (loaded.backAt !== undefined) return { kind: 'failed', reason, cause: 'browser_resting', backAt: loaded.backAt };
+        return { kind: 'failed', reason, cause: 'browser_unavailable' };
+      }
       case 'loaded':
         break;
       default:
