@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { EventStore } from '@rank/event-store/event-store.port';
 import { BrowserThread } from '@rank/serp/browser/browser-thread';
-import { RelaunchingBrowser } from '@rank/serp/browser/relaunching-browser';
+import { BrowserRestingError, describeRest, RelaunchingBrowser } from '@rank/serp/browser/relaunching-browser';
 import { ChromiumChoice, ChromiumPathError, chooseChromium, describeChromiumChoice } from '@rank/serp/browser/chromium';
 import { createSerpFetcher, SerpFetcher, type SerpFetchOutcome, type SerpRequest } from '@rank/serp/fetcher';
 import { parseSerpPage } from '@rank/serp/parser';
@@ -90,7 +90,8 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
   /**
    * For /ready, and never launching one: the browser chosen at start, whether one was launched and is
    * still connected, or why the last launch failed. A browser that went away is no failure: the next
-   * check launches another (`relaunches` counts them, so a browser that keeps crashing shows).
+   * check launches another (`relaunches` counts them, so a browser that keeps crashing shows). While
+   * launches rest after browsers kept going away before loading a page, the part is not ready.
    */
   browserState(): {
     ok: boolean;
@@ -107,6 +108,7 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
     const relaunches = this.browser.relaunches > 0 ? { relaunches: this.browser.relaunches } : {};
     if (this.launchError !== undefined) return { ok: false, launched: false, ...chosen, ...relaunches, error: this.launchError };
     const state = this.browser.state();
+    if (state.kind === 'resting') return { ok: false, launched: false, ...chosen, ...relaunches, error: describeRest(state) };
     // Not launched yet, launching, or gone since (the next check launches another): ready all the same.
     if (state.kind !== 'running') return { ok: true, launched: false, ...chosen, ...relaunches };
     return { ok: true, launched: true, ...chosen, version: state.browser.version(), ...relaunches };
@@ -154,6 +156,10 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
     try {
       fetcher = await this.serpFetcher();
     } catch (error) {
+      // While launches rest the check comes back once they may start again (a scheduled one, that day).
+      if (error instanceof BrowserRestingError) {
+        return { kind: 'failed', reason: error.message, pagesRead: 0, cause: 'browser_resting', backAt: error.backAt };
+      }
       return { kind: 'failed', reason: error instanceof Error ? error.message : String(error), pagesRead: 0, cause: 'browser_unavailable' };
     }
     return fetcher.fetchSerp(request);
@@ -175,19 +181,29 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
   }
 
   private relaunchingBrowser(chromium: ChromiumChoice): RelaunchingBrowser {
-    return new RelaunchingBrowser(() => BrowserThread.launch({ choice: chromium, env: this.config.env }), {
-      launched: (browser, relaunch) => {
-        this.launchError = undefined;
-        this.metrics.browserLaunches.inc({ outcome: 'started', relaunch: String(relaunch) });
-        this.logger.log(
-          relaunch ? `Browser started again, the last one having gone away: ${browser.version()}` : `Browser started: ${browser.version()}`,
-        );
+    return new RelaunchingBrowser(
+      () => BrowserThread.launch({ choice: chromium, env: this.config.env }),
+      {
+        launched: (browser, relaunch) => {
+          this.launchError = undefined;
+          this.metrics.browserLaunches.inc({ outcome: 'started', relaunch: String(relaunch) });
+          this.logger.log(
+            relaunch
+              ? `Browser started again, the last one having gone away: ${browser.version()}`
+              : `Browser started: ${browser.version()}`,
+          );
+        },
+        launchFailed: (error, relaunch) => {
+          this.launchError = error.message;
+          this.metrics.browserLaunches.inc({ outcome: 'failed', relaunch: String(relaunch) });
+          this.logger.error(error.message);
+        },
+        resting: (until, why) => {
+          const at = new Date(until).toISOString();
+          this.logger.error(`${why}: no browser is launched before ${at}, when the scheduled checks that met this are tried again`);
+        },
       },
-      launchFailed: (error, relaunch) => {
-        this.launchError = error.message;
-        this.metrics.browserLaunches.inc({ outcome: 'failed', relaunch: String(relaunch) });
-        this.logger.error(error.message);
-      },
-    });
+      () => this.clock.now().getTime(),
+    );
   }
 }

@@ -196,6 +196,18 @@ describe('check process: retries that keep the day (scheduled checks)', () => {
     });
   });
 
+  it('given a browser that keeps crashing, when its launches rest until 09:10, then the check is tried again at 09:10', () => {
+    const resting: SerpFetchOutcome = {
+      kind: 'failed',
+      reason: 'Chromium went away before loading a page 3 times in a row; the next launch is at 2026-05-04T07:10:00.000Z',
+      pagesRead: 0,
+      cause: 'browser_resting',
+      backAt: Date.parse('2026-05-04T07:10:00.000Z'),
+    };
+    const outcome = retry(scheduled, '2026-05-04T07:00:00.000Z').given(berlin).when(resting).outcome();
+    expect(outcome).toMatchObject({ type: 'CheckRetryScheduled', data: { retryAt: '2026-05-04T07:10:00.000Z', reason: resting.reason } });
+  });
+
   it('given the retry, when its time has come, then the same check is queued as its next try', () => {
     const retried = retryOf({ ...scheduled, attempt: 1, retryAt: '2026-05-04T07:30:10.000Z', reason: 'blocked' });
     expect(retried).toEqual({ type: 'CheckQueued', data: { ...scheduled, attempt: 2 } });
@@ -249,8 +261,8 @@ describe('check process: retries that keep the day (scheduled checks)', () => {
       });
   });
 
-  it('given a failure that would come back the same (a consent page, an unreadable page), then the scheduled check fails at once', () => {
-    for (const cause of ['consent', 'unrecognised_page', 'upstream_refused'] as const) {
+  it('given a failure that would come back the same (a consent page, an unreadable page, no browser), then the scheduled check fails at once', () => {
+    for (const cause of ['consent', 'unrecognised_page', 'upstream_refused', 'browser_unavailable'] as const) {
       expect(
         retry(scheduled, '2026-05-04T07:00:10.000Z').given(berlin).when({ kind: 'failed', reason: cause, pagesRead: 0, cause }).outcome(),
       ).toMatchObject({ type: 'CheckFailed' });

@@ -36,8 +36,18 @@ export const ATTEMPTS_A_DAY = 4;
 export const RETRY_DELAY_MS = 15 * 60_000;
 /** Never retry sooner than this: a rest that is just over would otherwise be met at once by every check. */
 export const MIN_RETRY_DELAY_MS = 60_000;
-/** Failures that pass: Google's block, an egress resting after one, or the network's and servers' hiccups. */
-const PASSING_CAUSES: ReadonlySet<SerpFailureCause> = new Set(['blocked', 'egress_resting', 'timeout', 'load_error', 'http_error']);
+/**
+ * Failures that pass: Google's block, an egress resting after one, the network's and servers'
+ * hiccups, or a browser that keeps crashing, whose launches rest for a while.
+ */
+const PASSING_CAUSES: ReadonlySet<SerpFailureCause> = new Set([
+  'blocked',
+  'egress_resting',
+  'timeout',
+  'load_error',
+  'http_error',
+  'browser_resting',
+]);
 
 export function startCheck(check: QueuedCheck, project: ProjectToCheck, now: Date): CheckStart {
   const keyword = project.keywords.find((k) => k.keywordId === check.keywordId);
