@@ -6,7 +6,7 @@ import { runTypeScriptChild } from '@rank/platform/testing/run-typescript-child'
 import { DIRECT_EGRESS } from '../fetcher/egress-pool';
 import { BrowserThread } from './browser-thread';
 import { BrowserUnavailableError } from './chromium';
-import { chromiumBrowsersOf, isRunning } from './testing/chromium-processes';
+import { chromiumBrowsersOf, hangChromium, isRunning } from './testing/chromium-processes';
 
 const PROBE = join(__dirname, 'testing', 'promise-hook-probe.ts');
 
@@ -70,5 +70,23 @@ describe('BrowserThread', () => {
     ).toBe(false);
     expect(thread.isConnected()).toBe(false);
     await expect(thread.close()).resolves.toBeUndefined();
+  }, 30_000);
+
+  it('a Chromium that answers nothing is killed when its close gives up, not left behind the thread', async () => {
+    const thread = await BrowserThread.launch({ extraArgs: ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'] });
+    const [chromium] = chromiumBrowsersOf();
+    expect(chromium).toBeDefined();
+    // When Chromium hangs
+    hangChromium(chromium!);
+    // then its close fails after its deadline, as before, and Chromium no longer runs
+    await expect(thread.close(1_000)).rejects.toThrow('Chromium did not close within 1000 ms');
+    expect(
+      await waitFor(
+        async () => isRunning(chromium!),
+        (running) => !running,
+        10_000,
+      ),
+    ).toBe(false);
+    expect(thread.isConnected()).toBe(false);
   }, 30_000);
 });

@@ -5,6 +5,7 @@ import { typescriptEntrySource } from '@rank/platform/typescript-hook';
 import type { ChromiumPageLoaderOptions } from '../fetcher/chromium-page-loader';
 import type { PageLoader, PageLoadRequest, PageLoadResult } from '../fetcher/page-loader';
 import { BrowserUnavailableError, type ChromiumLaunchOptions } from './chromium';
+import { killMarkedChromium, launchMarker } from './chromium-process';
 
 /** What the service's thread asks of the browser's thread; each command is answered once, by its id. */
 export type BrowserThreadCommand = { id: number } & (
@@ -39,7 +40,11 @@ export class BrowserThread {
   private ended: string | undefined;
   private browserVersion = '';
 
-  private constructor(private readonly worker: Worker) {
+  private constructor(
+    private readonly worker: Worker,
+    /** The switch on this browser's Chromium command line, by which a hung one is found and killed. */
+    private readonly marker: string,
+  ) {
     worker.on('message', (message: BrowserThreadMessage) => this.receive(message));
     worker.on('error', (error) => this.end(`the browser's thread failed: ${error.message}`));
     worker.on('exit', () => this.end("the browser's thread has stopped"));
@@ -50,9 +55,11 @@ export class BrowserThread {
    * `BrowserUnavailableError` whose message says what to do; the thread is then stopped.
    */
   static async launch(options: ChromiumLaunchOptions = {}): Promise<BrowserThread> {
-    const thread = new BrowserThread(startWorker());
+    const marker = launchMarker();
+    const thread = new BrowserThread(startWorker(), marker);
     try {
-      thread.browserVersion = String(await thread.request({ kind: 'launch', options }));
+      const marked = { ...options, extraArgs: [...(options.extraArgs ?? []), marker] };
+      thread.browserVersion = String(await thread.request({ kind: 'launch', options: marked }));
     } catch (error) {
       await thread.worker.terminate();
       // The thread's launchChromium failed with the message to show (or the thread itself did); errors cross as text.
@@ -85,7 +92,8 @@ export class BrowserThread {
 
   /**
    * Closes the browser, then stops the thread. Safe to call twice or after a crash; like
-   * `closeChromium`, fails when the browser did not close within `timeoutMs`.
+   * `closeChromium`, fails when the browser did not close within `timeoutMs`, and then kills its
+   * Chromium, which would otherwise outlive the thread and the service.
    */
   async close(timeoutMs = 10_000): Promise<void> {
     if (this.ended !== undefined) return;
@@ -95,6 +103,9 @@ export class BrowserThread {
     });
     try {
       await Promise.race([this.request({ kind: 'close', timeoutMs }), gaveUp]);
+    } catch (error) {
+      killMarkedChromium(this.marker);
+      throw error;
     } finally {
       clearTimeout(timer);
       this.connected = false;

@@ -44,3 +44,8 @@ export function chromiumBrowsersOf(parent = process.pid): number[] {
 export function crashChromium(pid: number): void {
   process.kill(-pid, 'SIGKILL');
 }
+
+/** Hangs a browser as a deadlock would: it stays, answering nothing (SIGSTOP to its process group). */
+export function hangChromium(pid: number): void {
+  process.kill(-pid, 'SIGSTOP');
+}
