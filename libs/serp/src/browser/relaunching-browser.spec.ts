@@ -5,7 +5,7 @@ import { FakeGoogle } from '../fetcher/test-support/fake-google';
 import { launchOfflineBrowserThread } from '../fetcher/test-support/offline-chromium';
 import { BrowserThread } from './browser-thread';
 import { FIRST_REST_MS, RelaunchingBrowser } from './relaunching-browser';
-import { chromiumBrowsersOf, crashChromium, isRunning } from './testing/chromium-processes';
+import { chromiumBrowsersOf, crashChromium, hangChromium, isRunning } from './testing/chromium-processes';
 
 /** Real Chromium, crashed the way the machine would crash it (SIGKILL), against a local fake Google. */
 
@@ -14,6 +14,7 @@ let browser: RelaunchingBrowser | undefined;
 const launches: boolean[] = [];
 const failures: string[] = [];
 const rests: number[] = [];
+const stalls: string[] = [];
 
 beforeAll(async () => {
   google = await FakeGoogle.start();
@@ -25,6 +26,7 @@ afterEach(async () => {
   launches.length = 0;
   failures.length = 0;
   rests.length = 0;
+  stalls.length = 0;
   google.reset(() => ({ kind: 'page', html: '<html><body>no handler</body></html>' }));
 });
 
@@ -42,14 +44,15 @@ function relaunching(
       launched: (_, relaunch) => launches.push(relaunch),
       launchFailed: (error) => failures.push(error.message),
       resting: (until) => rests.push(until),
+      stalled: (why) => stalls.push(why),
     },
     now,
   );
   return browser;
 }
 
-function loaderOn(on: RelaunchingBrowser): PageLoader {
-  return on.pageLoader({ navigationTimeoutMs: 10_000, maxConcurrentPages: 2, maxContexts: 1, subresourceHosts: [] });
+function loaderOn(on: RelaunchingBrowser, navigationTimeoutMs = 10_000): PageLoader {
+  return on.pageLoader({ navigationTimeoutMs, maxConcurrentPages: 2, maxContexts: 1, subresourceHosts: [] });
 }
 
 function load(loader: PageLoader, q: string): Promise<PageLoadResult> {
@@ -226,4 +229,33 @@ describe('RelaunchingBrowser', () => {
     expect(launches).toHaveLength(6);
     expect(rests).toHaveLength(2);
   }, 90_000);
+
+  it('takes a browser that answers nothing for gone after two loads in a row, kills its Chromium, and loads on another', async () => {
+    google.reset(({ query }) => ({ kind: 'page', html: `<html><body>page ${query.get('q')}</body></html>` }));
+    const kept = relaunching();
+    const loader = loaderOn(kept, 1_000);
+    expect(await load(loader, 'one')).toMatchObject({ kind: 'loaded' });
+    const hung = theBrowserProcess();
+
+    // When Chromium hangs: it stays connected, and two loads time out past the watchdog's deadline
+    hangChromium(hung);
+    const [a, b] = await Promise.all([load(loader, 'a'), load(loader, 'b')]);
+    expect(a).toEqual({ kind: 'timeout', detail: 'the browser did not answer within 6000 ms', stalled: true });
+    expect(b).toMatchObject({ kind: 'timeout', stalled: true });
+    expect(stalls).toEqual(['Chromium did not answer 2 page loads in a row (the browser did not answer within 6000 ms)']);
+    expect(kept.state().kind).toBe('gone');
+
+    // then the next load launches another browser and loads there, and the hung Chromium is killed
+    const after = await load(loader, 'two');
+    expect(after.kind === 'loaded' && after.html).toContain('page two');
+    expect(launches).toEqual([false, true]);
+    expect(
+      await waitFor(
+        async () => isRunning(hung),
+        (running) => !running,
+        10_000,
+      ),
+    ).toBe(false);
+    expect(rests).toEqual([]);
+  }, 60_000);
 });

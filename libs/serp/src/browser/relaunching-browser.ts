@@ -11,7 +11,14 @@ export interface RelaunchingBrowserEvents {
   launchFailed?(error: Error, relaunch: boolean): void;
   /** Browsers keep going away before loading a page: none is launched before `until` (epoch ms). */
   resting?(until: number, why: string): void;
+  /** The running browser stopped answering: it is closed (killed if need be), and the next use launches another. */
+  stalled?(why: string): void;
 }
+
+/** Loads in a row that the browser itself did not answer, after which it is taken for hung. */
+const STALLS_BEFORE_REPLACING = 2;
+/** A hung browser is not waited for: its Chromium is killed after this. */
+const HUNG_CLOSE_TIMEOUT_MS = 1_000;
 
 /** Browsers in a row that went away before any load came back on them, after which launches rest. */
 const CRASHES_BEFORE_REST = 3;
@@ -62,12 +69,20 @@ export type RelaunchingBrowserState =
  * of CPU and failing the check all the same. After `CRASHES_BEFORE_REST` such browsers in a row,
  * launches rest (30 s, doubling up to 10 min); uses meanwhile fail at once with a
  * `BrowserRestingError` saying when the next launch is, so that scheduled checks come back then.
+ *
+ * A Chromium that hangs stays connected, and every load on it times out. Loads that the browser
+ * itself did not answer (the page loader's watchdog) mark it: after two in a row it counts as gone,
+ * its Chromium is killed, and the next use launches another.
  */
 export class RelaunchingBrowser {
   private launching: Promise<BrowserThread> | undefined;
   private launched: BrowserThread | undefined;
   /** Whether a load came back on the launched browser (anything but the browser going away). */
   private launchedServed = false;
+  /** Loads in a row the launched browser did not answer (`stalled` timeouts). */
+  private stalls = 0;
+  /** The launched browser, once taken for hung: it counts as gone. */
+  private hung: BrowserThread | undefined;
   /** Browsers in a row that went away before any load came back on them. */
   private crashes = 0;
   private rest: { until: number; why: string } | undefined;
@@ -87,12 +102,12 @@ export class RelaunchingBrowser {
    */
   running(): Promise<BrowserThread> {
     if (this.closed) return Promise.reject(new Error('the browser has been closed'));
-    const gone = this.launched !== undefined && !this.launched.isConnected();
+    const gone = this.launched !== undefined && this.isGone(this.launched);
     if (this.launching && !gone) return this.launching;
     const previous = this.launched;
     this.launched = undefined;
     // The thread of a browser that went away still runs: stop it (its Chromium, if any is left, with it).
-    previous?.close().catch(() => undefined);
+    previous?.close(previous === this.hung ? HUNG_CLOSE_TIMEOUT_MS : undefined).catch(() => undefined);
     if (gone) this.wentAway();
     if (this.rest && this.now() < this.rest.until) {
       this.launching = undefined;
@@ -110,6 +125,7 @@ export class RelaunchingBrowser {
         }
         this.launched = browser;
         this.launchedServed = false;
+        this.stalls = 0;
         this.events.launched?.(browser, relaunch);
         return browser;
       },
@@ -126,7 +142,7 @@ export class RelaunchingBrowser {
   }
 
   state(): RelaunchingBrowserState {
-    if (this.launched) return this.launched.isConnected() ? { kind: 'running', browser: this.launched } : { kind: 'gone' };
+    if (this.launched) return this.isGone(this.launched) ? { kind: 'gone' } : { kind: 'running', browser: this.launched };
     if (this.launching) return { kind: 'launching' };
     return this.rest && this.now() < this.rest.until ? { kind: 'resting', ...this.rest } : { kind: 'not-launched' };
   }
@@ -159,15 +175,14 @@ export class RelaunchingBrowser {
       }
       if (opened?.browser !== browser) opened = { browser, loader: browser.pageLoader(options) };
       const result = await opened.loader.load(request);
-      // Anything but the browser going away shows it works, even a timeout: the page did not answer.
-      if (result.kind !== 'browser-closed' && browser === this.launched) this.launchedServed = true;
+      if (browser === this.launched) this.cameBack(browser, result);
       return { result, on: browser };
     };
     return {
       load: async (request) => {
         const first = await loadOnce(request);
         // Tried again only when the browser it ran on went away (not when none could be had).
-        if (first.result.kind !== 'browser-closed' || this.closed || !first.on || first.on.isConnected()) return first.result;
+        if (first.result.kind !== 'browser-closed' || this.closed || !first.on || !this.isGone(first.on)) return first.result;
         return (await loadOnce(request)).result;
       },
       close: async () => {
@@ -176,6 +191,29 @@ export class RelaunchingBrowser {
         await last?.loader.close();
       },
     };
+  }
+
+  private isGone(browser: BrowserThread): boolean {
+    return !browser.isConnected() || browser === this.hung;
+  }
+
+  /**
+   * What a load on the launched browser tells of it. Anything but the browser going away shows it
+   * works, even a timeout (the page did not answer), unless the browser itself did not answer:
+   * after `STALLS_BEFORE_REPLACING` such loads in a row it is taken for hung, and replaced (and,
+   * having loaded nothing, counts towards a rest like one that died).
+   */
+  private cameBack(browser: BrowserThread, result: PageLoadResult): void {
+    if (result.kind === 'browser-closed') return;
+    if (result.kind !== 'timeout' || !result.stalled) {
+      this.launchedServed = true;
+      this.stalls = 0;
+      return;
+    }
+    this.stalls++;
+    if (this.stalls < STALLS_BEFORE_REPLACING || this.hung === browser) return;
+    this.hung = browser;
+    this.events.stalled?.(`Chromium did not answer ${this.stalls} page loads in a row (${result.detail})`);
   }
 
   /** A browser went away: counted when no load came back on it, and launches rest after enough in a row. */

@@ -79,7 +79,7 @@ export class ChromiumPageLoader implements PageLoader {
             await withDeadline(page.close(), Date.now() + WATCHDOG_SLACK_MS).catch(() => undefined);
           }
         });
-        return await withDeadline(work, watchdog);
+        return await withDeadline(work, watchdog, () => new BrowserStalled());
       } catch (error) {
         return this.classify(error);
       }
@@ -156,6 +156,13 @@ export class ChromiumPageLoader implements PageLoader {
   private classify(error: unknown): PageLoadResult {
     const detail = firstLine(error);
     if (!this.browser.isConnected()) return { kind: 'browser-closed', detail };
+    if (error instanceof BrowserStalled) {
+      return {
+        kind: 'timeout',
+        detail: `the browser did not answer within ${this.options.navigationTimeoutMs + WATCHDOG_SLACK_MS} ms`,
+        stalled: true,
+      };
+    }
     if (error instanceof errors.TimeoutError || error instanceof DeadlineExceeded) {
       return { kind: 'timeout', detail: `no readable page within ${this.options.navigationTimeoutMs} ms` };
     }
@@ -193,6 +200,9 @@ function isMainDocument(request: Request, page: Page): boolean {
 }
 
 class DeadlineExceeded extends Error {}
+
+/** The watchdog's deadline passed: a call to the browser itself did not come back. */
+class BrowserStalled extends Error {}
 
 /**
  * Where the page keeps its count of navigations started (see COUNT_NAVIGATIONS_SOURCE): a symbol
@@ -392,10 +402,14 @@ class MainFrameDocuments {
   }
 }
 
-function withDeadline<T>(work: Promise<T>, deadline: number): Promise<T> {
+function withDeadline<T>(
+  work: Promise<T>,
+  deadline: number,
+  expiry: () => Error = () => new DeadlineExceeded('deadline exceeded'),
+): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DeadlineExceeded('deadline exceeded')), remainingMs(deadline));
+    timer = setTimeout(() => reject(expiry()), remainingMs(deadline));
   });
   return Promise.race([work, expired]).finally(() => clearTimeout(timer));
 }

@@ -20,8 +20,11 @@ export interface PageLoadRequest {
 export type PageLoadResult =
   /** The server answered and the document became readable; `status` may still be an error. */
   | { kind: 'loaded'; status: number; html: string; finalUrl: string }
-  /** Nothing readable within the navigation timeout. Worth retrying. */
-  | { kind: 'timeout'; detail: string }
+  /**
+   * Nothing readable within the navigation timeout. Worth retrying. `stalled`: the browser itself
+   * did not answer (opening or closing a page, or well past the navigation's deadline), so it may hang.
+   */
+  | { kind: 'timeout'; detail: string; stalled?: boolean }
   /** Connection refused or reset, DNS, proxy failure, page crash… Worth retrying. */
   | { kind: 'load-error'; detail: string }
   /**

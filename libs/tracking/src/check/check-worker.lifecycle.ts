@@ -198,6 +198,7 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
           this.metrics.browserLaunches.inc({ outcome: 'failed', relaunch: String(relaunch) });
           this.logger.error(error.message);
         },
+        stalled: (why) => this.logger.error(`${why}: it is closed, and the next check launches another`),
         resting: (until, why) => {
           const at = new Date(until).toISOString();
           this.logger.error(`${why}: no browser is launched before ${at}, when the scheduled checks that met this are tried again`);
