@@ -1,5 +1,5 @@
 import { FIRST_REST_MS } from '@rank/serp/browser/relaunching-browser';
-import { chromiumBrowsersOf, crashChromium, isRunning } from '@rank/serp/browser/testing/chromium-processes';
+import { chromiumBrowsersOf, crashChromium, stillRunningAfterWait } from '@rank/serp/browser/testing/chromium-processes';
 import { FakeGoogle } from '@rank/serp/fetcher/test-support/fake-google';
 import { readSavedSerp } from '@rank/serp/fetcher/test-support/saved-serp';
 import { waitFor } from '@rank/platform/testing/wait-for';
@@ -37,10 +37,7 @@ describe('A scraper whose Chromium crashes', () => {
 
       // when Chromium is killed, as the machine's out-of-memory killer would
       crashChromium(first!);
-      await waitFor(
-        async () => isRunning(first!),
-        (running) => !running,
-      );
+      await stillRunningAfterWait(first!);
       const gone = await waitFor(
         () => app.request('GET', '/ready'),
         (answer) => answer.body.parts.browser.launched === false,

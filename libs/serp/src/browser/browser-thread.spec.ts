@@ -1,12 +1,11 @@
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import { waitFor } from '@rank/platform/testing/wait-for';
 import { repositoryPath } from '@rank/platform/repository-path';
 import { runTypeScriptChild } from '@rank/platform/testing/run-typescript-child';
 import { DIRECT_EGRESS } from '../fetcher/egress-pool';
 import { BrowserThread } from './browser-thread';
 import { BrowserUnavailableError } from './chromium';
-import { chromiumBrowsersOf, hangChromium, isRunning } from './testing/chromium-processes';
+import { chromiumBrowsersOf, hangChromium, stillRunningAfterWait } from './testing/chromium-processes';
 
 const PROBE = join(__dirname, 'testing', 'promise-hook-probe.ts');
 
@@ -61,13 +60,7 @@ describe('BrowserThread', () => {
     // When the thread stops without closing its browser (as an uncaught error in it would stop it)
     await (thread as unknown as { worker: Worker }).worker.terminate();
     // then Chromium stops too (a zombie until the process reaps it: no memory, no pages), and the thread says it is gone
-    expect(
-      await waitFor(
-        async () => isRunning(chromium!),
-        (running) => !running,
-        10_000,
-      ),
-    ).toBe(false);
+    expect(await stillRunningAfterWait(chromium!)).toBe(false);
     expect(thread.isConnected()).toBe(false);
     await expect(thread.close()).resolves.toBeUndefined();
   }, 30_000);
@@ -80,13 +73,7 @@ describe('BrowserThread', () => {
     hangChromium(chromium!);
     // then its close fails after its deadline, as before, and Chromium no longer runs
     await expect(thread.close(1_000)).rejects.toThrow('Chromium did not close within 1000 ms');
-    expect(
-      await waitFor(
-        async () => isRunning(chromium!),
-        (running) => !running,
-        10_000,
-      ),
-    ).toBe(false);
+    expect(await stillRunningAfterWait(chromium!)).toBe(false);
     expect(thread.isConnected()).toBe(false);
   }, 30_000);
 });

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { waitFor } from '@rank/platform/testing/wait-for';
 
 /*
  * Chromium's processes as Linux's /proc shows them, for tests that crash a browser the way the
@@ -28,6 +29,15 @@ function stat(pid: number): ProcessStat | undefined {
 export function isRunning(pid: number): boolean {
   const found = stat(pid);
   return found !== undefined && found.state !== 'Z' && found.state !== 'X';
+}
+
+/** Waits (up to `timeoutMs`) for the process to stop running; answers whether it still runs. */
+export function stillRunningAfterWait(pid: number, timeoutMs = 10_000): Promise<boolean> {
+  return waitFor(
+    async () => isRunning(pid),
+    (running) => !running,
+    timeoutMs,
+  );
 }
 
 /** The running Chromium browsers this process started (its direct children named chrom…). */
