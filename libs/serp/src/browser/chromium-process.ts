@@ -13,17 +13,16 @@ export const launchMarker = (): string => `--rank-tracker-launch=${randomUUID()}
 
 /**
  * Kills the running Chromium this process launched with `marker` among its switches, with its
- * process group (renderers and all). Answers whether there was one.
+ * process group (renderers and all), if there is one.
  */
-export function killMarkedChromium(marker: string): boolean {
+export function killMarkedChromium(marker: string): void {
   const pid = markedChromium(marker);
-  if (pid === undefined) return false;
+  if (pid === undefined) return;
   try {
     // Playwright starts Chromium as the leader of a process group of its own.
     process.kill(-pid, 'SIGKILL');
-    return true;
   } catch {
-    return false;
+    // Gone between the look and the kill: nothing is left to stop.
   }
 }
 
