@@ -2,9 +2,9 @@
 #
 # One build, four runtime targets (docker-compose.yml builds each):
 #   api        node dist/apps/api/src/main.js        (HTTP on $PORT; /health, /ready)
-#   projector  node dist/projections/src/main.js     (projections, work dispatcher, scheduler)
+#   projector  node dist/projections/src/main.js     (projections, work dispatcher, scheduler; /health, /ready, /metrics on $OPS_PORT)
 #   admin      node dist/apps/admin-cli/src/main.js  (the operator CLI: `docker compose run --rm admin …`)
-#   scraper    node dist/scraper/src/main.js         (the only one that carries a browser: Debian's Chromium)
+#   scraper    node dist/scraper/src/main.js         (the only one that carries a browser: Debian's Chromium; /health, /ready, /metrics on $OPS_PORT)
 # Compilers and dev dependencies stay in the build stage; the runtime stages run as the unprivileged
 # `node` user and cannot write the application files (they belong to root).
 #
@@ -49,6 +49,9 @@ EXPOSE 3000
 CMD ["node", "dist/apps/api/src/main.js"]
 
 FROM runtime AS projector
+# No API: /health, /ready and /metrics only, on the container's port.
+ENV OPS_PORT=3000
+EXPOSE 3000
 CMD ["node", "dist/projections/src/main.js"]
 
 FROM runtime AS admin
@@ -62,5 +65,7 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends chromium fonts-liberation \
  && rm -rf /var/lib/apt/lists/*
 USER node
-ENV CHROMIUM_PATH=/usr/bin/chromium
+# No API: /health, /ready and /metrics only, on the container's port.
+ENV CHROMIUM_PATH=/usr/bin/chromium OPS_PORT=3000
+EXPOSE 3000
 CMD ["node", "dist/scraper/src/main.js"]

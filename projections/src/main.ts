@@ -1,12 +1,15 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { loadConfig } from '@rank/platform/config/app-config';
+import { operationsEndpointOf } from '@rank/platform/health/operations-server';
+import { checkReadiness, eventStoreProbe, projectionsProbe, readStoreProbe } from '@rank/platform/health/readiness';
 import { announce, createAppLogger } from '@rank/platform/logging/app-logger';
 import { Metrics } from '@rank/platform/metrics/metrics';
 import { loadPlans } from '@rank/platform/plans/load-plans';
 import { runApp } from '@rank/platform/run-app';
 import { openStores } from '@rank/platform/stores/open-stores';
 import { systemClock } from '@rank/platform/tokens';
+import { ProjectionRunner } from '@rank/projector/projection-runner';
 import { ProjectorAppModule } from './projector-app.module';
 
 /** `node dist/projections/src/main.js`: the projector (projections, work dispatcher, scheduler). */
@@ -18,9 +21,18 @@ void runApp('Projector', async () => {
     ProjectorAppModule.forRoot({ config, stores, plans: loadPlans(config.plansFile), clock: systemClock, metrics }),
     { logger: createAppLogger(config) },
   );
-  announce(config, 'Projector', 'Projector started');
+  const runner = app.get(ProjectionRunner);
+  const ready = () =>
+    checkReadiness({
+      eventStore: eventStoreProbe(stores.eventStore),
+      readStore: readStoreProbe(stores.readStore),
+      projections: projectionsProbe(runner, config.readyMaxLag),
+    });
+  const operations = await operationsEndpointOf(config, metrics, ready, 'Projector');
+  announce(config, 'Projector', `Projector started${operations ? `; /health, /ready and /metrics on ${operations.url}` : ''}`);
   return {
     close: async () => {
+      await operations?.close();
       await app.close();
       await stores.readStore.close();
       await stores.eventStore.close();

@@ -1,12 +1,15 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { loadConfig } from '@rank/platform/config/app-config';
+import { operationsEndpointOf } from '@rank/platform/health/operations-server';
+import { checkReadiness, eventStoreProbe } from '@rank/platform/health/readiness';
 import { announce, createAppLogger } from '@rank/platform/logging/app-logger';
 import { Metrics } from '@rank/platform/metrics/metrics';
 import { loadPlans } from '@rank/platform/plans/load-plans';
 import { runApp } from '@rank/platform/run-app';
 import { openEventStore } from '@rank/platform/stores/open-stores';
 import { systemClock } from '@rank/platform/tokens';
+import { CheckWorkerLifecycle } from '@rank/tracking/check/check-worker.lifecycle';
 import { ScraperAppModule } from './scraper-app.module';
 
 /** `node dist/scraper/src/main.js`: one scraper; run as many as Google and the proxies allow. */
@@ -18,9 +21,14 @@ void runApp('Scraper', async () => {
     ScraperAppModule.forRoot({ config, stores: { eventStore }, plans: loadPlans(config.plansFile), clock: systemClock, metrics }),
     { logger: createAppLogger(config) },
   );
-  announce(config, 'Scraper', `Scraper started (checks at once: ${config.scraperChecksAtOnce})`);
+  const checkWorker = app.get(CheckWorkerLifecycle);
+  const ready = () => checkReadiness({ eventStore: eventStoreProbe(eventStore), browser: () => checkWorker.browserState() });
+  const operations = await operationsEndpointOf(config, metrics, ready, 'Scraper');
+  const serving = operations ? `; /health, /ready and /metrics on ${operations.url}` : '';
+  announce(config, 'Scraper', `Scraper started (checks at once: ${config.scraperChecksAtOnce})${serving}`);
   return {
     close: async () => {
+      await operations?.close();
       await app.close();
       await eventStore.close();
     },

@@ -6,7 +6,8 @@ import { PageSpeedMeasurerModule } from '@rank/domains/measure/page-speed-measur
 
 /**
  * The scraper app: a member of the `scrapers` consumer group (scheduled checks), of `live-checks` (serp-check) and of
- * `page-speed-measurers` (Lighthouse runs the projector asks for). Event store and Chromium; no ClickHouse, no HTTP server.
+ * `page-speed-measurers` (Lighthouse runs the projector asks for). Event store and Chromium; no ClickHouse, no API (main.ts
+ * answers /health, /ready and /metrics on OPS_PORT).
  */
 @Module({})
 export class ScraperAppModule {

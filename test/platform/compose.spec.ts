@@ -1,6 +1,10 @@
+import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { serveOperations } from '@rank/platform/health/operations-server';
+import type { ReadinessReport } from '@rank/platform/health/readiness';
+import { Metrics } from '@rank/platform/metrics/metrics';
 
 /**
  * docker-compose.yml, the Dockerfile and .dockerignore, read as text: there is no Docker engine (nor
@@ -173,13 +177,28 @@ describe('docker-compose.yml', () => {
         source: sourceOf(entry!),
         exists: true,
       });
-      // A process-level health check looks for the very entry point the service runs.
       const test = service.healthcheck?.test;
-      if (Array.isArray(test) && test.includes('process')) expect(test).toContain(entry);
       if (Array.isArray(test) && test.includes('deploy/healthcheck.js')) expect(existsSync(join(ROOT, 'deploy/healthcheck.js'))).toBe(true);
     }
     expect(compose.services.admin!.profiles).toEqual(['tools']);
-    expect(compose.services.api!.healthcheck!.test).toEqual(expect.arrayContaining(['/health', '/ready']));
+  });
+
+  it('asks each long-running app over HTTP: the api on PORT, the projector and the scrapers on OPS_PORT, which their images set', () => {
+    const check = (name: string) => compose.services[name]!.healthcheck!.test;
+    expect(check('api')).toEqual(['CMD', 'node', 'deploy/healthcheck.js', 'http', '/health', '/ready']);
+    expect(check('scraper')).toEqual(['CMD', 'node', 'deploy/healthcheck.js', 'http', '/health', '/ready']);
+    // Alive only: its /ready is 503 while the projections catch up, which may take minutes.
+    expect(check('projector')).toEqual(['CMD', 'node', 'deploy/healthcheck.js', 'http', '/health']);
+    for (const target of ['projector', 'scraper']) {
+      const setsOpsPort = stage(target)!.lines.some((line) => /^ENV\b.*\bOPS_PORT=3000\b/.test(line));
+      expect({ target, setsOpsPort }).toEqual({ target, setsOpsPort: true });
+      expect(compose.services[target]!.environment).toHaveProperty('METRICS_TOKEN');
+    }
+    expect(
+      lineage('api')
+        .flatMap((s) => s.lines)
+        .filter((line) => line.includes('OPS_PORT')),
+    ).toEqual([]);
   });
 });
 
@@ -250,5 +269,41 @@ describe('.dockerignore', () => {
       expect(ignored).toContain(entry);
     // The build needs these: the sources it compiles and the script the health checks run.
     for (const kept of ['deploy', 'libs', 'apps', 'test', 'package.json', 'package-lock.json']) expect(ignored).not.toContain(kept);
+  });
+});
+
+describe('deploy/healthcheck.js', () => {
+  const runCheck = (port: number, paths: string[]) =>
+    new Promise<{ code: number | null; out: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        [join(ROOT, 'deploy/healthcheck.js'), 'http', ...paths],
+        { env: { OPS_PORT: String(port) } },
+        (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, out: stdout + stderr }),
+      );
+    });
+
+  it('passes when every path answers 2xx on OPS_PORT, and fails naming the path and its answer otherwise', async () => {
+    let report: ReadinessReport = { status: 'ready', parts: { eventStore: { ok: true } } };
+    const endpoint = await serveOperations({
+      host: '127.0.0.1',
+      port: 0,
+      metrics: new Metrics(),
+      metricsToken: undefined,
+      ready: async () => report,
+      onError: () => undefined,
+    });
+    try {
+      const port = Number(new URL(endpoint.url).port);
+      expect(await runCheck(port, ['/health', '/ready'])).toEqual({ code: 0, out: 'ok: /health, /ready\n' });
+      report = { status: 'not ready', parts: { browser: { ok: false, error: 'resting' } } };
+      expect(await runCheck(port, ['/health', '/ready'])).toEqual({
+        code: 1,
+        out: `unhealthy: GET /ready: 503 ${JSON.stringify(report)}\n`,
+      });
+      expect(await runCheck(port, ['/health'])).toEqual({ code: 0, out: 'ok: /health\n' });
+    } finally {
+      await endpoint.close();
+    }
   });
 });

@@ -34,19 +34,22 @@ export function runTypeScript(
 }
 
 export interface AppProcess {
-  /** The api's base URL; empty for the apps that serve no HTTP. */
+  /** The api's base URL; the projector's or a scraper's operations endpoint with OPS_PORT; else empty. */
   url: string;
   process: ChildProcess;
   output(): string;
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Which entry point a child process runs, and the line that says it is ready. */
+/** Which entry point a child process runs, and the whole line that says it is ready (its end read too). */
 const APPS = {
-  api: { entry: 'apps/api/src/main.ts', ready: /listening on (http:\/\/[^\s]+)/ },
-  projector: { entry: 'projections/src/main.ts', ready: /Projector started/ },
-  scraper: { entry: 'scraper/src/main.ts', ready: /Scraper started/ },
+  api: { entry: 'apps/api/src/main.ts', ready: /listening on [^\n]*\n/ },
+  projector: { entry: 'projections/src/main.ts', ready: /Projector started[^\n]*\n/ },
+  scraper: { entry: 'scraper/src/main.ts', ready: /Scraper started[^\n]*\n/ },
 } as const;
+
+/** Where the ready line says the app serves HTTP: the api, or the operations endpoint of the others (OPS_PORT). */
+const SERVED_AT = /(?:listening on|\/metrics on) (http:\/\/[^\s"]+)/;
 
 /** The service (the api app in standalone mode, unless told otherwise) in a child process of its own. */
 export async function startAppProcess(
@@ -84,7 +87,7 @@ export async function startAppProcess(
       const match = ready.exec(output);
       if (match) {
         clearTimeout(timer);
-        resolve(match[1] ?? '');
+        resolve(SERVED_AT.exec(match[0])?.[1] ?? '');
       }
     };
     child.stdout!.on('data', check);

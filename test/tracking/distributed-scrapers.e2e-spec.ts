@@ -12,8 +12,10 @@ import { readSavedSerp } from '@rank/serp/fetcher/test-support/saved-serp';
 import { AppProcess, startAppProcess } from '../support/app-process';
 import { checkResultsOf } from '../support/seed-checks';
 import { TEST_ADMIN_TOKEN } from '../support/test-app';
+import { METRICS_TOKEN_REFUSED } from '@rank/platform/metrics/metrics-token';
 import { waitFor } from '@rank/platform/testing/wait-for';
 
+const METRICS_TOKEN = 'metrics-token-of-the-fleet';
 const EGGS_PAGE = readSavedSerp('fra50__persistent_browser_service__ai_overview.html');
 
 /** A Google that takes a moment per page, so one scraper cannot take every check before the other starts. */
@@ -26,8 +28,9 @@ async function slowGoogle(): Promise<FakeGoogle> {
 /**
  * The distributed stack as separate processes, each started from its own entry point: the api, the
  * projector and two scrapers, on EventStoreDB (the wire-level double) and ClickHouse (the HTTP
- * interface over chDB). Only the api serves HTTP; only the scrapers run Chromium; the scrapers get no
- * ClickHouse settings at all.
+ * interface over chDB). Only the api serves the API; the projector and the scrapers answer only
+ * /health, /ready and /metrics (OPS_PORT). Only the scrapers run Chromium; they get no ClickHouse
+ * settings at all.
  */
 describe('Distributed mode: api, projector and two scrapers as separate processes', () => {
   const double = new EventStoreDbDouble();
@@ -55,19 +58,28 @@ describe('Distributed mode: api, projector and two scrapers as separate processe
   it('shares one work order between the scrapers: each check runs once, all are stored and read back through the api', async () => {
     const { connectionString } = await double.start();
     clickhouse = await startChdbHttpServer({ chdbPath: testChdbPath() });
-    const shared = { EVENTSTORE_CONNECTION_STRING: connectionString, LOG_LEVEL: 'log', ADMIN_TOKEN: TEST_ADMIN_TOKEN };
+    const shared = {
+      EVENTSTORE_CONNECTION_STRING: connectionString,
+      LOG_LEVEL: 'log',
+      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      METRICS_TOKEN,
+      OPS_PORT: '0',
+    };
     const clickhouseEnv = { CLICKHOUSE_URL: clickhouse.url, CLICKHOUSE_DATABASE: `d_${randomBytes(6).toString('hex')}` };
 
     // The projector first: it applies the read models' migrations, which want one process at a time.
-    processes.push(await startAppProcess({ ...shared, ...clickhouseEnv, DATA_DIR: dataDir() }, 60_000, 'projector'));
+    const projector = await startAppProcess({ ...shared, ...clickhouseEnv, DATA_DIR: dataDir() }, 60_000, 'projector');
+    processes.push(projector);
     const api = await startAppProcess({ ...shared, ...clickhouseEnv, DATA_DIR: dataDir(), ROLES: 'api' }, 60_000, 'api');
     processes.push(api);
+    const scrapers: AppProcess[] = [];
     for (let i = 0; i < 2; i++) {
       const google = await slowGoogle();
       googles.push(google);
       const env = { ...shared, DATA_DIR: dataDir(), GOOGLE_BASE_URL: google.baseUrl, SCRAPER_CHECKS_AT_ONCE: '1' };
-      processes.push(await startAppProcess(env, 60_000, 'scraper'));
+      scrapers.push(await startAppProcess(env, 60_000, 'scraper'));
     }
+    processes.push(...scrapers);
 
     const call = async (method: string, path: string, key: string, body?: unknown) => {
       const response = await fetch(new URL(path, api.url), {
@@ -106,5 +118,46 @@ describe('Distributed mode: api, projector and two scrapers as separate processe
       30_000,
     );
     expect(Object.keys(updates.data)).toHaveLength(6);
+
+    // Each scraper and the projector answer /health, /ready and /metrics on OPS_PORT, so a fleet's
+    // own figures (checks settled, pages loaded, the browser, the queue, the lag) can be watched.
+    const ask = async (app: AppProcess, path: string, token?: string) => {
+      const response = await fetch(new URL(path, app.url), { headers: token ? { authorization: `Bearer ${token}` } : {} });
+      return { status: response.status, type: response.headers.get('content-type') ?? '', text: await response.text() };
+    };
+    const settled = (metrics: string) => Number(/^rank_checks_total\{outcome="completed",reason=""\} (\d+)$/m.exec(metrics)?.[1] ?? 0);
+    let completedByScrapers = 0;
+    for (const scraper of scrapers) {
+      expect(scraper.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(await ask(scraper, '/health')).toMatchObject({ status: 200, text: '{"status":"ok"}' });
+      const ready = await ask(scraper, '/ready');
+      expect(ready.status).toBe(200);
+      expect(JSON.parse(ready.text)).toMatchObject({
+        status: 'ready',
+        parts: { eventStore: { ok: true }, browser: { ok: true, launched: true } },
+      });
+      const refused = await ask(scraper, '/metrics');
+      expect(refused.status).toBe(401);
+      expect(refused.type).toContain('application/json');
+      expect(JSON.parse(refused.text)).toEqual({ success: false, message: METRICS_TOKEN_REFUSED });
+      const metrics = (await ask(scraper, '/metrics', METRICS_TOKEN)).text;
+      expect(settled(metrics)).toBeGreaterThan(0);
+      expect(metrics).toMatch(/rank_scraper_page_load_seconds_count\{outcome="loaded"\} [1-9]/);
+      expect(metrics).toContain('rank_browser_launches_total{outcome="started",relaunch="false"} 1');
+      completedByScrapers += settled(metrics);
+    }
+    expect(completedByScrapers).toBe(6);
+
+    expect(await ask(projector, '/health')).toMatchObject({ status: 200, text: '{"status":"ok"}' });
+    const projectorReady = JSON.parse((await ask(projector, '/ready')).text);
+    expect(projectorReady).toMatchObject({
+      status: 'ready',
+      parts: { eventStore: { ok: true }, readStore: { ok: true }, projections: { ok: true } },
+    });
+    expect(Object.keys(projectorReady.parts)).toEqual(['eventStore', 'readStore', 'projections']);
+    const projectorMetrics = (await ask(projector, '/metrics', METRICS_TOKEN)).text;
+    // The work dispatcher runs in the projector: it queued the six checks the scrapers settled.
+    expect(projectorMetrics).toContain('rank_checks_queued_total 6');
+    expect(projectorMetrics).toMatch(/rank_projection_lag_events\{projection="[^"]+"\} \d+/);
   }, 150_000);
 });

@@ -43,6 +43,14 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads OPS_PORT, where the projector and scraper apps answer /health, /ready and /metrics, and names a bad one', () => {
+    expect(loadConfig({}, '/srv/app').opsPort).toBeUndefined();
+    expect(loadConfig({ OPS_PORT: '' }, '/srv/app').opsPort).toBeUndefined();
+    expect(loadConfig({ OPS_PORT: '0' }, '/srv/app').opsPort).toBe(0);
+    expect(loadConfig({ OPS_PORT: '9464' }, '/srv/app').opsPort).toBe(9464);
+    expect(() => loadConfig({ OPS_PORT: '70000' })).toThrow('OPS_PORT must be a whole number from 0 to 65535 (got "70000")');
+  });
+
   it('reads REDIS_URL, where the rate-limit counters are shared, and names it when it is not a redis URL', () => {
     expect(loadConfig({}, '/srv/app').redisUrl).toBeUndefined();
     expect(loadConfig({ REDIS_URL: 'redis://redis:6379/0' }, '/srv/app').redisUrl).toBe('redis://redis:6379/0');

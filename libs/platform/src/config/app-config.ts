@@ -14,6 +14,11 @@ const ROLES: readonly Role[] = ['api', 'projections', 'scheduler', 'scraper'];
 export interface AppConfig {
   port: number;
   host: string;
+  /**
+   * OPS_PORT: where the distributed projector and scraper apps answer /health, /ready and /metrics
+   * (on HOST); unset, they serve no HTTP. The api serves those on PORT and ignores it.
+   */
+  opsPort: number | undefined;
   dataDir: string;
   /** Where the embedded ClickHouse (chDB) keeps its data; one path per process. */
   chdbPath: string;
@@ -81,6 +86,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
 
   const port = integer('PORT', 3000, 0, 65535);
   const host = get('HOST') ?? '127.0.0.1';
+  const opsPort = get('OPS_PORT') === undefined ? undefined : integer('OPS_PORT', 0, 0, 65535);
   const dataDirRaw = get('DATA_DIR') ?? './data';
   const dataDir = isAbsolute(dataDirRaw) ? dataDirRaw : resolve(cwd, dataDirRaw);
 
@@ -156,6 +162,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const config: AppConfig = {
     port,
     host,
+    opsPort,
     dataDir,
     chdbPath: get('CHDB_PATH') ?? join(dataDir, 'clickhouse'),
     adminToken,

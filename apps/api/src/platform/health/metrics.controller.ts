@@ -1,9 +1,9 @@
 import { Controller, Get, Headers, Inject, Res, UnauthorizedException } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { AppConfig } from '@rank/platform/config/app-config';
 import { Metrics } from '@rank/platform/metrics/metrics';
+import { acceptsMetricsToken, METRICS_TOKEN_REFUSED } from '@rank/platform/metrics/metrics-token';
 import { APP_CONFIG } from '@rank/platform/tokens';
 import { Public } from '../auth/access.decorators';
 
@@ -23,15 +23,7 @@ export class MetricsController {
 
   @Get()
   async scrape(@Headers('authorization') authorization: string | undefined, @Res() reply: FastifyReply): Promise<void> {
-    const token = this.config.metricsToken;
-    if (token !== undefined) {
-      const sent = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1] ?? '';
-      // Compared as hashes, in constant time: the length of a wrong guess tells nothing.
-      const digest = (s: string) => createHash('sha256').update(s).digest();
-      if (!timingSafeEqual(digest(sent), digest(token))) {
-        throw new UnauthorizedException({ message: 'Missing or wrong metrics token: send Authorization: Bearer <METRICS_TOKEN>' });
-      }
-    }
+    if (!acceptsMetricsToken(this.config.metricsToken, authorization)) throw new UnauthorizedException({ message: METRICS_TOKEN_REFUSED });
     const { contentType, text } = await this.metrics.exposition();
     await reply.header('content-type', contentType).send(text);
   }
