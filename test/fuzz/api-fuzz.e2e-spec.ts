@@ -10,7 +10,7 @@ import { FuzzRequest, FuzzTargets, hostileRequests, operationsOf, percentEncode 
  * app with the real embedded stores. `npm test` sends about a thousand; `npm run fuzz` sends
  * FUZZ_REQUESTS (10,000 by default there). FUZZ_SEED replays a run.
  *
- * What must hold: no 5xx; every error is JSON with a message; nothing a request could write stalls
+ * What must hold: no 5xx; every error is JSON in the service's shape (`success: false` and a message); nothing a request could write stalls
  * the projections (the checkpoint reaches the log's end, nothing is dead-lettered); and a project
  * created afterwards is still scheduled.
  */
@@ -45,14 +45,17 @@ async function send(baseUrl: string, request: FuzzRequest): Promise<Outcome> {
     if (response.status >= 400) {
       if (!(response.headers.get('content-type') ?? '').includes('application/json'))
         return { request, status: response.status, problem: `error not JSON: ${text.slice(0, 200)}` };
-      let message: unknown;
+      let error: { success?: unknown; message?: unknown };
       try {
-        message = (JSON.parse(text) as { message?: unknown }).message;
+        error = JSON.parse(text) as typeof error;
       } catch {
         return { request, status: response.status, problem: `error body does not parse: ${text.slice(0, 200)}` };
       }
-      if (typeof message !== 'string' || message === '')
+      if (typeof error.message !== 'string' || error.message === '')
         return { request, status: response.status, problem: `error without a message: ${text.slice(0, 200)}` };
+      // The service's error shape, not a framework's (Fastify's own had `code` and `statusCode` instead).
+      if (error.success !== false)
+        return { request, status: response.status, problem: `error without success: false: ${text.slice(0, 200)}` };
     }
     return { request, status: response.status };
   } catch (error) {

@@ -80,6 +80,20 @@ describe('Hostile input', () => {
       expect(update.body.project.aliases).toEqual(['a.example', 'b.example']);
     });
 
+    it('refuses a query value or name that does not decode as UTF-8, naming it, instead of taking its raw characters', async () => {
+      for (const [query, message] of [
+        [`projectId=${projectId}&search=%FF`, 'search must be percent-encoded UTF-8 text (got "%FF")'],
+        [`projectId=${projectId}&search=a%ED%A0%80`, 'search must be percent-encoded UTF-8 text (got "a%ED%A0%80")'],
+        [`search%zz=x&projectId=${projectId}`, 'a query parameter\'s name must be percent-encoded UTF-8 text (got "search%zz")'],
+      ]) {
+        const response = await app.request('GET', `/api/projects/keyword-updates?${query}`, { key });
+        expect({ query, status: response.status, body: response.body }).toEqual({ query, status: 400, body: { success: false, message } });
+      }
+      // Well-encoded text, a literal percent sign and a plus for a space still pass.
+      const fine = await app.request('GET', `/api/projects/keyword-updates?projectId=${projectId}&search=%E2%82%AC+100%25`, { key });
+      expect(fine.status).toBe(200);
+    });
+
     it('checks query strings too', async () => {
       const response = await app.request('GET', '/api/projects/keyword-updates', { key, query: { projectId, search: 'x\u0000' } });
       expect(response.status).toBe(400);
@@ -192,6 +206,26 @@ describe('Hostile input', () => {
     const docs = await app.request('GET', '/api/docs');
     expect(docs.status).toBe(200);
     expect(docs.headers.get('content-security-policy')).toMatch(/script-src 'self' 'unsafe-inline'/);
+  });
+
+  it('answers a path that does not decode as UTF-8 in the error shape, quoting the part (Fastify answered in its own)', async () => {
+    for (const [path, part] of [
+      ['/api/projects/%ED%A0%80', '%ED%A0%80'],
+      ['/api/projects/%zz', '%zz'],
+    ]) {
+      const response = await app.request('GET', path!, { key });
+      expect({ path, status: response.status, body: response.body }).toEqual({
+        path,
+        status: 400,
+        body: { success: false, message: `the path must be percent-encoded UTF-8 text (got "${part}")` },
+      });
+    }
+  });
+
+  it('takes an id of any length to its route, whose validation names it', async () => {
+    const response = await app.request('GET', `/api/projects/${'a'.repeat(5_000)}`, { key });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ success: false, message: 'id must be a 24-character hex id' });
   });
 
   it('serves /api/projects/ as /api/projects', async () => {

@@ -158,6 +158,27 @@ describe('MCP endpoint (/api/mcp) with the official SDK client', () => {
     expect(textOf(missing)).toMatch(/projectId/);
   });
 
+  it('refuses text a URL cannot carry (a lone surrogate) in path and query arguments as the route refuses it in a body', async () => {
+    const client = await connect(key);
+    const projectId = (await app.request('POST', '/api/projects', { key, body: { name: 'S', domain: 's.example' } })).body.project._id;
+    // Before, the path argument failed the whole call with a protocol error ("URI malformed"), and the
+    // query argument reached the route as U+FFFD: a search for a character the caller never sent.
+    for (const [tool, args, message] of [
+      ['getProject', { id: '\ud800' }, 'id must be well-formed text (it contains a lone UTF-16 surrogate)'],
+      ['getKeywordUpdates', { projectId, search: 'eggs \udc00' }, 'search must be well-formed text (it contains a lone UTF-16 surrogate)'],
+    ] as const) {
+      const result = await call(client, tool, args);
+      expect({ tool, isError: result.isError, structured: result.structuredContent }).toEqual({
+        tool,
+        isError: true,
+        structured: { status: 400, success: false, message },
+      });
+    }
+    // An id far past any real one reaches the route, whose validation names it.
+    const long = await call(client, 'getProject', { id: 'a'.repeat(5_000) });
+    expect(long.structuredContent).toEqual({ status: 400, success: false, message: 'id must be a 24-character hex id' });
+  });
+
   it("keeps accounts apart: another account's project is not found", async () => {
     const other = await app.createAccount();
     const theirs = (await app.request('POST', '/api/projects', { key: other.apiKey, body: { name: 'Theirs', domain: 'theirs.example' } }))

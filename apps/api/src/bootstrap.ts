@@ -7,6 +7,7 @@ import { AppModule } from './app.module';
 import type { AppConfig } from '@rank/platform/config/app-config';
 import { createValidationPipe } from './platform/http/validation';
 import { answerClientError } from './platform/http/client-errors';
+import { answerFrameworkError, MAX_PATH_PARAMETER_LENGTH, refuseUndecodableQuery } from './platform/http/url-encoding';
 import { WellFormedInputPipe } from './platform/http/well-formed-input';
 import { limitJsonDepth } from './platform/http/json-body';
 import { addSecurityHeaders } from './platform/http/security-headers';
@@ -41,8 +42,9 @@ export async function createApp(config: AppConfig, overrides: { clock?: Clock } 
     const routes = new RouteRegistry();
     const adapter = new FastifyAdapter({
       bodyLimit: 5 * 1024 * 1024,
-      routerOptions: { ignoreTrailingSlash: true },
+      routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER_LENGTH },
       clientErrorHandler: answerClientError,
+      frameworkErrors: answerFrameworkError,
       // Our own request ids (X-Request-Id when well formed), checked before they reach a log line.
       requestIdHeader: false,
       genReqId: requestIdOf,
@@ -56,6 +58,7 @@ export async function createApp(config: AppConfig, overrides: { clock?: Clock } 
     fastify.addHook('onRoute', (route) => routes.add(route.method as string | string[], route.url));
     logRequests(fastify, metrics);
     limitJsonDepth(fastify);
+    refuseUndecodableQuery(fastify);
     addSecurityHeaders(fastify);
 
     const app = await NestFactory.create<NestFastifyApplication>(

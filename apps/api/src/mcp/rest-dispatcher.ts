@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
+import { findIllFormedText } from '../platform/http/well-formed-input';
 import type { ToolDefinition } from './tool-catalogue';
 
 export interface RestAnswer {
@@ -27,6 +28,10 @@ export class RestDispatcher {
     for (const [name, value] of Object.entries(args)) {
       if (value === undefined) continue;
       const where = tool.parameterLocations.get(name) ?? (tool.hasBody ? 'body' : 'query');
+      // A URL cannot carry a lone surrogate (encodeURIComponent throws, URLSearchParams writes U+FFFD
+      // in its place), so the route would never see it: refused here as the route refuses it.
+      const problem = where === 'body' ? null : findIllFormedText(value, name);
+      if (problem) return refused(problem);
       if (where === 'path') path = path.replace(`{${name}}`, encodeURIComponent(asText(value)));
       else if (where === 'query') for (const item of Array.isArray(value) ? value : [value]) query.append(name, asText(item));
       else body[name] = value;
@@ -44,6 +49,12 @@ export class RestDispatcher {
     if (contentType.includes('json') && response.body !== '') answer.json = JSON.parse(response.body);
     return answer;
   }
+}
+
+/** The answer the route gives to input it refuses. */
+function refused(message: string): RestAnswer {
+  const json = { success: false, message };
+  return { status: 400, contentType: 'application/json; charset=utf-8', text: JSON.stringify(json), json };
 }
 
 function asText(value: unknown): string {
