@@ -1,5 +1,6 @@
 import { parseStreamName } from '@rank/domain/stream-categories';
 import { connect } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { loadConfig } from '@rank/platform/config/app-config';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
 
@@ -109,6 +110,34 @@ describe('Hostile input', () => {
     // Brackets inside strings do not count.
     const brackets = await raw('POST', '/api/projects/folders', JSON.stringify({ name: '[[[['.repeat(20) }));
     expect(brackets.status).toBe(201);
+  });
+
+  it('says what is wrong with a body that is not UTF-8, compressed, or poisoning prototypes, and writes nothing', async () => {
+    const post = async (body: Buffer | string, headers: Record<string, string> = {}) => {
+      const response = await fetch(new URL('/api/projects/folders', app.url), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
+        body,
+      });
+      return { status: response.status, body: (await response.json()) as unknown };
+    };
+    const foldersBefore = (await app.request('GET', '/api/projects/folders', { key })).body;
+    // Before, the first two were "Request body size did not match Content-Length", the last "not valid JSON".
+    expect(await post(Buffer.from('{"name":"caf\xe9"}', 'latin1'), { 'content-type': 'application/json; charset=latin1' })).toEqual({
+      status: 400,
+      body: { success: false, message: 'The request body is not UTF-8 text: send JSON as UTF-8' },
+    });
+    expect(await post(Buffer.from([...Buffer.from('{"name":"x'), 0xed, 0xa0, 0x80, ...Buffer.from('"}')]))).toMatchObject({ status: 400 });
+    expect(await post(gzipSync('{"name":"zipped"}'), { 'content-encoding': 'gzip' })).toEqual({
+      status: 415,
+      body: { success: false, message: 'Content-Encoding "gzip" is not accepted: send the body uncompressed' },
+    });
+    const poisoned = 'The request body may not hold a "__proto__" key, nor a "constructor" key holding "prototype"';
+    expect(await post('{"name":"p","__proto__":{"admin":true}}')).toEqual({ status: 400, body: { success: false, message: poisoned } });
+    expect(await post('{"name":"p","constructor":{"prototype":{}}}')).toEqual({ status: 400, body: { success: false, message: poisoned } });
+    expect((await app.request('GET', '/api/projects/folders', { key })).body).toEqual(foldersBefore);
+    // UTF-8 text, with or without a byte-order mark, and an identity coding still pass.
+    expect((await post(Buffer.from('\ufeff{"name":"café"}', 'utf8'), { 'content-encoding': 'identity' })).status).toBe(201);
   });
 
   it('answers a keyless request with a body 401 before reading it', async () => {

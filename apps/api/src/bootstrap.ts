@@ -9,7 +9,7 @@ import { createValidationPipe } from './platform/http/validation';
 import { answerClientError } from './platform/http/client-errors';
 import { answerFrameworkError, MAX_PATH_PARAMETER_LENGTH, refuseUndecodableQuery } from './platform/http/url-encoding';
 import { WellFormedInputPipe } from './platform/http/well-formed-input';
-import { limitJsonDepth } from './platform/http/json-body';
+import { parseJsonBodies } from './platform/http/json-body';
 import { addSecurityHeaders } from './platform/http/security-headers';
 import { compressAnswers } from './platform/http/compression';
 import { logRequests, requestIdOf } from './platform/http/access-log';
@@ -57,14 +57,14 @@ export async function createApp(config: AppConfig, overrides: { clock?: Clock } 
     const fastify = adapter.getInstance();
     fastify.addHook('onRoute', (route) => routes.add(route.method as string | string[], route.url));
     logRequests(fastify, metrics);
-    limitJsonDepth(fastify);
+    parseJsonBodies(fastify);
     refuseUndecodableQuery(fastify);
     addSecurityHeaders(fastify);
 
     const app = await NestFactory.create<NestFastifyApplication>(
       AppModule.forRoot({ config, stores, plans, clock: overrides.clock ?? systemClock, routes, metrics }),
       adapter,
-      // The JSON body parser is ours (limitJsonDepth), not Nest's.
+      // The JSON body parser is ours (parseJsonBodies), not Nest's.
       { logger: createAppLogger(config), bodyParser: false },
     );
     await compressAnswers(app);

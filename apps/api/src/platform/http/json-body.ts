@@ -24,17 +24,52 @@ export function jsonDepthExceeds(text: string, limit: number): boolean {
   return false;
 }
 
-/** Replaces Fastify's JSON body parser with the same parser behind the depth check. */
-export function limitJsonDepth(fastify: FastifyInstance): void {
+/** JSON travels as UTF-8 (RFC 8259); a byte sequence that is not UTF-8 is refused, never replaced. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+const refusal = (statusCode: number, message: string) => Object.assign(new Error(message), { statusCode });
+
+/**
+ * Replaces Fastify's JSON body parser with the same parser behind three checks, each answered with
+ * what is wrong: a compressed body (415; Fastify said its size did not match Content-Length), bytes
+ * that are not UTF-8 (400; the same wrong message), and the depth. A `__proto__` key, or
+ * `constructor` holding `prototype`, is still refused, now saying so instead of "not valid JSON".
+ */
+export function parseJsonBodies(fastify: FastifyInstance): void {
   const parse = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeContentTypeParser('application/json');
-  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (jsonDepthExceeds(body as string, MAX_JSON_DEPTH)) {
-      return done(
-        Object.assign(new Error(`The request body is nested too deeply: at most ${MAX_JSON_DEPTH} levels`), { statusCode: 400 }),
-        undefined,
-      );
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, raw, done) => {
+    const coding = request.headers['content-encoding'];
+    if (coding !== undefined && coding.trim().toLowerCase() !== 'identity') {
+      return done(refusal(415, `Content-Encoding ${JSON.stringify(coding)} is not accepted: send the body uncompressed`), undefined);
     }
-    parse(request, body as string, done);
+    let body: string;
+    try {
+      body = UTF8.decode(raw as Buffer);
+    } catch {
+      return done(refusal(400, 'The request body is not UTF-8 text: send JSON as UTF-8'), undefined);
+    }
+    if (jsonDepthExceeds(body, MAX_JSON_DEPTH)) {
+      return done(refusal(400, `The request body is nested too deeply: at most ${MAX_JSON_DEPTH} levels`), undefined);
+    }
+    parse(request, body, (error, value) => {
+      if (error && body.length > 0 && isJson(body)) {
+        return done(
+          refusal(400, 'The request body may not hold a "__proto__" key, nor a "constructor" key holding "prototype"'),
+          undefined,
+        );
+      }
+      done(error, value);
+    });
   });
+}
+
+/** Whether the text is JSON at all: asked only of a body the guarded parser refused. */
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
