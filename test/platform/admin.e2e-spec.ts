@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ProjectionRunner } from '@rank/projector/projection-runner';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
 
@@ -180,5 +183,36 @@ describe('Operator API: listing accounts and handling their keys', () => {
     const badKey = await app.admin('DELETE', `/admin/accounts/${accountId}/api-keys/nope`);
     expect(badKey.status).toBe(400);
     expect(badKey.body.message).toMatch(/keyId must be a 24-character hex id/);
+  });
+});
+
+describe('Operator API with a PLANS_FILE without a pro plan', () => {
+  let app: TestApp;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'rank-tracker-plans-'));
+    const plansFile = join(dir, 'plans.json');
+    writeFileSync(
+      plansFile,
+      JSON.stringify([
+        { id: 'free', name: 'Free', apiAccess: false, monthlySerpTokens: 0 },
+        { id: 'team', name: 'Team', apiAccess: true, monthlySerpTokens: 50_000 },
+      ]),
+    );
+    app = await startTestApp({ env: { PLANS_FILE: plansFile } });
+  });
+  afterAll(async () => {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('opens an account without a plan on the first plan with API access, where it answered "plan must be one of" to a plan never sent', async () => {
+    const opened = await app.admin('POST', '/admin/accounts', { name: 'Agency' });
+    expect(opened.status).toBe(201);
+    expect(opened.body.account.plan).toBe('team');
+    expect((await app.request('GET', '/api/projects', { key: opened.body.apiKey })).status).toBe(200);
+    const named = await app.admin('POST', '/admin/accounts', { name: 'Other', plan: 'pro' });
+    expect(named.status).toBe(400);
+    expect(named.body.message).toBe('plan must be one of free, team');
   });
 });

@@ -12,7 +12,6 @@ import { AccountListQuery, parseAccountListQuery } from '@rank/accounts/list-acc
 import { parseEvent } from '@rank/domain/domain-event';
 import { isObjectId } from '@rank/domain/object-id';
 import type { EventStore } from '@rank/event-store/event-store.port';
-import { DEFAULT_PLAN_ID } from '@rank/accounts/domain/plans';
 import { DomainError } from '@rank/domain/domain-error';
 import { AccountsModule } from '@rank/accounts/accounts.module';
 import { ChangeAccount } from '@rank/accounts/change-account/change-account';
@@ -105,11 +104,7 @@ async function main(rawArgv: string[]): Promise<number> {
     const trial = values.trial === undefined ? undefined : values.trial === 'true';
     switch (command) {
       case 'create-account':
-        print(
-          await app
-            .get(OpenAccount)
-            .open(new OpenAccountCommand({ name: values.name, plan: values.plan, trial, balance }, DEFAULT_PLAN_ID)),
-        );
+        print(await app.get(OpenAccount).open(new OpenAccountCommand({ name: values.name, plan: values.plan, trial, balance })));
         return 0;
       case 'get-account':
         print({ account: await app.get(AccountViewLoader).load(id ?? '') });

@@ -18,16 +18,25 @@ export const BUILT_IN_PLANS: readonly Plan[] = [
   { id: 'agency', name: 'Agency', apiAccess: true, monthlySerpTokens: 1_000_000 },
 ];
 
-export const DEFAULT_PLAN_ID = 'pro';
+/** A new account's plan when the operator names none, if the catalogue has it. */
+const PREFERRED_DEFAULT_PLAN_ID = 'pro';
 
 export class PlanCatalogue {
   private readonly byId: ReadonlyMap<string, Plan>;
+  /**
+   * A new account's plan when the operator names none: `pro`, or, in a catalogue without it, the
+   * first plan with API access (an account that cannot call the API is rarely what was meant).
+   */
+  readonly defaultPlanId: string;
 
   constructor(plans: readonly Plan[]) {
     if (!plans.some((p) => p.id === 'free' && !p.apiAccess)) {
       throw new Error('The plan catalogue must contain a "free" plan without API access');
     }
     this.byId = new Map(plans.map((p) => [p.id, p]));
+    this.defaultPlanId = this.byId.has(PREFERRED_DEFAULT_PLAN_ID)
+      ? PREFERRED_DEFAULT_PLAN_ID
+      : (plans.find((p) => p.apiAccess) ?? plans[0]!).id;
   }
 
   find(planId: string): Plan | undefined {
@@ -43,16 +52,23 @@ export class PlanCatalogue {
 export function parsePlanCatalogue(json: string): PlanCatalogue {
   const value: unknown = JSON.parse(json);
   if (!Array.isArray(value)) throw new Error('the plan catalogue must be a JSON array of plans');
-  const plans = value.map((entry, index): Plan => {
-    const p = entry as Partial<Plan>;
+  const seen = new Set<string>();
+  const plans = value.map((entry: unknown, index): Plan => {
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new Error(`plan ${index} must be a JSON object`);
+    const p = entry as Partial<Record<keyof Plan, unknown>>;
     if (typeof p.id !== 'string' || !/^[a-z0-9_-]{1,40}$/.test(p.id)) throw new Error(`plan ${index}: "id" must be a short lowercase word`);
+    if (seen.has(p.id)) throw new Error(`plan ${p.id} appears twice`);
+    seen.add(p.id);
+    if (p.name !== undefined && (typeof p.name !== 'string' || p.name.trim() === '' || p.name.length > 100)) {
+      throw new Error(`plan ${p.id}: "name" must be text of 1 to 100 characters`);
+    }
     if (typeof p.apiAccess !== 'boolean') throw new Error(`plan ${p.id}: "apiAccess" must be true or false`);
-    if (!Number.isInteger(p.monthlySerpTokens) || (p.monthlySerpTokens as number) < 0) {
+    if (!Number.isSafeInteger(p.monthlySerpTokens) || (p.monthlySerpTokens as number) < 0) {
       throw new Error(`plan ${p.id}: "monthlySerpTokens" must be a whole number >= 0`);
     }
     return {
       id: p.id,
-      name: typeof p.name === 'string' ? p.name : p.id,
+      name: (p.name as string | undefined) ?? p.id,
       apiAccess: p.apiAccess,
       monthlySerpTokens: p.monthlySerpTokens as number,
     };

@@ -3,11 +3,12 @@ import { invalid } from '@rank/domain/domain-error';
 /** Opens an account with its first API key (named `default`). Valid once constructed. */
 export class OpenAccountCommand {
   readonly name: string;
-  readonly plan: string;
+  /** Unset: the catalogue's default plan (`PlanCatalogue.defaultPlanId`). */
+  readonly plan: string | undefined;
   readonly trial: boolean;
   readonly balance: number;
 
-  constructor(input: { name?: unknown; plan?: unknown; trial?: unknown; balance?: unknown }, defaultPlan: string) {
+  constructor(input: { name?: unknown; plan?: unknown; trial?: unknown; balance?: unknown }) {
     if (input.name !== undefined && (typeof input.name !== 'string' || input.name.trim().length > 200))
       throw invalid('name must be a string of at most 200 characters');
     if (input.plan !== undefined && typeof input.plan !== 'string') throw invalid('plan must be a string');
@@ -15,7 +16,7 @@ export class OpenAccountCommand {
     if (input.balance !== undefined && !(Number.isInteger(input.balance) && (input.balance as number) >= 0))
       throw invalid('balance must be a whole number >= 0');
     this.name = (input.name as string | undefined)?.trim() || 'Account';
-    this.plan = (input.plan as string | undefined) ?? defaultPlan;
+    this.plan = input.plan as string | undefined;
     this.trial = (input.trial as boolean | undefined) ?? false;
     this.balance = (input.balance as number | undefined) ?? 0;
   }

@@ -27,7 +27,8 @@ export class OpenAccount {
   ) {}
 
   async open(command: OpenAccountCommand): Promise<OpenedAccount> {
-    if (!this.plans.find(command.plan)) throw invalid(`plan must be one of ${this.plans.ids().join(', ')}`);
+    const plan = command.plan ?? this.plans.defaultPlanId;
+    if (!this.plans.find(plan)) throw invalid(`plan must be one of ${this.plans.ids().join(', ')}`);
     const now = this.clock.now();
     const accountId = newObjectId(now);
     const issued = issueApiKey(accountId);
@@ -37,7 +38,7 @@ export class OpenAccount {
         type: 'OpenAccount',
         accountId,
         name: command.name,
-        plan: command.plan,
+        plan,
         isTrial: command.trial,
         virtualBalance: command.balance,
         firstApiKey: { keyId: newObjectId(now), name: 'default', keyHash: issued.keyHash, keyPrefix: issued.keyPrefix },

@@ -1,6 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { DEFAULT_PLAN_ID } from '@rank/accounts/domain/plans';
 import { invalid } from '@rank/domain/domain-error';
 import { AdminOnly } from '../../platform/auth/access.decorators';
 import { ChangeAccount } from '@rank/accounts/change-account/change-account';
@@ -56,7 +55,7 @@ export class AccountsAdminController {
   @Post()
   @HttpCode(201)
   async open(@Body() body: unknown) {
-    const opened = await this.openAccount.open(new OpenAccountCommand(objectBody(body), DEFAULT_PLAN_ID));
+    const opened = await this.openAccount.open(new OpenAccountCommand(objectBody(body)));
     return { success: true, account: opened.account, apiKey: opened.apiKey };
   }
 
