@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createApp, RunningApp } from '../../apps/api/src/bootstrap';
-import { loadConfig } from '@rank/platform/config/app-config';
+import { AppConfig, loadConfig } from '@rank/platform/config/app-config';
 import type { Clock } from '@rank/platform/tokens';
 import { processChdbPath } from './chdb-path';
 
@@ -51,26 +51,17 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'rank-tracker-test-'));
   const database = options.database ?? `t_${randomBytes(6).toString('hex')}`;
-  const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    CHDB_PATH: processChdbPath(),
-    CLICKHOUSE_DATABASE: database,
-    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-    LOG_LEVEL: 'error',
-    GOOGLE_BASE_URL: 'http://127.0.0.1:9',
-    // Page speed measures a new project's home page in the background; without PAGESPEED_* that is a
-    // Lighthouse run against the real site. Tests stay on this machine: a refused local port instead.
-    PAGESPEED_BASE_URL: 'http://127.0.0.1:9',
-    // The scheduler and the scraper stay off unless a test turns them on: a cron firing in the middle
-    // of an unrelated test would add checks it does not expect.
-    ROLES: 'api,projections',
-    // Pacing (a few seconds between requests to Google by default) only where a test asks for it.
-    SCRAPER_MIN_INTERVAL_MS: '0',
-    ...options.env,
-  });
-  const running = await createApp(config, { clock: options.clock });
+  // A start that fails (tests of bad configuration do that on purpose) leaves no data directory behind.
+  const dropOwnDataDir = () => {
+    if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+  };
+  let running: RunningApp;
+  try {
+    running = await createApp(configFor(dataDir, database, options.env), { clock: options.clock });
+  } catch (error) {
+    dropOwnDataDir();
+    throw error;
+  }
 
   const request = async (method: string, path: string, opts: RequestOptions = {}): Promise<HttpResponse> => {
     const url = new URL(path, running.url);
@@ -110,7 +101,29 @@ export async function startTestApp(
           if (!keepData) await stores.readStore.command(`DROP DATABASE IF EXISTS ${database}`);
         },
       });
-      if (!keepData && !options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      if (!keepData) dropOwnDataDir();
     },
   };
+}
+
+function configFor(dataDir: string, database: string, env: Record<string, string> = {}): AppConfig {
+  return loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    CHDB_PATH: processChdbPath(),
+    CLICKHOUSE_DATABASE: database,
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    LOG_LEVEL: 'error',
+    GOOGLE_BASE_URL: 'http://127.0.0.1:9',
+    // Page speed measures a new project's home page in the background; without PAGESPEED_* that is a
+    // Lighthouse run against the real site. Tests stay on this machine: a refused local port instead.
+    PAGESPEED_BASE_URL: 'http://127.0.0.1:9',
+    // The scheduler and the scraper stay off unless a test turns them on: a cron firing in the middle
+    // of an unrelated test would add checks it does not expect.
+    ROLES: 'api,projections',
+    // Pacing (a few seconds between requests to Google by default) only where a test asks for it.
+    SCRAPER_MIN_INTERVAL_MS: '0',
+    ...env,
+  });
 }
