@@ -5,7 +5,7 @@ import type { EventStore } from '@rank/event-store/event-store.port';
 import { createReadStore } from '@rank/read-store/create-read-store';
 import { loadMigrationsFromDir } from '@rank/read-store/migrations';
 import type { ReadStore } from '@rank/read-store/read-store.port';
-import type { AppConfig } from '../config/app-config';
+import { AppConfig, ConfigError } from '../config/app-config';
 import { repositoryPath } from '../repository-path';
 import type { Metrics } from '../metrics/metrics';
 import { timeAppends } from '../metrics/timed-event-store';
@@ -23,7 +23,7 @@ export const EMBEDDED_EVENT_STORE_FILE = 'events.sqlite';
  * appends are timed (rank_event_store_append_seconds).
  */
 export async function openEventStore(config: AppConfig, metrics?: Metrics): Promise<EventStore> {
-  mkdirSync(config.dataDir, { recursive: true });
+  usableDirectory('DATA_DIR', config.dataDir);
   const store = await createEventStore({
     eventStoreConnectionString: config.eventStoreConnectionString,
     sqlitePath: join(config.dataDir, EMBEDDED_EVENT_STORE_FILE),
@@ -48,6 +48,7 @@ export const readModelMigrations = () => READ_MODEL_MIGRATION_DIRS.flatMap((dir)
 export async function openStores(config: AppConfig, metrics?: Metrics): Promise<Stores> {
   const eventStore = await openEventStore(config, metrics);
   try {
+    if (config.clickhouse.url === undefined) usableDirectory('CHDB_PATH', config.chdbPath);
     const readStore = await createReadStore({
       clickhouseUrl: config.clickhouse.url,
       clickhouseUser: config.clickhouse.user,
@@ -60,5 +61,17 @@ export async function openStores(config: AppConfig, metrics?: Metrics): Promise<
   } catch (error) {
     await eventStore.close();
     throw error;
+  }
+}
+
+/**
+ * Makes the embedded store's directory, or stops the start with one line naming the variable that
+ * points at it (a path under a file, a file in its place, no permission), not a stack trace.
+ */
+function usableDirectory(variable: 'DATA_DIR' | 'CHDB_PATH', path: string): void {
+  try {
+    mkdirSync(path, { recursive: true });
+  } catch (error) {
+    throw new ConfigError([`${variable} ${JSON.stringify(path)} cannot be used as a directory: ${(error as Error).message}`]);
   }
 }
