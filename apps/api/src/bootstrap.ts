@@ -38,6 +38,7 @@ export async function createApp(config: AppConfig, overrides: { clock?: Clock } 
   // One registry per app: tests run several apps in one process.
   const metrics = new Metrics();
   const stores = await openStores(config, metrics);
+  let started: NestFastifyApplication | undefined;
   try {
     const routes = new RouteRegistry();
     const adapter = new FastifyAdapter({
@@ -61,12 +62,12 @@ export async function createApp(config: AppConfig, overrides: { clock?: Clock } 
     refuseUndecodableQuery(fastify);
     addSecurityHeaders(fastify);
 
-    const app = await NestFactory.create<NestFastifyApplication>(
+    const app = (started = await NestFactory.create<NestFastifyApplication>(
       AppModule.forRoot({ config, stores, plans, clock: overrides.clock ?? systemClock, routes, metrics }),
       adapter,
       // The JSON body parser is ours (parseJsonBodies), not Nest's.
       { logger: createAppLogger(config), bodyParser: false },
-    );
+    ));
     await compressAnswers(app);
     authenticateBeforeBody(fastify, app.get(ApiKeyAuthenticator));
     app.useGlobalPipes(new WellFormedInputPipe(), createValidationPipe());
@@ -87,6 +88,8 @@ export async function createApp(config: AppConfig, overrides: { clock?: Clock } 
       })());
     return { app, url, stores, close };
   } catch (error) {
+    // A start refused part-way (a lifecycle hook threw) stops what had started before the stores close.
+    await started?.close().catch(() => undefined);
     await stores.readStore.close().catch(() => undefined);
     await stores.eventStore.close().catch(() => undefined);
     throw error;

@@ -1,8 +1,9 @@
 import { INestApplicationContext, Logger } from '@nestjs/common';
-import { ConfigError } from './config/app-config';
+import { StartRefusal } from './start-refusal';
 
 /**
- * What every entry point does around its own start: a configuration error is one line and exit 1,
+ * What every entry point does around its own start: a refused start (a configuration error, read
+ * models ahead of the log) is its message alone and exit 1,
  * SIGINT/SIGTERM close the app (its shutdown hooks flush and stop) and exit 0, and a failure while
  * closing is logged, never thrown unhandled.
  */
@@ -12,7 +13,7 @@ export async function runApp(name: string, start: () => Promise<{ close(): Promi
   try {
     app = await start();
   } catch (error) {
-    console.error(error instanceof ConfigError ? error.message : error instanceof Error ? (error.stack ?? error.message) : error);
+    console.error(error instanceof StartRefusal ? error.message : error instanceof Error ? (error.stack ?? error.message) : error);
     process.exit(1);
   }
   let stopping = false;

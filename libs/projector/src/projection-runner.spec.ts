@@ -6,7 +6,7 @@ import { createEventStore } from '@rank/event-store/create-event-store';
 import type { EventStore } from '@rank/event-store/event-store.port';
 import type { Projection } from '@rank/read-store/projection';
 import type { ReadStore } from '@rank/read-store/read-store.port';
-import { ProjectionRunner } from './projection-runner';
+import { ProjectionRunner, ReadModelsAheadOfLogError } from './projection-runner';
 
 /** A read store that keeps what is inserted, in order. */
 function recordingReadStore(): ReadStore & { inserts: { table: string; rows: number }[]; checkpoints: number[] } {
@@ -156,5 +156,40 @@ describe('ProjectionRunner routes events by type', () => {
       'everything:Seen',
       'senses:Seen',
     ]);
+  });
+});
+
+describe('ProjectionRunner over a log older than its read models', () => {
+  const store = eventStoreHolding(async (log) => {
+    await appendResultsSeen(log, 10);
+  });
+  const checkpointedAt = (position: number): ReadStore => ({
+    ...recordingReadStore(),
+    query: async <Row>() => [{ position: String(position) }] as Row[],
+  });
+
+  it('given read models written past the log end (an older copy of the log restored), refuses to start, saying how to mend it', async () => {
+    const logEnd = await store().lastPosition();
+    const runner = new ProjectionRunner(store(), checkpointedAt(logEnd + 5), [tenRowsPerEvent]);
+    const starting = runner.start();
+    await expect(starting).rejects.toBeInstanceOf(ReadModelsAheadOfLogError);
+    await expect(starting).rejects.toThrow(
+      `The read models (read-models) are written up to position ${logEnd + 5} of the event log, but the log ends at ${logEnd}`,
+    );
+    await expect(starting).rejects.toThrow('npm run projections:rebuild');
+    // It follows nothing: a later append is not projected over the gap.
+    await appendResultsSeen(store(), 1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(runner.eventsHandled).toBe(0);
+  });
+
+  it('given read models written up to the log end, starts as usual', async () => {
+    const logEnd = await store().lastPosition();
+    const runner = new ProjectionRunner(store(), checkpointedAt(logEnd), [tenRowsPerEvent]);
+    await runner.start();
+    await appendResultsSeen(store(), 1);
+    await runner.waitUntilCaughtUp(5_000);
+    expect(runner.eventsHandled).toBe(1);
+    await runner.stop();
   });
 });

@@ -3,6 +3,7 @@ import { BatchedWriter, RefusedRow } from '@rank/read-store/batched-writer';
 import type { Projection, ReadModelChange } from '@rank/read-store/projection';
 import type { ReadStore } from '@rank/read-store/read-store.port';
 import { isPermanentWriteError } from '@rank/read-store/write-errors';
+import { StartRefusal } from '@rank/platform/start-refusal';
 import { projectedPosition, READ_MODELS_CHECKPOINT } from './projected-position';
 
 export interface ProjectionRunnerOptions {
@@ -70,6 +71,18 @@ function routesByType(projections: readonly Projection[]): {
     );
   }
   return { routes, forOtherTypes: projections.filter((p) => p.eventTypes === undefined) };
+}
+
+/** The read models hold events the log does not: they must be rebuilt from this log before projecting on. */
+export class ReadModelsAheadOfLogError extends StartRefusal {
+  constructor(name: string, checkpoint: number, logEnd: number) {
+    super(
+      `The read models (${name}) are written up to position ${checkpoint} of the event log, but the log ends at ${logEnd}: ` +
+        'it was replaced by an older copy (a restored backup?) or by another log. Rebuild them from this log with ' +
+        '`npm run projections:rebuild` (the service stopped), then start again.',
+    );
+    this.name = 'ReadModelsAheadOfLogError';
+  }
 }
 
 /**
@@ -154,9 +167,16 @@ export class ProjectionRunner {
     return this.options.maxRetryDelayMs ?? 60_000;
   }
 
+  /**
+   * Starts following the log from the read models' checkpoint. Refuses (`ReadModelsAheadOfLogError`)
+   * when that checkpoint is past the log's end: the log was replaced by an older copy, and the events
+   * appended next would get positions the read models count as written, and never be projected.
+   */
   async start(): Promise<void> {
-    this.running = true;
     this.checkpointPosition = await projectedPosition(this.readStore, this.name);
+    const logEnd = await this.store.lastPosition();
+    if (this.checkpointPosition > logEnd) throw new ReadModelsAheadOfLogError(this.name, this.checkpointPosition, logEnd);
+    this.running = true;
     this.queuedPosition = this.checkpointPosition;
     this.subscribe();
     this.watchLag();

@@ -6,6 +6,7 @@ import { DomainDataProvidersConfig, domainDataProvidersConfigFromEnv } from '@ra
 import { envReader } from '@rank/providers/shared/env-reader';
 import { KeywordProvidersConfig, keywordProvidersConfigFromEnv } from '@rank/providers/keyword-data/keyword-data-config';
 import { SerpSourcesConfig, serpSourcesConfigFromEnv } from '@rank/serp/sources/serp-sources-config';
+import { StartRefusal } from '../start-refusal';
 
 /** Which parts of the system this process runs. Standalone runs them all in one process. */
 export type Role = 'api' | 'projections' | 'scheduler' | 'scraper';
@@ -57,7 +58,7 @@ export interface AppConfig {
   serpCheckTimeoutMs: number;
 }
 
-export class ConfigError extends Error {
+export class ConfigError extends StartRefusal {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';
