@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AccountRepository } from '@rank/accounts/account.repository';
 import { listActiveApiKeys } from '@rank/accounts/api-keys/api-key-views';
@@ -12,6 +12,7 @@ import { AccountListQuery, parseAccountListQuery } from '@rank/accounts/list-acc
 import { parseEvent } from '@rank/domain/domain-event';
 import { isObjectId } from '@rank/domain/object-id';
 import type { EventStore } from '@rank/event-store/event-store.port';
+import { backupEventStore } from '@rank/event-store/sqlite/backup';
 import { DomainError } from '@rank/domain/domain-error';
 import { AccountsModule } from '@rank/accounts/accounts.module';
 import { ChangeAccount } from '@rank/accounts/change-account/change-account';
@@ -34,6 +35,8 @@ const USAGE = `Operator commands (the same rules as the /admin API):
   npm run admin -- list-keys ID                      the account's active keys
   npm run admin -- revoke-key ID KEY_ID
   npm run admin -- plans
+  npm run admin -- backup FILE                       a consistent copy of the embedded event store, taken
+                                                     while the service runs (never over an existing file)
 Options: --init  create the embedded event store if DATA_DIR holds none (otherwise refused, so a
                  mistyped DATA_DIR does not silently start an empty store)
          --help  this text
@@ -91,6 +94,18 @@ async function main(rawArgv: string[]): Promise<number> {
   if (!config.eventStoreConnectionString && !values.init && !existsSync(embeddedStore)) {
     console.error(`Error: no event store at ${embeddedStore}. Check DATA_DIR, or pass --init to create one there.`);
     return 1;
+  }
+  if (command === 'backup') {
+    if (config.eventStoreConnectionString) {
+      console.error('Error: backup copies the embedded event store; back EventStoreDB up with its own tools.');
+      return 1;
+    }
+    if (!id) {
+      console.error('Error: backup needs the file to write: npm run admin -- backup FILE');
+      return 2;
+    }
+    print(await backupEventStore(embeddedStore, resolve(id)));
+    return 0;
   }
   const eventStore = await openEventStore(config);
 
