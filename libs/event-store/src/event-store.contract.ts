@@ -260,6 +260,14 @@ export function describeEventStoreContract(name: string, makeStore: MakeEventSto
         expect(last).toBeGreaterThanOrEqual(position);
         expect(await store.readAll({ afterPosition: last })).toEqual([]);
       });
+
+      it('never moves back: the events of a stream deleted at the end of the log still count', async () => {
+        const doomed = streamName('last-deleted');
+        const { position } = await store.appendToStream(doomed, [newEvent(), newEvent()], { expectedRevision: 'no_stream' });
+        await store.deleteStream(doomed);
+
+        expect(await store.lastPosition()).toBeGreaterThanOrEqual(position);
+      });
     });
 
     describe('readAll', () => {

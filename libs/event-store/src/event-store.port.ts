@@ -115,7 +115,9 @@ export interface EventStore {
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   /**
    * The log's last position, 0 when it is empty, in one cheap read: no `readAll` returns an event
-   * after it (it may be a system record's, so an upper bound). What a progress bar measures against.
+   * after it (it may be a system record's, or a deleted event's, so an upper bound). It never moves
+   * back, so a reader's checkpoint past it means the log was replaced. What a progress bar measures
+   * against.
    */
   lastPosition(): Promise<number>;
   /** Catches up from the checkpoint, then keeps delivering new events as they are appended. */

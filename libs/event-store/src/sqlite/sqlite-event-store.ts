@@ -147,7 +147,9 @@ export class SqliteEventStore implements EventStore {
 
     this.selectLastRevision = this.db.prepare('SELECT max(revision) AS last FROM events WHERE stream_name = ?');
     // Prepared once: the project detail asks for it on every request.
-    this.selectLastPosition = this.db.prepare('SELECT max(position) AS last FROM events');
+    // The highest position ever handed out (AUTOINCREMENT's), not the highest left: a deleted stream's
+    // rows are gone, and the end of the log must not move back under a checkpoint past them.
+    this.selectLastPosition = this.db.prepare("SELECT seq AS last FROM sqlite_sequence WHERE name = 'events'");
     this.selectDeletedLastRevision = this.db.prepare('SELECT last_revision FROM deleted_streams WHERE stream_name = ?');
     this.selectExistingIds = this.db.prepare(
       'SELECT event_id, position FROM events WHERE stream_name = ? AND event_id IN (SELECT value FROM json_each(?))',
