@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { loadConfig } from '@rank/platform/config/app-config';
-import { operationsEndpointOf } from '@rank/platform/health/operations-server';
+import { describeEndpoint, operationsEndpointOf } from '@rank/platform/health/operations-server';
 import { checkReadiness, eventStoreProbe, projectionsProbe, readStoreProbe } from '@rank/platform/health/readiness';
 import { announce, createAppLogger } from '@rank/platform/logging/app-logger';
 import { Metrics } from '@rank/platform/metrics/metrics';
@@ -29,7 +29,7 @@ void runApp('Projector', async () => {
       projections: projectionsProbe(runner, config.readyMaxLag),
     });
   const operations = await operationsEndpointOf(config, metrics, ready, 'Projector');
-  announce(config, 'Projector', `Projector started${operations ? `; /health, /ready and /metrics on ${operations.url}` : ''}`);
+  announce(config, 'Projector', `Projector started${describeEndpoint(operations)}`);
   return {
     close: async () => {
       await operations?.close();

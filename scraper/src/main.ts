@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { loadConfig } from '@rank/platform/config/app-config';
-import { operationsEndpointOf } from '@rank/platform/health/operations-server';
+import { describeEndpoint, operationsEndpointOf } from '@rank/platform/health/operations-server';
 import { checkReadiness, eventStoreProbe } from '@rank/platform/health/readiness';
 import { announce, createAppLogger } from '@rank/platform/logging/app-logger';
 import { Metrics } from '@rank/platform/metrics/metrics';
@@ -24,8 +24,7 @@ void runApp('Scraper', async () => {
   const checkWorker = app.get(CheckWorkerLifecycle);
   const ready = () => checkReadiness({ eventStore: eventStoreProbe(eventStore), browser: () => checkWorker.browserState() });
   const operations = await operationsEndpointOf(config, metrics, ready, 'Scraper');
-  const serving = operations ? `; /health, /ready and /metrics on ${operations.url}` : '';
-  announce(config, 'Scraper', `Scraper started (checks at once: ${config.scraperChecksAtOnce})${serving}`);
+  announce(config, 'Scraper', `Scraper started (checks at once: ${config.scraperChecksAtOnce})${describeEndpoint(operations)}`);
   return {
     close: async () => {
       await operations?.close();

@@ -39,5 +39,7 @@ describe('a new account without a plan', () => {
     const team = { id: 'team', name: 'Team', apiAccess: true, monthlySerpTokens: 50_000 };
     expect(new PlanCatalogue([FREE, team]).defaultPlanId).toBe('team');
     expect(new PlanCatalogue([FREE]).defaultPlanId).toBe('free');
+    const readOnly = { id: 'viewer', name: 'Viewer', apiAccess: false, monthlySerpTokens: 0 };
+    expect(new PlanCatalogue([readOnly, FREE]).defaultPlanId).toBe('free');
   });
 });

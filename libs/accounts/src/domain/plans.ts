@@ -25,7 +25,8 @@ export class PlanCatalogue {
   private readonly byId: ReadonlyMap<string, Plan>;
   /**
    * A new account's plan when the operator names none: `pro`, or, in a catalogue without it, the
-   * first plan with API access (an account that cannot call the API is rarely what was meant).
+   * first plan with API access (an account that cannot call the API is rarely what was meant), or
+   * `free` when no plan has any.
    */
   readonly defaultPlanId: string;
 
@@ -36,7 +37,7 @@ export class PlanCatalogue {
     this.byId = new Map(plans.map((p) => [p.id, p]));
     this.defaultPlanId = this.byId.has(PREFERRED_DEFAULT_PLAN_ID)
       ? PREFERRED_DEFAULT_PLAN_ID
-      : (plans.find((p) => p.apiAccess) ?? plans[0]!).id;
+      : (plans.find((p) => p.apiAccess)?.id ?? 'free');
   }
 
   find(planId: string): Plan | undefined {

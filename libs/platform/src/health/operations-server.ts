@@ -123,6 +123,11 @@ function listen(server: Server, host: string, port: number): Promise<void> {
   });
 }
 
+/** What an app's start line adds about its endpoint (tests and operators read the URL from it). */
+export function describeEndpoint(endpoint: OperationsEndpoint | undefined): string {
+  return endpoint ? `; /health, /ready and /metrics on ${endpoint.url}` : '';
+}
+
 /**
  * The app's operations endpoint when OPS_PORT is set, else none; failures to answer go to the log
  * under `context`.
