@@ -38,7 +38,7 @@ describe('A scraper that cannot start a browser', () => {
 
     expect(result!.type).toBe('CheckFailed');
     expect((result!.data as { reason: string }).reason).toMatch(
-      /^No browser could be started: install Debian's chromium \(apt-get install chromium\) or set CHROMIUM_PATH to a Chrome or Chromium binary \(CHROMIUM_PATH \/bin\/false: /,
+      /^browser unavailable \(No browser could be started: install Debian's chromium \(apt-get install chromium\) or set CHROMIUM_PATH to a Chrome or Chromium binary \(CHROMIUM_PATH \/bin\/false: /,
     );
     // Four attempts with their redelivery pauses would take far longer than one failed launch.
     expect(Date.now() - started).toBeLessThan(10_000);

@@ -102,10 +102,10 @@ describe('A scraper whose Chromium crashes', () => {
       expect(await checked('how to boil eggs', 1)).toMatchObject({ type: 'CheckFailed' });
       const backAt = new Date(now + FIRST_REST_MS).toISOString();
       const resting = `Chromium went away before loading a page 3 times in a row; the next launch is at ${backAt}`;
-      expect((await checked('soft boiled eggs', 2)).data).toMatchObject({ reason: expect.stringContaining(resting) });
+      expect((await checked('soft boiled eggs', 2)).data).toMatchObject({ reason: `page 1 (start=0): browser unavailable (${resting})` });
 
-      // then a check meanwhile fails at once, saying when the next launch is, without launching Chromium
-      expect((await checked('hard boiled eggs', 3)).data).toMatchObject({ reason: resting });
+      // then a check meanwhile fails at once, in the same words, saying when the next launch is, without launching Chromium
+      expect((await checked('hard boiled eggs', 3)).data).toMatchObject({ reason: `browser unavailable (${resting})` });
       expect(chromiumBrowsersOf()).toEqual([]);
       const ready = await app.request('GET', '/ready');
       expect(ready.status).toBe(503);

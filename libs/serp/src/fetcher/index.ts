@@ -6,6 +6,7 @@ import type { SerpFetcherConfig } from './serp-fetcher-config';
 
 export {
   SerpFetcher,
+  browserFailure,
   type ParseSerpPage,
   type SerpFetchOutcome,
   type SerpRequest,

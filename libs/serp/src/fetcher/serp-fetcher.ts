@@ -70,6 +70,19 @@ export interface SerpFetchObserver {
 }
 
 /**
+ * A check no browser could serve, in one wording whether that was known before its first page or
+ * found on a load. While the browser's launches rest (`backAt`), the check may come back when they end.
+ */
+export function browserFailure(
+  detail: string,
+  backAt?: number,
+): { kind: 'failed'; reason: string; cause: 'browser_unavailable' | 'browser_resting'; backAt?: number } {
+  const reason = `browser unavailable (${detail})`;
+  if (backAt !== undefined) return { kind: 'failed', reason, cause: 'browser_resting', backAt };
+  return { kind: 'failed', reason, cause: 'browser_unavailable' };
+}
+
+/**
  * The SERP parser's signature (`parseSerpPage` in scraper/src/serp-parser); `source.url` is the URL
  * the browser ended on (a redirect to Google's consent service shows there).
  */
@@ -294,12 +307,8 @@ export class SerpFetcher {
         return { kind: 'transient', reason: `timed out (${loaded.detail})`, cause: 'timeout' };
       case 'load-error':
         return { kind: 'transient', reason: `could not load the page (${loaded.detail})`, cause: 'load_error' };
-      case 'browser-closed': {
-        const reason = `browser unavailable (${loaded.detail})`;
-        // While the browser's launches rest, the check may come back when they end.
-        if (loaded.backAt !== undefined) return { kind: 'failed', reason, cause: 'browser_resting', backAt: loaded.backAt };
-        return { kind: 'failed', reason, cause: 'browser_unavailable' };
-      }
+      case 'browser-closed':
+        return browserFailure(loaded.detail, loaded.backAt);
       case 'loaded':
         break;
       default:

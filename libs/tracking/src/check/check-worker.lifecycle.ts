@@ -3,7 +3,7 @@ import type { EventStore } from '@rank/event-store/event-store.port';
 import { BrowserThread } from '@rank/serp/browser/browser-thread';
 import { BrowserRestingError, describeRest, RelaunchingBrowser } from '@rank/serp/browser/relaunching-browser';
 import { ChromiumChoice, ChromiumPathError, chooseChromium, describeChromiumChoice } from '@rank/serp/browser/chromium';
-import { createSerpFetcher, SerpFetcher, type SerpFetchOutcome, type SerpRequest } from '@rank/serp/fetcher';
+import { browserFailure, createSerpFetcher, SerpFetcher, type SerpFetchOutcome, type SerpRequest } from '@rank/serp/fetcher';
 import { parseSerpPage } from '@rank/serp/parser';
 import { FailoverSerpSource, fetchApiSource, type SerpSource, type SerpSourceName } from '@rank/serp/sources';
 import { DataForSeoSerpSource } from '@rank/providers/dataforseo/serp.client';
@@ -156,11 +156,9 @@ export class CheckWorkerLifecycle implements OnApplicationBootstrap, OnApplicati
     try {
       fetcher = await this.serpFetcher();
     } catch (error) {
-      // While launches rest the check comes back once they may start again (a scheduled one, that day).
-      if (error instanceof BrowserRestingError) {
-        return { kind: 'failed', reason: error.message, pagesRead: 0, cause: 'browser_resting', backAt: error.backAt };
-      }
-      return { kind: 'failed', reason: error instanceof Error ? error.message : String(error), pagesRead: 0, cause: 'browser_unavailable' };
+      // The same failure as a load that finds no browser; while launches rest, the check comes back once they may start again.
+      const backAt = error instanceof BrowserRestingError ? error.backAt : undefined;
+      return { ...browserFailure(error instanceof Error ? error.message : String(error), backAt), pagesRead: 0 };
     }
     return fetcher.fetchSerp(request);
   }
