@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, Clock } from '@rank/platform/tokens';
+import type { CruxHistory } from '@rank/providers/crux/crux-history-provider';
 import type { PageSpeedMeasurement } from '@rank/providers/pagespeed/page-speed-provider';
 import { DOMAIN_DATA_PROVIDERS, DomainDataProviders } from '../domain-data-providers';
 import { DomainDataRepository } from '../domain-data.repository';
@@ -21,6 +22,12 @@ const figuresOf = (m: PageSpeedMeasurement): PageSpeedFigures => ({
   cruxFieldData: m.cruxFieldData,
   cruxScore: m.cruxScore,
 });
+
+/** `https://www.example.com` for `https://example.com`; null for an origin already on `www.`. */
+function wwwOriginOf(origin: string): string | null {
+  const { protocol, host } = new URL(origin);
+  return host.startsWith('www.') ? null : `${protocol}//www.${host}`;
+}
 
 /**
  * Asks a provider for one piece of a domain's data and records the answer in the domain's stream:
@@ -68,11 +75,23 @@ export class DomainDataFetcher {
   cruxHistory(domain: string, target: 'origin' | 'url', url: string, origin: FetchOrigin): Promise<FetchOutcome<CruxPoint[]>> {
     if (!this.providers.crux.configured) return Promise.resolve({ kind: 'unconfigured' });
     return this.attempt({ domain, kind: 'crux', target: url, origin }, async () => {
-      const history = await this.providers.crux.history(target === 'origin' ? { origin: url } : { url });
+      const history = target === 'origin' ? await this.originHistory(url) : await this.providers.crux.history({ url });
       const points = (history?.points ?? []).map((p) => ({ date: p.date, lcp: p.lcp.p75, cls: p.cls.p75, inp: p.inp.p75 }));
       await this.repository.record({ type: 'RecordCruxHistory', domain, target, url, points }, this.clock.now());
       return points;
     });
+  }
+
+  /**
+   * CrUX keeps a history per exact origin. A domain is named without `www.`, but a site served on
+   * `www.` has its history under that origin (the bare one only redirects there): when the bare
+   * origin has none, the `www.` origin is asked.
+   */
+  private async originHistory(origin: string): Promise<CruxHistory | null> {
+    const history = await this.providers.crux.history({ origin });
+    if (history) return history;
+    const www = wwwOriginOf(origin);
+    return www === null ? null : this.providers.crux.history({ origin: www });
   }
 
   private async attempt<T>(
