@@ -49,7 +49,9 @@ describe('DataForSeoSerpSource against a fake DataForSEO SERP API', () => {
     const outcome = await source().fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 100 });
     expect(api.requests).toHaveLength(1);
     expect(api.requests[0]).toMatchObject({ method: 'POST', path: DATAFORSEO_SERP_PATH });
-    expect(api.requests[0].body).toEqual([{ keyword: 'google', location_code: 2840, language_code: 'en', depth: 100, device: 'desktop' }]);
+    expect(api.requests[0].body).toEqual([
+      { keyword: 'google', location_code: 2840, language_code: 'en', depth: 100, device: 'desktop', load_async_ai_overview: true },
+    ]);
     expect(outcome.kind).toBe('success');
     if (outcome.kind !== 'success') return;
     expect(outcome.organic.map(({ position, url, domain }) => ({ position, url, domain }))).toEqual(

@@ -21,7 +21,8 @@ export interface DataForSeoSerpOptions extends DataForSeoAccess {
  * live task a call, through the DataForSEO envelope shared with the keyword data client (HTTP Basic,
  * call and task status codes). `depth` asks for the whole top 50 or 100 at once, so a check costs
  * one call however many pages Google would have shown. Organic items are ordered by `rank_group`
- * (their rank among organic results); the AI Overview's references become its sources.
+ * (their rank among organic results); the AI Overview's references become its sources, the
+ * overview loaded even when Google loads it asynchronously (`load_async_ai_overview`).
  */
 export class DataForSeoSerpSource implements SerpSource {
   readonly name = 'dataforseo' as const;
@@ -48,6 +49,9 @@ export class DataForSeoSerpSource implements SerpSource {
       language_code: request.langCode.split(/[-_]/)[0].toLowerCase(),
       depth: request.depth,
       device: 'desktop',
+      // Google loads most AI Overviews asynchronously; without this DataForSEO sends only a cached
+      // overview, often an item with no references (costs $0.002 more, refunded when none is loaded).
+      load_async_ai_overview: true,
     };
     try {
       const items = resultItems(await this.http.postLiveTask(DATAFORSEO_SERP_PATH, task));

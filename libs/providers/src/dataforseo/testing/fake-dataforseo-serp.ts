@@ -16,8 +16,12 @@ export interface FakeSerp {
  * `status_code` 20000, `tasks[0].result[0].items`): organic items with `rank_group` and
  * `rank_absolute` (the AI Overview takes an absolute rank of its own, as on a real page), and an
  * `ai_overview` item whose `references` carry `source`, `domain`, `url`, `title` and `text`.
+ * Google loads the overview asynchronously (`asynchronous_ai_overview: true`), and, as the docs
+ * say, its content comes only when the task sets `load_async_ai_overview`; otherwise the item is
+ * there without elements or references.
  */
 export function dataForSeoSerpAnswer(task: Record<string, unknown>, serp: FakeSerp | null): unknown {
+  const loaded = task.load_async_ai_overview === true;
   const aiItems =
     serp && serp.aiOverview.length > 0
       ? [
@@ -26,16 +30,18 @@ export function dataForSeoSerpAnswer(task: Record<string, unknown>, serp: FakeSe
             rank_group: 1,
             rank_absolute: 1,
             position: 'left',
-            asynchronous_ai_overview: false,
-            items: [{ type: 'ai_overview_element', title: null, text: 'An overview.', references: null }],
-            references: serp.aiOverview.map((source) => ({
-              type: 'ai_overview_reference',
-              source: source.domain,
-              domain: source.domain,
-              url: source.url,
-              title: source.title,
-              text: '',
-            })),
+            asynchronous_ai_overview: true,
+            items: loaded ? [{ type: 'ai_overview_element', title: null, text: 'An overview.', references: null }] : null,
+            references: loaded
+              ? serp.aiOverview.map((source) => ({
+                  type: 'ai_overview_reference',
+                  source: source.domain,
+                  domain: source.domain,
+                  url: source.url,
+                  title: source.title,
+                  text: '',
+                }))
+              : null,
           },
         ]
       : [];
