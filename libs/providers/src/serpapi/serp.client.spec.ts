@@ -22,6 +22,8 @@ describe('SerpApiSource against a fake SerpApi', () => {
       new Map([
         ['google', HUNDRED],
         ['how to boil eggs', EGGS],
+        ['soft boiled eggs', { ...EGGS, overviewByToken: true }],
+        ['poached eggs', { ...EGGS, overviewByToken: 'expired' }],
       ]),
     );
   });
@@ -52,6 +54,27 @@ describe('SerpApiSource against a fake SerpApi', () => {
     const outcome = await source().fetchSerp({ keyword: 'how to boil eggs', geoCode: 'US', langCode: 'en', depth: 100 });
     expect(api.requests).toHaveLength(1);
     expect(outcome.kind === 'success' && outcome.aiOverview.map((s) => s.url)).toEqual(EGGS.aiOverview.map((s) => s.url));
+  });
+
+  it('fetches an overview Google sent in a request of its own with its page_token, at once, from the Google AI Overview API', async () => {
+    const outcome = await source().fetchSerp({ keyword: 'soft boiled eggs', geoCode: 'US', langCode: 'en', depth: 100 });
+    expect(api.requests.map((r) => r.query.get('engine'))).toEqual(['google', 'google_ai_overview']);
+    const token = (api.requests[1].query.get('page_token') ?? '') as string;
+    expect(Object.fromEntries(api.requests[1].query)).toEqual({
+      engine: 'google_ai_overview',
+      page_token: token,
+      api_key: FAKE_SERPAPI_KEY,
+    });
+    expect(token).not.toBe('');
+    expect(outcome.kind === 'success' && outcome.aiOverview.map((s) => s.url)).toEqual(EGGS.aiOverview.map((s) => s.url));
+    expect(outcome.kind === 'success' && outcome.organic.map((r) => r.url)).toEqual(EGGS.organic.map((r) => r.url));
+  });
+
+  it('fails the search when the deferred overview cannot be had, rather than record the check without its sources', async () => {
+    // Given a token SerpApi no longer takes (it expires minutes after the search)
+    const outcome = await source().fetchSerp({ keyword: 'poached eggs', geoCode: 'US', langCode: 'en', depth: 10 });
+    expect(api.requests.map((r) => r.query.get('engine'))).toEqual(['google', 'google_ai_overview']);
+    expect(outcome).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/^serpapi: .*400: Invalid page_token\./) });
   });
 
   it('reads "Google hasn\'t returned any results" as an empty result', async () => {

@@ -23,7 +23,8 @@ export interface SerpApiOptions {
  * The `serpapi` source: SerpApi's Google Search API, `GET /search.json?engine=google&q&gl&hl&start&num`,
  * one search a result page of ten (Google ignores larger `num` values), following pages until the
  * depth or the last page. `organic_results` are taken in `position` order and renumbered across
- * pages; the first page's `ai_overview.references` become the AI Overview's sources.
+ * pages; the first page's `ai_overview.references` become the AI Overview's sources (fetched
+ * with the overview's `page_token` when Google sent the overview in a request of its own).
  */
 export class SerpApiSource implements SerpSource {
   readonly name = 'serpapi' as const;
@@ -39,7 +40,7 @@ export class SerpApiSource implements SerpSource {
         const answer = await this.search(request, page * PAGE_SIZE);
         pagesRead++;
         if (answer === 'no-results') break;
-        if (page === 0) references = answer.references;
+        if (page === 0) references = answer.overviewToken === undefined ? answer.references : await this.overview(answer.overviewToken);
         const before = new Set(items.map((item) => item.url));
         const fresh = answer.organic.filter((item) => !before.has(item.url));
         items.push(...fresh);
@@ -53,6 +54,22 @@ export class SerpApiSource implements SerpSource {
 
   async close(): Promise<void> {
     // Nothing is kept open between calls.
+  }
+
+  /**
+   * The AI Overview Google sent in a request of its own: its sources from SerpApi's Google AI
+   * Overview API (`engine=google_ai_overview` with the search's `ai_overview.page_token`, which
+   * expires minutes after the search, so it is asked at once). A failure fails the search, as a page
+   * not read would: recording the check without its overview would lose its sources in silence.
+   */
+  private async overview(pageToken: string): Promise<{ url: string; title: string }[]> {
+    const url = new URL(`${this.options.baseUrl}/search.json`);
+    url.searchParams.set('engine', 'google_ai_overview');
+    url.searchParams.set('page_token', pageToken);
+    url.searchParams.set('api_key', this.options.apiKey);
+    const response = await fetchJson({ provider: PROVIDER, method: 'GET', url, timeoutMs: this.options.timeoutMs });
+    const answer = answerOf(response.status, response.body);
+    return answer === 'no-results' ? [] : referencesOf(answer);
   }
 
   private async search(request: SerpRequest, start: number) {
@@ -69,10 +86,11 @@ export class SerpApiSource implements SerpSource {
   }
 }
 
-function pageOf(status: number, body: unknown) {
+/** A SerpApi answer with its `search_metadata`, or "no results"; throws for an error or a malformed answer. */
+function answerOf(status: number, body: unknown): JsonObject | 'no-results' {
   const answer = asObject(body);
   const error = typeof answer?.error === 'string' ? answer.error : undefined;
-  if (error && status < 400 && NO_RESULTS.test(error)) return 'no-results' as const;
+  if (error && status < 400 && NO_RESULTS.test(error)) return 'no-results';
   if (status >= 400 || error) {
     throw new UpstreamError(
       PROVIDER,
@@ -81,8 +99,23 @@ function pageOf(status: number, body: unknown) {
       status >= 400 ? status : 400,
     );
   }
-  const metadata = asObject(answer?.search_metadata);
-  if (!answer || !metadata) throw new UpstreamError(PROVIDER, 'malformed', '/search.json answered without search_metadata');
+  if (!answer || !asObject(answer.search_metadata))
+    throw new UpstreamError(PROVIDER, 'malformed', '/search.json answered without search_metadata');
+  return answer;
+}
+
+/** The AI Overview's `references` (its cited pages), in order. */
+function referencesOf(answer: JsonObject): { url: string; title: string }[] {
+  return (asArray(asObject(answer.ai_overview)?.references) ?? [])
+    .map(asObject)
+    .filter((reference): reference is JsonObject => reference !== undefined)
+    .map((reference) => ({ url: text(reference.link), title: text(reference.title) }))
+    .filter((reference) => reference.url !== '');
+}
+
+function pageOf(status: number, body: unknown) {
+  const answer = answerOf(status, body);
+  if (answer === 'no-results') return answer;
   const results = answer.organic_results === undefined ? [] : asArray(answer.organic_results);
   if (!results) throw new UpstreamError(PROVIDER, 'malformed', '/search.json answered organic_results that are not a list');
   const organic = results
@@ -95,13 +128,11 @@ function pageOf(status: number, body: unknown) {
       snippet: text(item.snippet),
     }))
     .sort((a, b) => a.rank - b.rank);
-  const references = (asArray(asObject(answer.ai_overview)?.references) ?? [])
-    .map(asObject)
-    .filter((reference): reference is JsonObject => reference !== undefined)
-    .map((reference) => ({ url: text(reference.link), title: text(reference.title) }))
-    .filter((reference) => reference.url !== '');
+  // An overview Google sends in a request of its own comes as a token to fetch it with, not its references.
+  const token = asObject(answer.ai_overview)?.page_token;
+  const overviewToken = typeof token === 'string' && token !== '' ? token : undefined;
   const hasNext = typeof asObject(answer.serpapi_pagination)?.next === 'string' || typeof asObject(answer.pagination)?.next === 'string';
-  return { organic, references, hasNext };
+  return { organic, references: referencesOf(answer), overviewToken, hasNext };
 }
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');

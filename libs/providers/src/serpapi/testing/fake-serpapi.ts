@@ -6,7 +6,22 @@ export const FAKE_SERPAPI_KEY = 'test-serpapi-key';
 export interface FakeSerp {
   organic: OrganicResult[];
   aiOverview: AiOverviewSource[];
+  /**
+   * Google sent the overview in a request of its own: the search answers `ai_overview.page_token`
+   * (and `serpapi_link`), and the Google AI Overview API (`engine=google_ai_overview`) its content;
+   * `expired`: that API refuses the token.
+   */
+  overviewByToken?: boolean | 'expired';
 }
+
+/** The token the fake hands out for a query's overview. */
+const overviewToken = (query: string) => `fake-token-${Buffer.from(query).toString('base64url')}`;
+
+/** The overview as SerpApi reports it: `text_blocks`, and `references` with `title`, `link`, `snippet`, `source`, `index`. */
+const overviewOf = (serp: FakeSerp) => ({
+  text_blocks: [{ type: 'paragraph', snippet: 'An overview.' }],
+  references: serp.aiOverview.map((s, index) => ({ title: s.title, link: s.url, snippet: '', source: s.domain, index })),
+});
 
 /**
  * SerpApi's Google Search answer for one page, as its docs describe it: `search_metadata.status`
@@ -28,10 +43,12 @@ export function serpApiPage(query: URLSearchParams, serp: FakeSerp): unknown {
     search_information: { organic_results_state: 'Results for exact spelling', total_results: 1000 },
     ...(start === 0 && serp.aiOverview.length > 0
       ? {
-          ai_overview: {
-            text_blocks: [{ type: 'paragraph', snippet: 'An overview.' }],
-            references: serp.aiOverview.map((s, index) => ({ title: s.title, link: s.url, snippet: '', source: s.domain, index })),
-          },
+          ai_overview: serp.overviewByToken
+            ? {
+                page_token: overviewToken(query.get('q') ?? ''),
+                serpapi_link: `https://serpapi.com/search.json?engine=google_ai_overview&page_token=${overviewToken(query.get('q') ?? '')}`,
+              }
+            : overviewOf(serp),
         }
       : {}),
     organic_results: page.map((result, index) => ({
@@ -52,10 +69,26 @@ export const SERPAPI_INVALID_KEY: FakeAnswer = {
   body: { error: 'Invalid API key. Your API key should be here: https://serpapi.com/manage-api-key' },
 };
 
-/** A local SerpApi: checks the key and `engine=google`, and answers each query from `serps` (an unknown one: Google found nothing). */
+/**
+ * A local SerpApi: checks the key and the engine, and answers each query from `serps` (an unknown
+ * one: Google found nothing), and a deferred overview by its token (`engine=google_ai_overview`).
+ */
 export async function startFakeSerpApi(serps: Map<string, FakeSerp>): Promise<FakeJsonApi> {
   return FakeJsonApi.start((request: SeenRequest): FakeAnswer => {
     if (request.query.get('api_key') !== FAKE_SERPAPI_KEY) return SERPAPI_INVALID_KEY;
+    if (request.path === '/search.json' && request.query.get('engine') === 'google_ai_overview') {
+      const token = request.query.get('page_token');
+      const serp = [...serps].find(([query, candidate]) => candidate.overviewByToken === true && overviewToken(query) === token)?.[1];
+      if (!serp) return { kind: 'json', status: 400, body: { error: 'Invalid page_token.' } };
+      return {
+        kind: 'json',
+        body: {
+          search_metadata: { id: '6700000000000000000000ab', status: 'Success', total_time_taken: 0.9 },
+          search_parameters: { engine: 'google_ai_overview', page_token: token },
+          ai_overview: overviewOf(serp),
+        },
+      };
+    }
     if (request.path !== '/search.json' || request.query.get('engine') !== 'google')
       return { kind: 'json', status: 400, body: { error: 'Unsupported engine.' } };
     const serp = serps.get(request.query.get('q') ?? '');
