@@ -49,6 +49,7 @@ describe('Operator API (/admin/accounts)', () => {
     ['POST', '/admin/accounts', { plan: 'platinum' }, 400, /plan must be one of free, starter, pro, agency/],
     ['POST', '/admin/accounts', { balance: -1 }, 400, /balance must be a whole number/],
     ['POST', '/admin/accounts', { trial: 'yes' }, 400, /trial must be true or false/],
+    ['POST', '/admin/accounts', { name: '🏢'.repeat(201) }, 400, /name must be a string of at most 200 characters/],
     ['PATCH', '/admin/accounts/0123456789abcdef01234567', { status: 'active' }, 404, /Account not found/],
     ['PATCH', '/admin/accounts/xyz', { status: 'active' }, 400, /id must be a 24-character hex id/],
     ['GET', '/admin/accounts/0123456789abcdef01234567', undefined, 404, /Account not found/],
@@ -56,6 +57,12 @@ describe('Operator API (/admin/accounts)', () => {
     const response = await app.admin(method, path, body);
     expect(response.status).toBe(status);
     expect(response.body.message).toMatch(message);
+  });
+
+  it('counts an account name in characters, not UTF-16 units: 200 emoji are a name', async () => {
+    const opened = await app.admin('POST', '/admin/accounts', { name: '🏢'.repeat(200) });
+    expect(opened.status).toBe(201);
+    expect(opened.body.account.name).toBe('🏢'.repeat(200));
   });
 
   it('refuses a PATCH with nothing to change or an unknown status', async () => {

@@ -72,6 +72,13 @@ describe('API keys (GET/POST/DELETE /api/user/api-keys)', () => {
     const { apiKey } = await app.createAccount();
     const response = await app.request('POST', '/api/user/api-keys', { key: apiKey, body: { name: 'x'.repeat(100) } });
     expect(response.status).toBe(201);
+    // Characters, not UTF-16 units: 100 emoji are 100 characters
+    const emoji = await app.request('POST', '/api/user/api-keys', { key: apiKey, body: { name: '🔑'.repeat(100) } });
+    expect(emoji.status).toBe(201);
+    expect(emoji.body.apiKey.name).toBe('🔑'.repeat(100));
+    const over = await app.request('POST', '/api/user/api-keys', { key: apiKey, body: { name: '🔑'.repeat(101) } });
+    expect(over.status).toBe(400);
+    expect(over.body.message).toMatch(/name must be shorter than or equal to 100 characters/);
   });
 
   it('allows at most 5 active keys, and a revoked key frees its place', async () => {

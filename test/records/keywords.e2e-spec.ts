@@ -57,6 +57,15 @@ describe('Keywords (POST/DELETE /api/projects/keywords)', () => {
     expect(await keywordsOf(id)).toEqual([]);
   });
 
+  it('counts a keyword in characters, not UTF-16 units: 200 emoji are a keyword, 201 are not', async () => {
+    const id = await newProject();
+    const over = await add(id, ['🥚'.repeat(201)]);
+    expect(over.status).toBe(400);
+    expect(over.body.message).toBe('keywords.0 must be at most 200 characters');
+    expect((await add(id, ['🥚'.repeat(200)])).status).toBe(200);
+    expect(await keywordsOf(id)).toEqual([expect.objectContaining({ keyword: '🥚'.repeat(200) })]);
+  });
+
   it('fills a project to exactly 3,500 keywords, then refuses more with the exact body, adding nothing', async () => {
     const id = await newProject();
     const batch = (from: number, count: number) => Array.from({ length: count }, (_, i) => `keyword number ${from + i}`);

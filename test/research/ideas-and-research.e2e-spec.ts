@@ -147,6 +147,14 @@ describe('Keyword ideas and keyword research from DataForSEO', () => {
     expect(researchCalls()).toEqual([]);
   });
 
+  it('counts a seed in characters, not UTF-16 units: 80 emoji are a seed, 81 are not', async () => {
+    const { apiKey } = await app.createAccount();
+    const eighty = await app.request('POST', '/api/tools/keyword-research', { key: apiKey, body: { keyword: '🥾'.repeat(80) } });
+    expect(eighty.body).toMatchObject({ success: true, keyword: '🥾'.repeat(80) });
+    const over = await app.request('POST', '/api/tools/keyword-research', { key: apiKey, body: { keyword: '🥾'.repeat(81) } });
+    expect(over.body).toEqual({ success: false, message: 'keyword must be a seed keyword of 1 to 80 characters' });
+  });
+
   it.each([
     ['a task-level error', DATAFORSEO_KEYWORD_FAILURES.invalidField('location_code'), /answered with an error/],
     ['a malformed body', DATAFORSEO_KEYWORD_FAILURES.malformed(), /answered with an error/],

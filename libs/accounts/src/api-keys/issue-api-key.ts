@@ -4,6 +4,7 @@ import { newObjectId } from '@rank/domain/object-id';
 import { AccountRepository } from '../account.repository';
 import { MAX_API_KEY_NAME_LENGTH } from '../domain/account';
 import { issueApiKey } from './api-key-secret';
+import { characterCount } from '@rank/domain/text-length';
 
 export interface IssuedApiKey {
   /** The full secret: shown this once, never again. */
@@ -38,6 +39,7 @@ export class IssueApiKey {
 export function keyName(raw: unknown): string {
   if (typeof raw !== 'string') throw invalid('name must be a string');
   const name = raw.trim();
-  if (name === '' || name.length > MAX_API_KEY_NAME_LENGTH) throw invalid(`name must be 1 to ${MAX_API_KEY_NAME_LENGTH} characters`);
+  if (name === '' || characterCount(name) > MAX_API_KEY_NAME_LENGTH)
+    throw invalid(`name must be 1 to ${MAX_API_KEY_NAME_LENGTH} characters`);
   return name;
 }

@@ -9,6 +9,12 @@ describe('parsePlanCatalogue (PLANS_FILE)', () => {
     expect(catalogue.find('team')).toEqual({ id: 'team', name: 'team', apiAccess: true, monthlySerpTokens: 50_000 });
   });
 
+  it('counts a name in characters, not UTF-16 units', () => {
+    const named = (name: string) => JSON.stringify([FREE, { id: 'team', name, apiAccess: true, monthlySerpTokens: 1 }]);
+    expect(parsePlanCatalogue(named('⭐'.repeat(50) + '🚀'.repeat(50))).find('team')?.name).toHaveLength(150);
+    expect(() => parsePlanCatalogue(named('🚀'.repeat(101)))).toThrow('plan team: "name" must be text of 1 to 100 characters');
+  });
+
   it.each([
     ['{}', 'the plan catalogue must be a JSON array of plans'],
     ['[null]', 'plan 0 must be a JSON object'],

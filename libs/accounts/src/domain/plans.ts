@@ -1,3 +1,5 @@
+import { characterCount } from '@rank/domain/text-length';
+
 /**
  * The plan catalogue. A plan decides API access and the monthly SERP-check tokens
  * (`capacity.total`); every other limit is the spec's and the same for all paid plans.
@@ -60,7 +62,7 @@ export function parsePlanCatalogue(json: string): PlanCatalogue {
     if (typeof p.id !== 'string' || !/^[a-z0-9_-]{1,40}$/.test(p.id)) throw new Error(`plan ${index}: "id" must be a short lowercase word`);
     if (seen.has(p.id)) throw new Error(`plan ${p.id} appears twice`);
     seen.add(p.id);
-    if (p.name !== undefined && (typeof p.name !== 'string' || p.name.trim() === '' || p.name.length > 100)) {
+    if (p.name !== undefined && (typeof p.name !== 'string' || p.name.trim() === '' || characterCount(p.name) > 100)) {
       throw new Error(`plan ${p.id}: "name" must be text of 1 to 100 characters`);
     }
     if (typeof p.apiAccess !== 'boolean') throw new Error(`plan ${p.id}: "apiAccess" must be true or false`);

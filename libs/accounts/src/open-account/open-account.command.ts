@@ -1,4 +1,5 @@
 import { invalid } from '@rank/domain/domain-error';
+import { characterCount } from '@rank/domain/text-length';
 
 /** Opens an account with its first API key (named `default`). Valid once constructed. */
 export class OpenAccountCommand {
@@ -9,7 +10,7 @@ export class OpenAccountCommand {
   readonly balance: number;
 
   constructor(input: { name?: unknown; plan?: unknown; trial?: unknown; balance?: unknown }) {
-    if (input.name !== undefined && (typeof input.name !== 'string' || input.name.trim().length > 200))
+    if (input.name !== undefined && (typeof input.name !== 'string' || characterCount(input.name.trim()) > 200))
       throw invalid('name must be a string of at most 200 characters');
     if (input.plan !== undefined && typeof input.plan !== 'string') throw invalid('plan must be a string');
     if (input.trial !== undefined && typeof input.trial !== 'boolean') throw invalid('trial must be true or false');

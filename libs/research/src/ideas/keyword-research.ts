@@ -6,6 +6,7 @@ import type { Competition, MonthlySearches } from '../domain/volume.events';
 import { KEYWORD_DATA_PROVIDER, KeywordDataProvider } from '../keyword-data-providers';
 import { byVolume, RESEARCH_TIMEOUT, RESEARCH_TIMEOUT_MS } from './keyword-ideas';
 import { withTimeout } from './with-timeout';
+import { characterCount } from '@rank/domain/text-length';
 
 export const SEED_MAX_LENGTH = 80;
 export const RESEARCH_LIMIT_MAX = 100;
@@ -57,7 +58,8 @@ export class KeywordResearch {
 
   async research(request: ResearchRequest): Promise<ResearchAnswer> {
     const seed = typeof request.keyword === 'string' ? normaliseKeyword(request.keyword) : '';
-    if (!seed || seed.length > SEED_MAX_LENGTH) return failed(`keyword must be a seed keyword of 1 to ${SEED_MAX_LENGTH} characters`);
+    if (!seed || characterCount(seed) > SEED_MAX_LENGTH)
+      return failed(`keyword must be a seed keyword of 1 to ${SEED_MAX_LENGTH} characters`);
     const geo = request.geo === undefined ? 'US' : typeof request.geo === 'string' ? request.geo.trim().toUpperCase() : '';
     if (!isCountryCode(geo) || geo.length !== 2)
       return failed('geo is not a supported country: send an ISO 3166-1 alpha-2 code such as US');

@@ -12,6 +12,7 @@ import { IsObjectIdString, ObjectIdField } from '../../platform/http/validators'
 import { CLOCK, Clock } from '@rank/platform/tokens';
 import { ProjectAccess } from '@rank/projects/project-access';
 import { ProjectContentRepository } from '@rank/projects/workspace.repository';
+import { characterCount } from '@rank/domain/text-length';
 
 const MAX_KEYWORD_LENGTH = 200;
 /** More than the project limit, so that a request of duplicates can still be sent whole. */
@@ -97,7 +98,7 @@ export class KeywordsController {
     const values = body.keywords.map((raw, i) => {
       const value = normaliseKeyword(raw);
       if (value === '') throw invalid(`keywords.${i} must not be empty`);
-      if (value.length > MAX_KEYWORD_LENGTH) throw invalid(`keywords.${i} must be at most ${MAX_KEYWORD_LENGTH} characters`);
+      if (characterCount(value) > MAX_KEYWORD_LENGTH) throw invalid(`keywords.${i} must be at most ${MAX_KEYWORD_LENGTH} characters`);
       return value;
     });
     const { project } = await this.access.owned(caller, body.projectId);
