@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -56,6 +58,51 @@ describe('Authentication and account state', () => {
       expect(response.status).toBe(403);
       expect(response.body).toMatchObject({ message: 'Account blocked', blocked: true });
     }
+  });
+
+  /** A POST whose headers go out now and whose body goes out when `finish` is called; resolves with the raw answer. */
+  async function slowPost(key: string, path: string, body: unknown): Promise<{ finish(): Promise<string> }> {
+    const url = new URL(app.url);
+    const socket = connect(Number(url.port), url.hostname);
+    await once(socket, 'connect');
+    const text = JSON.stringify(body);
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk.toString()));
+    socket.write(
+      `POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n`,
+    );
+    // The headers are in, and the key checked before the body, by the time the caller acts.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    return {
+      finish: async () => {
+        socket.write(text);
+        await once(socket, 'close');
+        return answer;
+      },
+    };
+  }
+  const statusOf = (answer: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]);
+  const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+
+  it('refuses a write whose body arrived after its key was revoked or its account blocked, though its headers came before', async () => {
+    const { accountId, apiKey } = await app.createAccount();
+    const [keyId] = (await app.request('GET', '/api/user/api-keys', { key: apiKey })).body.apiKeys.map((k: { _id: string }) => k._id);
+    const revoked = await slowPost(apiKey, '/api/projects/folders', { name: 'after revocation' });
+    expect((await app.request('DELETE', `/api/user/api-keys?id=${keyId}`, { key: apiKey })).status).toBe(200);
+    const answer = await revoked.finish();
+    expect(statusOf(answer)).toBe(401);
+    expect(bodyOf(answer)).toEqual({ success: false, message: 'API key has been revoked' });
+    const key = (await app.admin('POST', `/admin/accounts/${accountId}/api-keys`, { name: 'replacement' })).body.key as string;
+    expect((await app.request('GET', '/api/projects/folders', { key })).body.folders).toEqual([]);
+
+    const blocked = await slowPost(key, '/api/projects', { name: 'after blocking', domain: 'eggs.example' });
+    await app.admin('PATCH', `/admin/accounts/${accountId}`, { status: 'blocked' });
+    const refused = await blocked.finish();
+    expect(statusOf(refused)).toBe(403);
+    expect(bodyOf(refused)).toMatchObject({ success: false, message: 'Account blocked', blocked: true });
+    await app.admin('PATCH', `/admin/accounts/${accountId}`, { status: 'active' });
+    expect((await app.request('GET', '/api/projects', { key })).body.projects).toEqual([]);
   });
 
   it('lets a suspended account still manage its API keys', async () => {

@@ -5,7 +5,7 @@ import { accountIdOfApiKey, hashApiKey } from '@rank/accounts/api-keys/api-key-s
 import type { ApiKeyRecord } from '@rank/accounts/domain/account';
 import { KeyUsageTracker } from '@rank/accounts/api-keys/key-usage.tracker';
 import { CLOCK, Clock } from '@rank/platform/tokens';
-import { AccountCaller, CALLER } from './caller';
+import type { AccountCaller } from './caller';
 
 /**
  * Who an `Authorization` header names: the account and key, or a 401 that says why (missing,
@@ -62,15 +62,15 @@ const METHODS_WITH_BODIES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * Checks the key of every /api request that may carry a body before the body is read: a keyless
- * client cannot make the service read and parse megabytes. (Routes without bodies, and the public
- * reads of shared projects among them, are authenticated by the guard.) The caller found here is
- * kept on the request for the guard.
+ * client cannot make the service read and parse megabytes. The guard authenticates every request
+ * again once the body is in (the key may have been revoked while it arrived), and routes without
+ * bodies, the public reads of shared projects among them, only there.
  */
 export function authenticateBeforeBody(fastify: FastifyInstance, authenticator: ApiKeyAuthenticator): void {
   fastify.addHook('onRequest', async (request, reply) => {
     if (!METHODS_WITH_BODIES.has(request.method) || !request.url.startsWith('/api/')) return;
     try {
-      (request as unknown as Record<string, unknown>)[CALLER] = await authenticator.authenticate(request.headers.authorization);
+      await authenticator.authenticate(request.headers.authorization);
     } catch (error) {
       if (!(error instanceof UnauthorizedException)) throw error;
       return reply.code(401).send({ success: false, ...(error.getResponse() as object) });

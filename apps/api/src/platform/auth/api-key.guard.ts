@@ -48,9 +48,9 @@ export class ApiKeyGuard implements CanActivate {
       request[CALLER] = { kind: 'anonymous' } satisfies Caller;
       return true;
     }
-    // The early hook has already authenticated requests with bodies; the rest are authenticated here.
-    const early = request[CALLER] as Caller | undefined;
-    const caller = early?.kind === 'account' ? early : await this.authenticator.authenticate(header);
+    // Authenticated again even when the early hook did before the body: a body may take seconds to
+    // arrive, and a key revoked (or an account blocked) meanwhile must not write with it.
+    const caller = await this.authenticator.authenticate(header);
     request[CALLER] = caller;
 
     const { account } = caller;
