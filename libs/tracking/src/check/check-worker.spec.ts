@@ -176,7 +176,7 @@ describe('WorkDispatcher and CheckWorker', () => {
       ),
     ).start();
     await requestScrape(store, 'b1', ['k0', 'k1']);
-    await until(() => h.refunds.length === 1);
+    await until(() => h.refunds.length > 0);
     await dispatcher.caughtUp();
 
     const events = await storedResults(store);
@@ -187,7 +187,10 @@ describe('WorkDispatcher and CheckWorker', () => {
       reason: 'blocked by Google',
       refundCredits: 1,
     });
-    expect(h.refunds).toEqual([{ accountId: 'acc', batchId: 'b1', checkId: expect.stringMatching(/^[0-9a-f]{24}$/), credits: 1 }]);
+    // Asked by the worker as it stored the failure and by the dispatcher as it read it: the account pays it once.
+    const refund = { accountId: 'acc', batchId: 'b1', checkId: expect.stringMatching(/^[0-9a-f]{24}$/), credits: 1 };
+    expect(h.refunds).toEqual([refund, refund]);
+    expect(new Set(h.refunds.map((r) => r.checkId)).size).toBe(1);
 
     // A dispatcher that lost its checkpoint reads the whole log again: nothing new is queued. (The
     // refund is requested again, and the account decider pays it once: keyed by check id.)
@@ -198,6 +201,22 @@ describe('WorkDispatcher and CheckWorker', () => {
     await again.caughtUp();
     expect(await store.readStream('check-work-b1')).toHaveLength(2);
     expect(new Set(h.refunds.map((r) => r.checkId)).size).toBe(1);
+  });
+
+  it("gives a failed check's credits back as it stores the failure, not only when the dispatcher reads it (a project deleted before then takes the failure with it)", async () => {
+    const h = harness();
+    const dispatcher = dispatcherFor(store, h);
+    await dispatcher.start();
+    await requestScrape(store, 'b1', ['k0']);
+    await until(async () => (await store.readStream('check-work-b1')).length === 1);
+    // Given a dispatcher that is down from here on
+    await dispatcher.stop();
+    // when the check fails
+    started(workerFor(store, h, async () => ({ kind: 'failed', reason: 'blocked by Google', pagesRead: 1 }))).start();
+    // then its credits come back all the same
+    await until(() => h.refunds.length === 1);
+    expect(await resultsOf(store)).toEqual([{ type: 'CheckFailed', keywordId: 'k0' }]);
+    expect(h.refunds).toEqual([{ accountId: 'acc', batchId: 'b1', checkId: expect.stringMatching(/^[0-9a-f]{24}$/), credits: 1 }]);
   });
 
   it('stores a check delivered twice once', async () => {
@@ -247,7 +266,7 @@ describe('WorkDispatcher and CheckWorker', () => {
     started(workerFor(flaky, h, async () => success('shop.example'), { attempts: 2 })).start();
     await requestScrape(store, 'b1', ['k0']);
 
-    await until(() => h.refunds.length === 1);
+    await until(() => h.refunds.length > 0);
     const [failed] = await storedResults(store);
     expect(failed).toMatchObject({
       type: 'CheckFailed',

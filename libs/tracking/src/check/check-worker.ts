@@ -10,7 +10,7 @@ import {
   CheckWorkEvent,
   checkWorkStreamName,
 } from '../domain/check.events';
-import type { CreditRefund } from '../refund/refund.process';
+import { refundOfFailedCheck, type CreditRefund } from '../refund/refund.process';
 import {
   checkGivenUp,
   checkResult,
@@ -198,11 +198,24 @@ export class CheckWorker {
     return { outcome: 'dropped' };
   }
 
+  /**
+   * Stores the check's result; a failure gives its credits back at once. The dispatcher also pays it
+   * as it follows the log (the account pays a check once), but a project deleted before the
+   * dispatcher reads the failure (a projector behind or down) takes the failure with it. A refund
+   * that cannot be paid here is left to the dispatcher: the result is stored, so the check is done.
+   */
   private async appendResult(check: QueuedCheck, result: CheckEvent): Promise<void> {
     await this.deps.store.appendToStream(
       checksStreamName(check.projectId, check.keywordId),
       [{ id: resultEventId(check), type: result.type, data: result.data }],
       { expectedRevision: 'any' },
     );
+    const refund = result.type === 'CheckFailed' ? refundOfFailedCheck(result) : undefined;
+    if (!refund) return;
+    try {
+      await this.deps.refund(refund);
+    } catch (error) {
+      this.deps.log(`the refund of failed check ${check.checkId} is left to the dispatcher: ${String(error)}`);
+    }
   }
 }
