@@ -8,6 +8,7 @@ import {
 import { FakeGoogleAutocomplete, startGoogleAutocompleteFake } from '@rank/providers/autocomplete/testing/fake-google-autocomplete';
 import { FakeOpenAi, OPENAI_FAILURES, startOpenAiFake } from '@rank/providers/llm/testing/fake-openai';
 import { ProjectionRunner } from '@rank/projector/projection-runner';
+import { SuggestionsRunnerLifecycle } from '@rank/research/suggestions/suggestions-runner.lifecycle';
 import { OpenApiConformance, RecordedAnswer, recordAnswers } from '../support/openapi-conformance';
 import { startTestApp, TestApp } from '../support/test-app';
 import { waitFor } from '@rank/platform/testing/wait-for';
@@ -218,6 +219,36 @@ describe('Keyword suggestions', () => {
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ message: 'Account suspended', suspended: true });
   });
+  it("erases a project's suggestions with the project, and a run the delete overtook writes nothing after it", async () => {
+    const store = app.running.stores.eventStore;
+    const runner = () => app.running.app.get(SuggestionsRunnerLifecycle).current!;
+    const typesIn = async (id: string) => (await store.readStream(`suggestions-${id}`)).map((e) => e.type);
+    const remove = async (id: string) =>
+      expect((await app.request('DELETE', '/api/projects', { key, body: { _id: id } })).status).toBe(200);
+    const create = async (name: string, domain: string) =>
+      (await app.request('POST', '/api/projects', { key, body: { name, domain } })).body.project._id as string;
+
+    // Given a project whose run has finished, when it is deleted, then its suggestions go with it
+    const finished = await create('Tee', 'tee.example');
+    await waitFor(
+      () => typesIn(finished),
+      (types) => types.includes('SuggestionsRunFinished'),
+    );
+    await remove(finished);
+    expect(await typesIn(finished)).toEqual([]);
+
+    // Given a run waiting on the model, when its project is deleted, then the run ends without writing
+    llm.failNext({ kind: 'delay', ms: 1_500, then: { kind: 'json', body: chatAnswer(['cocoa beans']) } });
+    const underWay = await create('Kakao', 'kakao.example');
+    await waitFor(
+      () => typesIn(underWay),
+      (types) => types.includes('SuggestionsRunStarted'),
+    );
+    await remove(underWay);
+    await runner().idle();
+    expect(await typesIn(underWay)).toEqual([]);
+  });
+
   // Last: it reads what every test above recorded.
   describe('the OpenAPI document', () => {
     it('describes every answer above', async () => {

@@ -128,8 +128,7 @@ export class SuggestionsRunner {
     const state = await loadSuggestions(store, trigger.projectId);
     const decision = runFor(trigger, { state, now: this.deps.now(), runIdOf: (name) => uuidFromName(`suggestions:${name}`) });
     if (!decision) return;
-    const { accountId, keywords } = await this.deps.contents.load(trigger.projectId);
-    const project = accountId ? findProject(await this.deps.workspaces.load(accountId), trigger.projectId) : undefined;
+    const { keywords, project } = await this.projectOf(trigger.projectId);
     if (!project) return; // deleted meanwhile: nothing to suggest for
     const { projectId } = project;
     const domain = project.settings.domain;
@@ -157,9 +156,17 @@ export class SuggestionsRunner {
       'started',
     );
     this.runs += 1;
+    // A project deleted while its run waited on the model or autocomplete keeps no suggestions: its
+    // stream was erased with it (or the start above wrote it again after), and nothing more is written.
+    const deletedMeanwhile = async () => {
+      if ((await this.projectOf(projectId)).project) return false;
+      await store.deleteStream(stream);
+      return true;
+    };
     try {
       const tracked = keywords.map((k) => ({ geoCode: k.geoCode, langCode: k.langCode, keyword: k.value }));
       const output = await this.deps.generator.generate({ domain, locales, tracked, titles: await this.deps.rankingTitles(projectId) });
+      if (await deletedMeanwhile()) return;
       await append(
         {
           type: 'SuggestionsRunFinished',
@@ -169,6 +176,7 @@ export class SuggestionsRunner {
       );
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
+      if (await deletedMeanwhile()) return;
       this.deps.log(`keyword suggestions for project ${projectId} failed: ${reason}`);
       await append(
         {
@@ -178,6 +186,13 @@ export class SuggestionsRunner {
         'failed',
       );
     }
+  }
+
+  /** The project's keywords and settings; no project once it is deleted. */
+  private async projectOf(projectId: string) {
+    const { accountId, keywords } = await this.deps.contents.load(projectId);
+    const project = accountId ? findProject(await this.deps.workspaces.load(accountId), projectId) : undefined;
+    return { keywords, project };
   }
 
   private async saveCheckpoint(position: number): Promise<void> {
