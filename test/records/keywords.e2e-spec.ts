@@ -82,6 +82,9 @@ describe('Keywords (POST/DELETE /api/projects/keywords)', () => {
     const oneMore = await add(id, ['one more']);
     expect(oneMore.status).toBe(400);
     expect(oneMore.body).toMatchObject({ error: 'KEYWORDS_LIMIT_EXCEEDED', currentCount: 3500, maxAllowed: 3500, availableSlots: 0 });
+    expect(oneMore.body.message).toBe(
+      'This request would add 1 keyword but the project has room for 0 (at most 3500 per project); nothing was added',
+    );
     const onlyDuplicates = await add(id, batch(0, 5));
     expect(onlyDuplicates.status).toBe(200);
     expect(onlyDuplicates.body.addedCount).toBe(0);

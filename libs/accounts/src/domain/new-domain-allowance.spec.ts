@@ -59,6 +59,20 @@ describe('New-domain allowance decider', () => {
     }
     expect(caught).toBeInstanceOf(NewDomainAllowanceExhausted);
     expect((caught as NewDomainAllowanceExhausted).retryAfterSeconds).toBe(23 * 3600);
+    // One place is left: the message says the request does not fit, not that the allowance is used up
+    expect((caught as Error).message).toBe(
+      'This request looks up 2 new domains, but the allowance of 3 new domains per 24 hours has 1 left; ask for fewer, or cached domains can still be read, new ones again in 82800 seconds',
+    );
+  });
+
+  it('says the allowance is used up when no place is left', () => {
+    expect(() =>
+      newDomainAllowanceDecider.decide(
+        { type: 'CountNewDomains', domains: ['d.com'], limit: 3 },
+        foldEvents(newDomainAllowanceDecider, [counted(['a.com', 'b.com', 'c.com'], '2026-01-01T11:00:00.000Z')]),
+        now,
+      ),
+    ).toThrow('The allowance of 3 new domains per 24 hours is used up; cached domains can still be read, new ones again in 82800 seconds');
   });
 
   it('starts afresh once 24 h pass after the newest counted domain', () => {

@@ -54,9 +54,14 @@ export class NewDomainAllowanceExhausted extends Error {
     readonly limit: number,
     /** Seconds until the newest counted domain is 24 h old and the allowance clears. */
     readonly retryAfterSeconds: number,
+    /** New domains the request would count, and how many the allowance has left: a request that does not fit is not an allowance used up. */
+    fit: { asked: number; left: number } = { asked: 1, left: 0 },
   ) {
+    const later = `cached domains can still be read, new ones again in ${retryAfterSeconds} seconds`;
     super(
-      `The allowance of ${limit} new domains per 24 hours is used up; cached domains can still be read, new ones again in ${retryAfterSeconds} seconds`,
+      fit.left === 0
+        ? `The allowance of ${limit} new domains per 24 hours is used up; ${later}`
+        : `This request looks up ${fit.asked} new domains, but the allowance of ${limit} new domains per 24 hours has ${fit.left} left; ask for fewer, or ${later}`,
     );
     this.name = 'NewDomainAllowanceExhausted';
   }
@@ -71,7 +76,10 @@ export const newDomainAllowanceDecider: Decider<CountNewDomains, NewDomainAllowa
     if (fresh.length === 0) return [];
     if (live.domains.size + fresh.length > command.limit) {
       const usage = allowanceUsage(live, command.limit, now.getTime());
-      throw new NewDomainAllowanceExhausted(command.limit, Math.max(1, usage.resetsInSeconds ?? 1));
+      throw new NewDomainAllowanceExhausted(command.limit, Math.max(1, usage.resetsInSeconds ?? 1), {
+        asked: fresh.length,
+        left: Math.max(0, command.limit - live.domains.size),
+      });
     }
     return [{ type: 'NewDomainsCounted', data: { domains: fresh, countedAt: now.toISOString() } }];
   },

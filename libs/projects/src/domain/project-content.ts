@@ -52,7 +52,7 @@ export function decideProjectContent(command: ProjectContentCommand, state: Proj
       if (currentCount + added.length > MAX_KEYWORDS_PER_PROJECT) {
         const availableSlots = Math.max(0, MAX_KEYWORDS_PER_PROJECT - currentCount);
         throw invalid(
-          `This request would add ${added.length} keywords but the project has room for ${availableSlots} (at most ${MAX_KEYWORDS_PER_PROJECT} per project); nothing was added`,
+          `This request would add ${added.length} ${added.length === 1 ? 'keyword' : 'keywords'} but the project has room for ${availableSlots} (at most ${MAX_KEYWORDS_PER_PROJECT} per project); nothing was added`,
           { error: 'KEYWORDS_LIMIT_EXCEEDED', currentCount, maxAllowed: MAX_KEYWORDS_PER_PROJECT, availableSlots },
         );
       }
