@@ -2,9 +2,10 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import {
-  DEFAULT_SETTINGS,
+  applySettingsChange,
   ProjectSettings,
   SERP_DEPTHS,
+  SettingsChange,
   SerpDepth,
   UPDATE_FREQUENCIES,
   UpdateFrequency,
@@ -132,37 +133,31 @@ export function parseDomainList(field: string, input: string | string[] | undefi
 }
 
 /**
- * Settings from a create or update body, on top of `base` (the defaults, or the project's current
- * settings): fields that are absent keep their base value.
+ * What a create or update body says of the settings, each field checked and normalised; fields that
+ * are absent are left out, to keep their value (`applySettingsChange`).
  */
-export function resolveSettings(
-  body: ProjectSettingsBody,
-  base: Omit<ProjectSettings, 'name' | 'domain'> = DEFAULT_SETTINGS,
-): ProjectSettings {
+export function settingsChangeOf(body: ProjectSettingsBody): SettingsChange {
   const domain = domainOrThrow('domain', body.domain);
-  const updateFrequency = body.updateFrequency ?? base.updateFrequency;
-  let customUpdateDays =
-    body.customUpdateDays !== undefined ? [...new Set(body.customUpdateDays)].sort((a, b) => a - b) : base.customUpdateDays;
-  if (updateFrequency === 'custom' && customUpdateDays.length === 0) {
-    throw invalid('customUpdateDays is required when updateFrequency is custom: weekday numbers 0-6 (0 = Sunday)');
-  }
-  if (updateFrequency !== 'custom') customUpdateDays = [];
-  const updateTimezone = body.updateTimezone ?? base.updateTimezone;
-  if (!isIanaTimeZone(updateTimezone))
-    throw invalid(`updateTimezone must be an IANA time zone name such as Europe/Berlin (got "${updateTimezone}")`);
+  if (body.updateTimezone !== undefined && !isIanaTimeZone(body.updateTimezone))
+    throw invalid(`updateTimezone must be an IANA time zone name such as Europe/Berlin (got "${body.updateTimezone}")`);
+  const sent = <K extends keyof SettingsChange>(key: K, value: SettingsChange[K] | undefined) =>
+    value === undefined ? {} : { [key]: value };
   return {
     name: body.name,
     domain,
-    aliases: parseDomainList('aliases', body.aliases, domain) ?? base.aliases,
-    icon: body.icon ?? base.icon,
-    shared: body.shared ?? base.shared,
-    updateFrequency,
-    customUpdateDays,
-    updateTime: body.updateTime ?? base.updateTime,
-    updateTimezone,
-    serpTop: body.serpTop ?? base.serpTop,
+    ...sent('aliases', parseDomainList('aliases', body.aliases, domain)),
+    ...sent('icon', body.icon),
+    ...sent('shared', body.shared),
+    ...sent('updateFrequency', body.updateFrequency),
+    ...sent('customUpdateDays', body.customUpdateDays && [...new Set(body.customUpdateDays)].sort((a, b) => a - b)),
+    ...sent('updateTime', body.updateTime),
+    ...sent('updateTimezone', body.updateTimezone),
+    ...sent('serpTop', body.serpTop),
   };
 }
+
+/** A new project's settings: the body's, the defaults for what it leaves out. */
+export const newProjectSettings = (body: ProjectSettingsBody): ProjectSettings => applySettingsChange(settingsChangeOf(body));
 
 /** A folder reference: undefined (not given), null (none) or an id. "" means none. */
 export function parseFolder(raw: string | null | undefined): string | null | undefined {

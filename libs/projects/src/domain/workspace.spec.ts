@@ -101,6 +101,80 @@ describe('Workspace: projects', () => {
         },
       ]);
   });
+  it('applies an update to the project as it is when decided: a field it does not send keeps a change made meanwhile', () => {
+    // Given an update that shared the project (made on another replica after this one read it)
+    const shared: WorkspaceEvent = {
+      type: 'ProjectUpdated',
+      data: { projectId: id(101), settings: { ...settings, shared: true }, folder: null, competitors: [], createdAt: at, updatedAt: at },
+    };
+    // when an update that sends only the depth is decided, then the project stays shared
+    spec
+      .given([projectCreated(1), shared])
+      .when({
+        type: 'UpdateProject',
+        projectId: id(101),
+        settings: { name: 'Shop', domain: 'shop.example', serpTop: 100 },
+        folder: undefined,
+        competitors: undefined,
+      })
+      .then([
+        {
+          type: 'ProjectUpdated',
+          data: {
+            projectId: id(101),
+            settings: { ...settings, shared: true, serpTop: 100 },
+            folder: null,
+            competitors: [],
+            createdAt: at,
+            updatedAt: at,
+          },
+        },
+      ]);
+  });
+  it('needs the days of a custom frequency, sent or kept, and drops them for any other', () => {
+    const custom: WorkspaceEvent = {
+      type: 'ProjectUpdated',
+      data: {
+        projectId: id(101),
+        settings: { ...settings, updateFrequency: 'custom', customUpdateDays: [1, 3] },
+        folder: null,
+        competitors: [],
+        createdAt: at,
+        updatedAt: at,
+      },
+    };
+    const change = { name: 'Shop', domain: 'shop.example' };
+    spec
+      .given([projectCreated(1)])
+      .when({
+        type: 'UpdateProject',
+        projectId: id(101),
+        settings: { ...change, updateFrequency: 'custom' },
+        folder: undefined,
+        competitors: undefined,
+      })
+      .thenThrows('invalid', 'customUpdateDays is required when updateFrequency is custom: weekday numbers 0-6 (0 = Sunday)');
+    spec
+      .given([projectCreated(1), custom])
+      .when({
+        type: 'UpdateProject',
+        projectId: id(101),
+        settings: { ...change, updateTime: 7 },
+        folder: undefined,
+        competitors: undefined,
+      })
+      .then([{ ...custom, data: { ...custom.data, settings: { ...custom.data.settings, updateTime: 7 } } }]);
+    spec
+      .given([projectCreated(1), custom])
+      .when({
+        type: 'UpdateProject',
+        projectId: id(101),
+        settings: { ...change, updateFrequency: 'weekly' },
+        folder: undefined,
+        competitors: undefined,
+      })
+      .then([{ ...custom, data: { ...custom.data, settings: { ...settings, updateFrequency: 'weekly', customUpdateDays: [] } } }]);
+  });
   it('deletes a project; a deleted project is not found any more', () => {
     const deleted: WorkspaceEvent = { type: 'ProjectDeleted', data: { projectId: id(101), deletedAt: at } };
     spec

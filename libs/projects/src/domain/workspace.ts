@@ -1,6 +1,6 @@
 import { assertNever, conflict, DomainError, notFound } from '@rank/domain/domain-error';
 import { Decider } from '@rank/domain/decider';
-import type { ProjectSettings } from './project-settings';
+import { applySettingsChange, type ProjectSettings, type SettingsChange } from './project-settings';
 import { WORKSPACE_EVENT_TYPES, WorkspaceEvent } from './workspace.events';
 
 export interface Folder {
@@ -33,7 +33,8 @@ export type WorkspaceCommand =
   | {
       type: 'UpdateProject';
       projectId: string;
-      settings: ProjectSettings;
+      /** Applied to the project's settings as they are when the update is decided. */
+      settings: SettingsChange;
       folder: string | null | undefined;
       competitors: string[] | undefined;
     }
@@ -94,7 +95,7 @@ export function decideWorkspace(command: WorkspaceCommand, state: WorkspaceState
           type: 'ProjectUpdated',
           data: {
             projectId: project.projectId,
-            settings: command.settings,
+            settings: applySettingsChange(command.settings, project.settings),
             folder,
             competitors,
             createdAt: project.createdAt,

@@ -5,7 +5,7 @@ import { notFound } from '@rank/domain/domain-error';
 import { newObjectId } from '@rank/domain/object-id';
 import { AccountCaller, CurrentAccount } from '../../platform/auth/caller';
 import { CLOCK, Clock } from '@rank/platform/tokens';
-import { parseFolder, ProjectSettingsBody, resolveSettings } from '../project-input';
+import { newProjectSettings, parseFolder, ProjectSettingsBody } from '../project-input';
 import { ProjectView, toProjectView } from '../project.view';
 import { ProjectContentRepository, WorkspaceRepository } from '@rank/projects/workspace.repository';
 
@@ -36,7 +36,7 @@ export class CreateProjectController {
   @HttpCode(201)
   @ApiCreatedResponse({ type: CreateProjectResponse })
   async create(@CurrentAccount() caller: AccountCaller, @Body() body: CreateProjectBody): Promise<CreateProjectResponse> {
-    const settings = resolveSettings(body);
+    const settings = newProjectSettings(body);
     const folder = parseFolder(body.folder) ?? null;
     if (folder !== null && !(await this.workspaces.load(caller.accountId)).folders.some((f) => f.folderId === folder)) {
       throw notFound('Folder not found');

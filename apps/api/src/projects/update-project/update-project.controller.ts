@@ -6,7 +6,7 @@ import { AccountCaller, CurrentAccount } from '../../platform/auth/caller';
 import { ObjectIdField } from '../../platform/http/validators';
 import { CLOCK, Clock } from '@rank/platform/tokens';
 import { ProjectAccess } from '@rank/projects/project-access';
-import { parseDomainList, parseFolder, ProjectSettingsBody, resolveSettings } from '../project-input';
+import { parseDomainList, parseFolder, ProjectSettingsBody, settingsChangeOf } from '../project-input';
 import { ProjectView, toProjectView } from '../project.view';
 import { WorkspaceRepository } from '@rank/projects/workspace.repository';
 
@@ -43,7 +43,8 @@ export class UpdateProjectController {
   @ApiOkResponse({ type: UpdateProjectResponse })
   async update(@CurrentAccount() caller: AccountCaller, @Body() body: UpdateProjectBody): Promise<UpdateProjectResponse> {
     const { project } = await this.access.owned(caller, body._id);
-    const settings = resolveSettings(body, project.settings);
+    // Only what the body says: the rest keeps its value as the project is when the update is decided.
+    const settings = settingsChangeOf(body);
     const competitors = parseDomainList('competitors', body.competitors, settings.domain);
     const { state } = await this.workspaces.handle(
       caller.accountId,
