@@ -45,6 +45,24 @@ describe('check process', () => {
       .then({ kind: 'fetch', request: { keyword: 'garden shovels', geoCode: 'US', langCode: 'en', depth: 50 } });
   });
 
+  it('given a project whose depth changed after an on-demand check was paid, when the check is taken and completes, then it reads the depth it was paid for', () => {
+    const paidFor50: QueuedCheck = { ...check, serpTop: 50 };
+    const deeper = { ...project, serpTop: 100 as const };
+    start
+      .given(deeper)
+      .when(paidFor50)
+      .then({ kind: 'fetch', request: { keyword: 'garden shovels', geoCode: 'US', langCode: 'en', depth: 50 } });
+    const organic = Array.from({ length: 100 }, (_, i) => ({ ...result(i + 1, i === 79 ? 'shop.example' : 'far.example'), snippet: '' }));
+    const completed = checkResult(paidFor50, deeper, { kind: 'success', pagesRead: 5, organic, aiOverview: [] }, now);
+    expect(completed).toMatchObject({ type: 'CheckCompleted', data: { serpTop: 50, position: { position: 0 } } });
+    expect(completed.type === 'CheckCompleted' && completed.data.results).toHaveLength(50);
+    // A scheduled check (no paid depth) reads the project's depth as it is then
+    start
+      .given(deeper)
+      .when({ ...check, creditsPerCheck: 0 })
+      .then({ kind: 'fetch', request: { keyword: 'garden shovels', geoCode: 'US', langCode: 'en', depth: 100 } });
+  });
+
   it('given the keyword was removed, when its check is taken, then it fails at once and its credits go back', () => {
     start
       .given({ ...project, keywords: [] })

@@ -49,13 +49,16 @@ const PASSING_CAUSES: ReadonlySet<SerpFailureCause> = new Set([
   'browser_resting',
 ]);
 
+/** How deep a check reads: the depth it was paid for (on demand), else the project's when it runs. */
+export const depthOf = (check: QueuedCheck, project: ProjectToCheck): 50 | 100 => check.serpTop ?? project.serpTop;
+
 export function startCheck(check: QueuedCheck, project: ProjectToCheck, now: Date): CheckStart {
   const keyword = project.keywords.find((k) => k.keywordId === check.keywordId);
   if (!keyword)
     return { kind: 'record', result: checkFailed(check, now, 'The keyword was removed from the project before it was checked') };
   return {
     kind: 'fetch',
-    request: { keyword: keyword.value, geoCode: keyword.geoCode, langCode: keyword.langCode, depth: project.serpTop },
+    request: { keyword: keyword.value, geoCode: keyword.geoCode, langCode: keyword.langCode, depth: depthOf(check, project) },
   };
 }
 
@@ -73,14 +76,15 @@ export function checkResult(
 ): CheckEvent | CheckRetryEvent {
   if (outcome.kind !== 'success') return failedOrRetried(check, project, outcome, now);
   const ranked = (r: RankedResult): RankedResult => ({ position: r.position, url: r.url, title: r.title, domain: r.domain });
-  const results = outcome.organic.slice(0, project.serpTop).map(ranked);
+  const serpTop = depthOf(check, project);
+  const results = outcome.organic.slice(0, serpTop).map(ranked);
   const aiOverview = outcome.aiOverview.map(ranked);
   return {
     type: 'CheckCompleted',
     data: {
       ...baseOf(check),
       completedAt: now.toISOString(),
-      serpTop: project.serpTop,
+      serpTop,
       position: projectPosition(results, project.ownDomains),
       results,
       aiOverview,

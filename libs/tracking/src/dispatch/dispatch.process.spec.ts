@@ -13,9 +13,10 @@ const onDemand: WorkOrder = {
   accountId: 'acc',
   keywordIds: ['k0', 'k2'],
   creditsPerCheck: 1,
+  serpTop: 50,
   requestedAt: new Date(requestedAt),
 };
-const scheduled: WorkOrder = { ...onDemand, orderId: 'slot-1', keywordIds: null, creditsPerCheck: 0 };
+const scheduled: WorkOrder = { ...onDemand, orderId: 'slot-1', keywordIds: null, creditsPerCheck: 0, serpTop: undefined };
 const queued = (order: WorkOrder, keywordId: string): CheckToQueue => {
   const id = checkId(order.orderId, keywordId);
   return {
@@ -28,6 +29,8 @@ const queued = (order: WorkOrder, keywordId: string): CheckToQueue => {
       accountId: 'acc',
       keywordId,
       creditsPerCheck: order.creditsPerCheck,
+      // The depth an on-demand check was paid for goes with it; a scheduled check has none.
+      ...(order.serpTop === undefined ? {} : { serpTop: order.serpTop }),
       requestedAt,
     },
   };

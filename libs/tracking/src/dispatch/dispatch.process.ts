@@ -23,6 +23,8 @@ export interface WorkOrder {
   keywordIds: string[] | null;
   /** Credits each check cost (0 for scheduled checks): what a check that gives no result gives back. */
   creditsPerCheck: number;
+  /** The depth an on-demand order was paid for; scheduled checks read the project's depth when they run. */
+  serpTop?: 50 | 100;
   requestedAt: Date;
 }
 
@@ -41,6 +43,7 @@ export function workOrderOf(stored: StoredEvent): WorkOrder | undefined {
       accountId,
       keywordIds: d.keywordIds,
       creditsPerCheck: d.creditsPerCheck,
+      serpTop: d.serpTop,
       requestedAt: new Date(d.requestedAt),
     };
   }
@@ -86,6 +89,7 @@ export function dispatchWorkOrder(order: WorkOrder, projectKeywordIds: readonly 
         accountId: order.accountId,
         keywordId,
         creditsPerCheck: order.creditsPerCheck,
+        ...(order.serpTop === undefined ? {} : { serpTop: order.serpTop }),
         requestedAt: order.requestedAt.toISOString(),
       },
     };

@@ -80,6 +80,12 @@ export type CheckWorkEvent = {
     keywordId: string;
     /** Credits the check cost (0 for scheduled checks): what a failure gives back. */
     creditsPerCheck: number;
+    /**
+     * The depth an on-demand check was paid for, which it reads whatever the project's depth is by
+     * the time it runs; absent for scheduled checks (and checks queued before it was recorded), which
+     * read the project's depth then.
+     */
+    serpTop?: 50 | 100;
     requestedAt: string;
     /** Which try of the check this is: 1 (or absent, as before retries) the first, more for a retry later the same day. */
     attempt?: number;
