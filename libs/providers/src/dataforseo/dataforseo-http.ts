@@ -6,6 +6,15 @@ import { KeywordDataError } from '../keyword-data/keyword-data-error';
 export const DATAFORSEO = 'dataforseo';
 /** DataForSEO's "Ok." status code, for the whole answer and for each task. */
 export const DATAFORSEO_OK = 20000;
+/** A task's "No Search Results.": the search engine found nothing for it, an answer and not a failure. */
+const DATAFORSEO_NO_RESULTS = 40102;
+/**
+ * The result of a task the search engine found nothing for (40102): empty, as no data is, and this
+ * very list, so that a SERP read can tell it from an answer that lacks its result.
+ */
+export const NO_SEARCH_RESULTS: unknown[] = Object.freeze([]) as unknown as unknown[];
+/** A task's "Internal SE Server Error.": the search engine failed (after DataForSEO's own retries), which passes. */
+const DATAFORSEO_ENGINE_ERROR = 40101;
 
 export interface DataForSeoAccess {
   login: string;
@@ -61,9 +70,17 @@ export class DataForSeoHttp {
 /**
  * DataForSEO status codes are five digits whose first three mirror HTTP (40100 unauthorised,
  * 40501 invalid field, 50301 too many requests); the HTTP-like part decides whether a retry helps.
+ * 40101 is the search engine's own failure, not a refusal of ours: a server error (502).
  */
 function failure(path: string, httpStatus: number, statusCode: number | undefined, message: unknown): KeywordDataError {
-  const status = statusCode !== undefined && statusCode >= 10000 ? Math.floor(statusCode / 100) : httpStatus >= 400 ? httpStatus : 500;
+  const status =
+    statusCode === DATAFORSEO_ENGINE_ERROR
+      ? 502
+      : statusCode !== undefined && statusCode >= 10000
+        ? Math.floor(statusCode / 100)
+        : httpStatus >= 400
+          ? httpStatus
+          : 500;
   const text = typeof message === 'string' ? message.slice(0, 200) : 'no status message';
   return new KeywordDataError(DATAFORSEO, 'http', `${path} answered ${statusCode ?? httpStatus}: ${text}`, status);
 }
@@ -78,6 +95,7 @@ function taskResult(path: string, httpStatus: number, body: unknown): unknown[] 
   if (!task) throw new KeywordDataError(DATAFORSEO, 'malformed', `${path} answered without a task`);
   const taskStatus = asNumber(task.status_code);
   if (taskStatus === undefined) throw new KeywordDataError(DATAFORSEO, 'malformed', `${path} answered a task without a status_code`);
+  if (taskStatus === DATAFORSEO_NO_RESULTS) return NO_SEARCH_RESULTS;
   if (taskStatus !== DATAFORSEO_OK) throw failure(path, httpStatus, taskStatus, task.status_message);
   if (task.result === null || task.result === undefined) return [];
   const result = asArray(task.result);

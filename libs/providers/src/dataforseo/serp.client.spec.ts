@@ -98,6 +98,25 @@ describe('DataForSeoSerpSource against a fake DataForSEO SERP API', () => {
       kind: 'failed',
       cause: 'http_error',
     });
+
+    // The search engine's own failure (after DataForSEO's retries) passes, like a server error: not a refusal of our login.
+    api.requests.length = 0;
+    api.failWith(dataForSeoTaskError(40101, 'Internal SE Server Error.'));
+    expect(await source().fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 })).toMatchObject({
+      kind: 'failed',
+      cause: 'http_error',
+      reason: expect.stringContaining('40101: Internal SE Server Error.'),
+    });
+    expect(api.requests).toHaveLength(2);
+  });
+
+  it('reads a task with no search results (40102) as Google finding nothing, a valid "not ranking"', async () => {
+    api.failWith(dataForSeoTaskError(40102, 'No Search Results.'));
+    expect(await source().fetchSerp({ keyword: 'qzxv nothing', geoCode: 'US', langCode: 'en', depth: 50 })).toMatchObject({
+      kind: 'success',
+      organic: [],
+      aiOverview: [],
+    });
   });
 
   it('fails on a malformed answer and on a timeout, without throwing', async () => {
@@ -111,6 +130,13 @@ describe('DataForSeoSerpSource against a fake DataForSEO SERP API', () => {
       kind: 'failed',
       cause: 'malformed_answer',
       reason: expect.stringMatching(/not a list/),
+    });
+    // A task that says Ok. but carries no result is not "nothing found": that is a 40102.
+    api.failWith({ kind: 'json', body: { status_code: 20000, tasks: [{ status_code: 20000, result: null }] } });
+    expect(await source().fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 })).toMatchObject({
+      kind: 'failed',
+      cause: 'malformed_answer',
+      reason: expect.stringMatching(/without a result/),
     });
     api.failWith({ kind: 'json', body: { tasks: [] } });
     expect(await source().fetchSerp({ keyword: 'google', geoCode: 'US', langCode: 'en', depth: 50 })).toMatchObject({

@@ -5,7 +5,7 @@ import { asArray, asNumber, asObject, type JsonObject } from '../shared/json-sha
 import type { RetryPolicy } from '../shared/retry';
 import { UpstreamError } from '../shared/upstream-error';
 import { aiOverviewFrom, organicFrom, serpApiFailure } from '../shared/serp-outcome';
-import { DATAFORSEO, DataForSeoHttp, type DataForSeoAccess } from './dataforseo-http';
+import { DATAFORSEO, DataForSeoHttp, NO_SEARCH_RESULTS, type DataForSeoAccess } from './dataforseo-http';
 
 export const DATAFORSEO_SERP_PATH = '/v3/serp/google/organic/live/advanced';
 
@@ -72,8 +72,12 @@ export class DataForSeoSerpSource implements SerpSource {
   }
 }
 
-/** The items of the task's one result; a query Google finds nothing for has `items: null`, a valid "not ranking". */
+/**
+ * The items of the task's one result; a query Google finds nothing for has `items: null`, or comes
+ * as a task with "No Search Results." (40102): a valid "not ranking" either way.
+ */
 function resultItems(result: unknown[]): JsonObject[] {
+  if (result === NO_SEARCH_RESULTS) return [];
   const first = asObject(result[0]);
   if (!first) throw new UpstreamError(DATAFORSEO, 'malformed', `${DATAFORSEO_SERP_PATH} answered a task without a result`);
   if (first.items === null || first.items === undefined) return [];
