@@ -15,6 +15,8 @@ export interface ProjectRecord {
   folder: string | null;
   competitors: string[];
   createdAt: string;
+  /** The time zone the project was created in: periodic schedules count from its creation day there. */
+  creationZone: string;
 }
 
 export interface WorkspaceState {
@@ -128,7 +130,10 @@ export function evolveWorkspace(state: WorkspaceState, event: WorkspaceEvent): W
       };
     case 'ProjectCreated': {
       const { projectId, settings, folder, createdAt } = event.data;
-      return { ...state, projects: [...state.projects, { projectId, settings, folder, competitors: [], createdAt }] };
+      return {
+        ...state,
+        projects: [...state.projects, { projectId, settings, folder, competitors: [], createdAt, creationZone: settings.updateTimezone }],
+      };
     }
     case 'ProjectUpdated': {
       const { projectId, settings, folder, competitors } = event.data;

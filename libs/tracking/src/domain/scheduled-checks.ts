@@ -2,12 +2,15 @@ import { assertNever } from '@rank/domain/domain-error';
 import { Decider } from '@rank/domain/decider';
 import { eventTypes } from '@rank/domain/domain-event';
 import { STREAM_CATEGORIES } from '@rank/domain/stream-categories';
+import { localDayKey } from './schedule/due-slot';
 
 /**
  * A project's scheduled checks (stream `schedule-<projectId>`): one decision per due slot, a local
  * day: requested (the scraper's work order) or skipped (the month's tokens did not cover it). Replicas
- * and restarts race to decide a slot; the expected revision lets exactly one win, and the slot key
- * makes every later attempt a change of nothing.
+ * and restarts race to decide a slot; the expected revision lets exactly one win, and every later
+ * attempt at a day already decided is a change of nothing. Which local day a decided slot took is
+ * read from its due instant on the project's clock as it is now, not from its key: after a time-zone
+ * change the keys name the old zone's days, and would let a day go unchecked or be checked twice.
  */
 export type ScheduledCheckRequested = {
   type: 'ScheduledCheckRequested';
@@ -36,14 +39,16 @@ export type ScheduleStreamEvent = ScheduledCheckRequested | ScheduledCheckSkippe
 
 export const SCHEDULE_EVENT_TYPES = eventTypes<ScheduleStreamEvent>()(['ScheduledCheckRequested', 'ScheduledCheckSkipped']);
 
+/** `timeZone`: the project's zone now, whose local days decide whether a slot's day is taken. */
 export type ScheduleCommand =
-  | { type: 'RequestSlot'; projectId: string; accountId: string; slotKey: string; batchId: string; dueAt: string }
+  | { type: 'RequestSlot'; projectId: string; accountId: string; slotKey: string; batchId: string; dueAt: string; timeZone: string }
   | {
       type: 'SkipSlot';
       projectId: string;
       accountId: string;
       slotKey: string;
       dueAt: string;
+      timeZone: string;
       reason: SkipReason;
       needed: number;
       available: number;
@@ -53,17 +58,23 @@ export type ScheduleCommand =
 const REMEMBERED_SLOTS = 60;
 
 export interface ScheduleState {
-  /** Slots requested or skipped, oldest first. */
-  recentSlotKeys: string[];
+  /** Slots requested or skipped, oldest first, by their due instant (epoch ms). */
+  recentSlots: { key: string; dueAtMs: number }[];
 }
 
 export const scheduleStreamName = STREAM_CATEGORIES.schedule;
 
-/** Whether a slot has been decided (requested or skipped) already. */
-export const isSlotHandled = (state: ScheduleState, slotKey: string) => state.recentSlotKeys.includes(slotKey);
+/**
+ * Whether the local day of a slot due at `dueAt` has been decided (requested or skipped) already:
+ * whether a decided slot fell due on that day of the project's clock in `timeZone`.
+ */
+export function isSlotHandled(state: ScheduleState, dueAt: Date | string, timeZone: string): boolean {
+  const day = localDayKey(new Date(dueAt), timeZone);
+  return state.recentSlots.some((slot) => localDayKey(slot.dueAtMs, timeZone) === day);
+}
 
 export function decideSchedule(command: ScheduleCommand, state: ScheduleState, now: Date): ScheduleStreamEvent[] {
-  if (isSlotHandled(state, command.slotKey)) return [];
+  if (isSlotHandled(state, command.dueAt, command.timeZone)) return [];
   switch (command.type) {
     case 'RequestSlot': {
       const { projectId, accountId, slotKey, batchId, dueAt } = command;
@@ -87,7 +98,9 @@ export function evolveSchedule(state: ScheduleState, event: ScheduleStreamEvent)
   switch (event.type) {
     case 'ScheduledCheckRequested':
     case 'ScheduledCheckSkipped':
-      return { recentSlotKeys: [...state.recentSlotKeys, event.data.slotKey].slice(-REMEMBERED_SLOTS) };
+      return {
+        recentSlots: [...state.recentSlots, { key: event.data.slotKey, dueAtMs: Date.parse(event.data.dueAt) }].slice(-REMEMBERED_SLOTS),
+      };
     default:
       return assertNever(event);
   }
@@ -96,6 +109,6 @@ export function evolveSchedule(state: ScheduleState, event: ScheduleStreamEvent)
 export const scheduleDecider: Decider<ScheduleCommand, ScheduleStreamEvent, ScheduleState> = {
   decide: decideSchedule,
   evolve: evolveSchedule,
-  initialState: () => ({ recentSlotKeys: [] }),
+  initialState: () => ({ recentSlots: [] }),
   eventTypes: SCHEDULE_EVENT_TYPES,
 };

@@ -66,8 +66,9 @@ export class CheckScheduler {
     for (const { project_id: projectId, account_id: accountId } of projects) {
       const project = findProject(await this.workspaces.load(accountId), projectId);
       if (!project) continue;
-      const slot = latestDueSlot({ ...project.settings, createdAt: project.createdAt }, now);
-      if (!slot || (await this.schedules.isHandled(projectId, slot.key))) continue;
+      const timeZone = project.settings.updateTimezone;
+      const slot = latestDueSlot({ ...project.settings, createdAt: project.createdAt, creationZone: project.creationZone }, now);
+      if (!slot || (await this.schedules.isHandled(projectId, slot.dueAt, timeZone))) continue;
       const dueAt = slot.dueAt.toISOString();
 
       const month = tokenMonthOf(slot.dueAt);
@@ -81,7 +82,17 @@ export class CheckScheduler {
       if (tokens.kind === 'refused') {
         const { needed, available } = tokens;
         const isNew = await this.schedules.decideSlot(
-          { type: 'SkipSlot', projectId, accountId, slotKey: slot.key, dueAt, reason: 'monthlyTokensExhausted', needed, available },
+          {
+            type: 'SkipSlot',
+            projectId,
+            accountId,
+            slotKey: slot.key,
+            dueAt,
+            timeZone,
+            reason: 'monthlyTokensExhausted',
+            needed,
+            available,
+          },
           now,
         );
         if (isNew) {
@@ -92,7 +103,7 @@ export class CheckScheduler {
         continue;
       }
       const isNew = await this.schedules.decideSlot(
-        { type: 'RequestSlot', projectId, accountId, slotKey: slot.key, batchId: newObjectId(now), dueAt },
+        { type: 'RequestSlot', projectId, accountId, slotKey: slot.key, batchId: newObjectId(now), dueAt, timeZone },
         now,
       );
       if (isNew) requested++;

@@ -24,9 +24,9 @@ export class ScheduledChecksRepository {
     this.repository = new AggregateRepository(store, scheduleDecider, cache);
   }
 
-  /** Whether the slot has been requested or skipped already (by any replica). */
-  async isHandled(projectId: string, slotKey: string): Promise<boolean> {
-    return isSlotHandled((await this.repository.load(scheduleStreamName(projectId))).state, slotKey);
+  /** Whether the slot's local day (in `timeZone`, the project's zone now) has been decided already, by any replica. */
+  async isHandled(projectId: string, dueAt: Date, timeZone: string): Promise<boolean> {
+    return isSlotHandled((await this.repository.load(scheduleStreamName(projectId))).state, dueAt, timeZone);
   }
 
   /**

@@ -130,6 +130,18 @@ describe('latestDueSlot and nextSlot', () => {
         .whenListingFrom(createdAt, 3)
         .thenKeysAre(['2026-01-04', '2026-01-07', '2026-01-10']);
     });
+    it('keeps counting from the creation day in the zone of creation when the zone changes later', () => {
+      // Created on Tuesday May 5 at 23:30 UTC (already Wednesday in Berlin), in UTC: due on Tuesdays
+      const createdAt = '2026-05-05T23:30:00Z';
+      given({ updateFrequency: 'weekly', createdAt, updateTimezone: 'Europe/Berlin', creationZone: 'UTC' })
+        .when('2026-05-12T13:00:00Z')
+        .thenLatestIs('2026-05-12', '2026-05-12T10:00:00.000Z')
+        .thenNextIs('2026-05-19', '2026-05-19T10:00:00.000Z');
+      // Without the zone of creation the creation day would be Berlin's Wednesday, and the cadence would move
+      given({ updateFrequency: 'weekly', createdAt, updateTimezone: 'Europe/Berlin' })
+        .when('2026-05-12T13:00:00Z')
+        .thenLatestIs('2026-05-06', '2026-05-06T10:00:00.000Z');
+    });
     it('counts calendar days, so a DST change does not move the cadence', () => {
       given({ updateFrequency: 'weekly', createdAt: '2026-03-25T06:00:00Z', updateTimezone: 'Europe/Berlin', updateTime: 9 })
         .whenListingFrom('2026-03-25T06:00:00Z', 2)

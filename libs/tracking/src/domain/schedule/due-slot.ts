@@ -18,17 +18,25 @@ export interface ScheduleSlot {
 export type Schedule = Pick<ProjectSettings, 'updateFrequency' | 'customUpdateDays' | 'updateTime' | 'updateTimezone'> & {
   /** ISO 8601 instant the project was created: no slot before it, and the anchor of periodic frequencies. */
   createdAt: string;
+  /**
+   * The zone the project was created in: periodic frequencies count from its creation day there, a
+   * calendar date that a later zone change does not move. Unset: the current zone.
+   */
+  creationZone?: string;
 };
 
 interface ResolvedSchedule {
   schedule: Schedule;
   timeZone: string;
   createdAtMs: number;
-  /** The creation day in the project's zone, as a day number. */
+  /** The creation day in the zone of creation, as a day number. */
   anchorDay: number;
 }
 
 const localDay = (instant: Date | number, timeZone: string) => dayNumber(localDateTime(instant, timeZone));
+
+/** The local day (`YYYY-MM-DD`) an instant falls on, on a clock in `timeZone`. */
+export const localDayKey = (instant: Date | number, timeZone: string) => dayKey(localDay(instant, timeZone));
 
 function resolve(schedule: Schedule): ResolvedSchedule {
   const timeZone = schedule.updateTimezone || 'UTC';
@@ -36,9 +44,8 @@ function resolve(schedule: Schedule): ResolvedSchedule {
   if (Number.isNaN(createdAtMs)) throw invalid(`createdAt must be an ISO 8601 instant (got "${schedule.createdAt}")`);
   const hour = schedule.updateTime;
   if (!Number.isInteger(hour) || hour < 0 || hour > 23) throw invalid(`updateTime must be an hour 0-23 (got ${hour})`);
-  // The anchor follows the current zone, so a zone change may shift a periodic cadence by a day;
-  // slot keys (local days) still keep any day from being checked twice.
-  return { schedule, timeZone, createdAtMs, anchorDay: localDay(createdAtMs, timeZone) };
+  // The creation day in the zone of creation, a calendar date: a later zone change keeps the cadence.
+  return { schedule, timeZone, createdAtMs, anchorDay: localDay(createdAtMs, schedule.creationZone || timeZone) };
 }
 
 // The scheduler asks every minute for every project, and the answer for a day changes only with
