@@ -231,6 +231,32 @@ describe('check process: retries that keep the day (scheduled checks)', () => {
     expect(retried).toEqual({ type: 'CheckQueued', data: { ...scheduled, attempt: 2 } });
   });
 
+  it('given a retry taken only after its local day ended (the scheduler was down overnight), then the check fails at once instead of recording the next day', () => {
+    const second: QueuedCheck = { ...scheduled, requestedAt: '2026-05-04T20:00:00.000Z', attempt: 2 }; // 22:00 in Berlin
+    const start = processSpec((nowIso: string, queued: QueuedCheck) => startCheck(queued, berlin, at(nowIso)));
+    start
+      .given(second)
+      .when('2026-05-05T06:00:00.000Z') // 08:00 the next day in Berlin
+      .then({
+        kind: 'record',
+        result: {
+          type: 'CheckFailed',
+          data: {
+            ...base,
+            failedAt: '2026-05-05T06:00:00.000Z',
+            reason: "The check's day ended before its try 2 could run",
+            accountId: 'acc',
+            refundCredits: 0,
+          },
+        },
+      });
+    // Still its day in Berlin (23:30): it is tried
+    start
+      .given(second)
+      .when('2026-05-04T21:30:00.000Z')
+      .then({ kind: 'fetch', request: expect.objectContaining({ keyword: 'garden shovels' }) });
+  });
+
   it('given the last try of the day, when it is blocked again, then the check fails, saying how often it was tried', () => {
     retry({ ...scheduled, attempt: ATTEMPTS_A_DAY }, '2026-05-04T09:00:00.000Z')
       .given(berlin)

@@ -56,6 +56,12 @@ export function startCheck(check: QueuedCheck, project: ProjectToCheck, now: Dat
   const keyword = project.keywords.find((k) => k.keywordId === check.keywordId);
   if (!keyword)
     return { kind: 'record', result: checkFailed(check, now, 'The keyword was removed from the project before it was checked') };
+  // A retry taken after its local day ended (the scheduler or the scrapers were down) fails rather
+  // than record today's page as that day's: today has a slot of its own.
+  const attempt = check.attempt ?? 1;
+  if (attempt > 1 && localDay(now, project.timeZone) !== localDay(new Date(check.requestedAt), project.timeZone)) {
+    return { kind: 'record', result: checkFailed(check, now, `The check's day ended before its try ${attempt} could run`) };
+  }
   return {
     kind: 'fetch',
     request: { keyword: keyword.value, geoCode: keyword.geoCode, langCode: keyword.langCode, depth: depthOf(check, project) },

@@ -10,8 +10,12 @@ import { CheckProgressReader } from '../reads/check-progress/check-progress.read
 
 /** Retries queued in one pass; the rest wait for the next minute. */
 const BATCH = 1_000;
-/** A retry stays within its local day: requests older than this (every time zone's day) are not looked at. */
-const LOOK_BACK_MS = 2 * DAY_MS;
+/**
+ * Requests older than this are not looked at. A retry stays within its local day, so two days would
+ * do while the scheduler runs; after downtime, stranded retries up to a week old are still queued,
+ * and their checks fail at once as their day has ended (rather than stay waiting for ever).
+ */
+const LOOK_BACK_MS = 8 * DAY_MS;
 
 /**
  * Every minute, queues the retries of scheduled checks whose time has come: each one a new
