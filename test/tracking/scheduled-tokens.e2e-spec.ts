@@ -158,12 +158,20 @@ describe('Scheduled checks draw on the monthly SERP-check tokens', () => {
 
     // A replica drew the slot's tokens and died before requesting it.
     clock.current = new Date('2026-07-01T02:00:00.000Z');
-    const drawn = await app!.running.app
-      .get(MonthlyTokensRepository)
-      .draw(
-        { type: 'DrawTokens', accountId, month: '2026-07', projectId, slotKey: '2026-06-30', keywordCount: 5, serpTop: 50, total: 5 },
-        clock.current,
-      );
+    const drawn = await app!.running.app.get(MonthlyTokensRepository).draw(
+      {
+        type: 'DrawTokens',
+        accountId,
+        month: '2026-07',
+        projectId,
+        slotKey: '2026-06-30',
+        keywordCount: 5,
+        serpTop: 50,
+        refreshesPerMonth: 30,
+        total: 5,
+      },
+      clock.current,
+    );
     expect(drawn).toEqual({ kind: 'drawn', amount: 5 });
 
     await app!.running.app.get(CheckScheduler).requestDueSlots();

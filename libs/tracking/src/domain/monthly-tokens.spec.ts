@@ -17,7 +17,7 @@ const draw = (
   projectId: string,
   slotKey: string,
   keywordCount: number,
-  options: { serpTop?: 50 | 100; total?: number } = {},
+  options: { serpTop?: 50 | 100; total?: number; refreshesPerMonth?: number } = {},
 ): MonthlyTokensCommand => ({
   type: 'DrawTokens',
   accountId: 'a',
@@ -26,6 +26,7 @@ const draw = (
   slotKey,
   keywordCount,
   serpTop: options.serpTop ?? 50,
+  refreshesPerMonth: options.refreshesPerMonth ?? 30,
   total: options.total ?? 10,
 });
 const drawn = (projectId: string, slotKey: string, amount: number, total = 10): MonthlyTokensEvent => ({
@@ -118,6 +119,27 @@ describe('Monthly SERP-check tokens', () => {
       .given([drawn('p', '2026-05-01', 2)])
       .when(draw('p', '2026-05-02', 2))
       .then([drawn('p', '2026-05-02', 2)]);
+  });
+
+  it("draws a slot beyond the month's booked refreshes at 0 (a 31st daily check, a 5th weekly one), so a fully booked account loses none", () => {
+    // Given a weekly project (4 refreshes a month booked) that has drawn 4 slots of 2 tokens, all of an 8-token total
+    const weekly = { refreshesPerMonth: 4, total: 8 };
+    const four = ['2026-05-01', '2026-05-08', '2026-05-15', '2026-05-22'].map((day) => drawn('p', day, 2, 8));
+    // when its 5th slot of the month comes due, then it is drawn free instead of refused
+    spec
+      .given(four)
+      .when(draw('p', '2026-05-29', 2, weekly))
+      .then([drawn('p', '2026-05-29', 0, 8)]);
+    // and another project's slot still pays, and is refused when nothing is left
+    spec
+      .given(four)
+      .when(draw('q', '2026-05-29', 2, weekly))
+      .then([refused('q', '2026-05-29', 2, 0, 8)]);
+    // a project under its booked refreshes pays as before
+    spec
+      .given(four.slice(0, 3))
+      .when(draw('p', '2026-05-22', 2, weekly))
+      .then([drawn('p', '2026-05-22', 2, 8)]);
   });
 
   it('draws nothing and records nothing for a project without keywords, even with no tokens left', () => {

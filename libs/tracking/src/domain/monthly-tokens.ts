@@ -36,7 +36,10 @@ export const MONTHLY_TOKENS_EVENT_TYPES = eventTypes<MonthlyTokensEvent>()(['Mon
 
 /**
  * Draws a slot's tokens: every keyword of the project at its depth (`slotTokenCost`), against
- * `total`, the plan's monthly tokens read at the time of the draw.
+ * `total`, the plan's monthly tokens read at the time of the draw. `refreshesPerMonth` is what
+ * `capacity.booked` counts of the project's frequency (30 a month daily, 4 weekly, …): a month
+ * with more due days than that (a 31st daily check, a 5th weekly one) gets the extra slots free,
+ * so an account whose booked tokens fit its total never has a slot refused for the calendar.
  */
 export type MonthlyTokensCommand = {
   type: 'DrawTokens';
@@ -46,6 +49,7 @@ export type MonthlyTokensCommand = {
   slotKey: string;
   keywordCount: number;
   serpTop: SerpDepth;
+  refreshesPerMonth: number;
   total: number;
 };
 
@@ -83,6 +87,16 @@ export function slotDecision(state: MonthlyTokensState, projectId: string, slotK
   return undefined;
 }
 
+/** The project's slots this month that were paid for (drawn at more than 0). */
+function paidSlots(state: MonthlyTokensState, projectId: string): number {
+  let count = 0;
+  for (let node = state.decisions; node; node = node.older) {
+    const { decision } = node;
+    if (decision.projectId === projectId && decision.tokens.kind === 'drawn' && decision.tokens.amount > 0) count++;
+  }
+  return count;
+}
+
 /**
  * What a `DrawTokens` command got, read from the state after it was handled. A slot that costs
  * nothing (a project without keywords) is drawn at 0 without being recorded.
@@ -95,13 +109,15 @@ const isCount = (n: number) => Number.isInteger(n) && n >= 0;
 export function decideMonthlyTokens(command: MonthlyTokensCommand, state: MonthlyTokensState, now: Date): MonthlyTokensEvent[] {
   switch (command.type) {
     case 'DrawTokens': {
-      const { accountId, month, projectId, slotKey, keywordCount, serpTop, total } = command;
+      const { accountId, month, projectId, slotKey, keywordCount, serpTop, refreshesPerMonth, total } = command;
       if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) throw invalid(`month must be YYYY-MM (got "${month}")`);
       if (!isCount(keywordCount)) throw invalid(`keywordCount must be a whole number >= 0 (got ${keywordCount})`);
       if (!isCount(total)) throw invalid(`total must be a whole number >= 0 (got ${total})`);
       if (slotDecision(state, projectId, slotKey)) return [];
-      const amount = slotTokenCost(keywordCount, serpTop);
-      if (amount === 0) return [];
+      const cost = slotTokenCost(keywordCount, serpTop);
+      if (cost === 0) return [];
+      // Beyond the month's booked refreshes a slot is free, and recorded so that it is counted.
+      const amount = paidSlots(state, projectId) >= refreshesPerMonth ? 0 : cost;
       const available = Math.max(0, total - state.drawn);
       if (amount > available) {
         return [

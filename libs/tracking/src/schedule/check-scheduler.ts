@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import type { PlanCatalogue } from '@rank/accounts/domain/plans';
 import { findProject } from '@rank/projects/domain/workspace';
+import { refreshesPerMonth } from '@rank/projects/domain/project-settings';
 import { newObjectId } from '@rank/domain/object-id';
 import { tokenMonthOf } from '../domain/monthly-tokens';
 import { latestDueSlot } from '../domain/schedule/due-slot';
@@ -76,7 +77,17 @@ export class CheckScheduler {
       const account = await this.accounts.load(accountId);
       const total = (account.kind === 'open' ? this.plans.find(account.plan)?.monthlySerpTokens : undefined) ?? 0;
       const tokens = await this.tokens.draw(
-        { type: 'DrawTokens', accountId, month, projectId, slotKey: slot.key, keywordCount, serpTop: project.settings.serpTop, total },
+        {
+          type: 'DrawTokens',
+          accountId,
+          month,
+          projectId,
+          slotKey: slot.key,
+          keywordCount,
+          serpTop: project.settings.serpTop,
+          refreshesPerMonth: refreshesPerMonth(project.settings),
+          total,
+        },
         now,
       );
       if (tokens.kind === 'refused') {
