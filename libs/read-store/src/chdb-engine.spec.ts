@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,4 +37,37 @@ describe('the process-wide chDB engine record', () => {
 
     expect(() => lease.openClient('default')).toThrow(/released/);
   });
+});
+
+describe('a chDB directory another process runs', () => {
+  it('is refused naming that process and saying each process needs its own CHDB_PATH', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'chdb-engine-owned-'));
+    const path = join(root, 'clickhouse');
+    // Given another process running ClickHouse on the directory (as a second service on the same DATA_DIR meets it)
+    const owner = spawn(
+      process.execPath,
+      [
+        '-e',
+        "require('chdb/connection').createChdbConnection({ path: process.argv[1] }); console.log('ready'); setInterval(() => {}, 1000);",
+        path,
+      ],
+      { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      await once(owner.stdout!, 'data');
+      // When this process opens it, then the refusal names the owner rather than a path of this process
+      const lease = acquireChdbEngine(path);
+      try {
+        expect(() => lease.openClient('default')).toThrow(
+          `Cannot open chDB at ${path}: another process (PID ${owner.pid}) runs ClickHouse on this directory. A ClickHouse data directory serves one process: give each process its own CHDB_PATH`,
+        );
+      } finally {
+        await lease.release();
+      }
+    } finally {
+      owner.kill('SIGKILL');
+      await once(owner, 'exit');
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 30_000);
 });

@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
 import { drainPending } from 'chdb';
 import { createChdbConnection } from 'chdb/connection';
@@ -50,9 +50,16 @@ export function acquireChdbEngine(requestedPath: string): ChdbEngineLease {
       try {
         connection = createChdbConnection({ path });
       } catch (error) {
-        // Another copy of this module (e.g. another jest test file in the same worker) may hold
-        // the engine at a different path; the native refusal alone does not say what to do.
-        throw new Error(`${oneEnginePerProcessMessage(undefined, path)} (chDB: ${(error as Error).message})`, { cause: error });
+        const owner = otherProcessOwning(path);
+        const why =
+          owner === undefined
+            ? // Another copy of this module (e.g. another jest test file in the same worker) may hold
+              // the engine at a different path; the native refusal alone does not say what to do.
+              oneEnginePerProcessMessage(undefined, path)
+            : `Cannot open chDB at ${path}: another process (PID ${owner}) runs ClickHouse on this directory. ` +
+              'A ClickHouse data directory serves one process: give each process its own CHDB_PATH (a scraper ' +
+              'started apart from the api, say), or run the roles in one process.';
+        throw new Error(`${why} (chDB: ${(error as Error).message})`, { cause: error });
       }
       return createClient({
         // The settings go to the connection, which SETs them once for its session (see there).
@@ -72,6 +79,27 @@ export function acquireChdbEngine(requestedPath: string): ChdbEngineLease {
       if (engine.leases === 0 && liveEngine === engine) liveEngine = undefined;
     },
   };
+}
+
+/**
+ * The PID of another live process that holds a ClickHouse data directory: ClickHouse writes its own
+ * PID in the directory's `status` file and keeps it locked while it runs.
+ */
+function otherProcessOwning(path: string): number | undefined {
+  let status: string;
+  try {
+    status = readFileSync(join(path, 'status'), 'utf8');
+  } catch {
+    return undefined;
+  }
+  const pid = Number(/^PID: (\d+)$/m.exec(status)?.[1]);
+  if (!Number.isInteger(pid) || pid === process.pid) return undefined;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch {
+    return undefined; // gone: the file is a leftover, and the refusal is something else
+  }
 }
 
 function oneEnginePerProcessMessage(livePath: string | undefined, requestedPath: string): string {
