@@ -219,6 +219,35 @@ describe('WorkDispatcher and CheckWorker', () => {
     expect(h.refunds).toEqual([{ accountId: 'acc', batchId: 'b1', checkId: expect.stringMatching(/^[0-9a-f]{24}$/), credits: 1 }]);
   });
 
+  it('gives back nothing for checks that ran when a dispatcher that lost its checkpoint reads an order whose project is gone since', async () => {
+    const h = harness();
+    const dispatcher = dispatcherFor(store, h);
+    await dispatcher.start();
+    started(workerFor(store, h, async () => success('shop.example'))).start();
+    await requestScrape(store, 'b1', ['k0', 'k1']);
+    await until(async () => (await resultsOf(store)).length === 2);
+    // Given the order's checks completed, a dispatcher that restarts from before the order, and the project deleted meanwhile
+    await dispatcher.stop();
+    await store.deleteStream(DISPATCHER_CHECKPOINT_STREAM);
+    h.loadProject = async () => null;
+    // when it reads the order again
+    const again = started(dispatcherFor(store, h));
+    await again.start();
+    await again.caughtUp();
+    // then no credit goes back: the checks were queued, and ran
+    expect(h.refunds).toEqual([]);
+  });
+
+  it('gives back the credits of the checks of an order never queued when its project is gone', async () => {
+    const h = harness();
+    h.loadProject = async () => null;
+    const dispatcher = started(dispatcherFor(store, h));
+    await dispatcher.start();
+    await requestScrape(store, 'b1', ['k0', 'k1']);
+    await until(() => h.refunds.length === 2);
+    expect(new Set(h.refunds.map((r) => r.checkId)).size).toBe(2);
+  });
+
   it('stores a check delivered twice once', async () => {
     const h = harness();
     await started(dispatcherFor(store, h)).start();

@@ -3,7 +3,7 @@ import { parseEvent } from '@rank/domain/domain-event';
 import { STREAM_CATEGORIES } from '@rank/domain/stream-categories';
 import type { EventStore, Subscription } from '@rank/event-store/event-store.port';
 import type { ProjectToCheck } from '../check/check.process';
-import { CHECK_EVENT_TYPES, CheckEvent } from '../domain/check.events';
+import { CHECK_EVENT_TYPES, CHECK_WORK_EVENT_TYPES, CheckEvent, CheckWorkEvent, checkWorkStreamName } from '../domain/check.events';
 import { CreditRefund, refundOfFailedCheck } from '../refund/refund.process';
 import { dispatchWorkOrder, WorkOrder, workOrderOf } from './dispatch.process';
 
@@ -88,7 +88,15 @@ export class WorkDispatcher {
     const project = await this.deps.loadProject(order.projectId);
     const dispatch = dispatchWorkOrder(order, project?.keywords.map((k) => k.keywordId) ?? null);
     if (dispatch.kind === 'refund') {
-      for (const refund of dispatch.refunds) await this.deps.refund(refund);
+      // Read again after a crash, the order may have been queued before its project went: those
+      // checks are the scrapers' to settle (they ran, or are dropped and give their credits back
+      // there), and the project's results went with it. Only the checks never queued never ran.
+      const queued = new Set(
+        (await this.deps.store.readStream(checkWorkStreamName(order.orderId))).map(
+          (event) => parseEvent<CheckWorkEvent>(event, CHECK_WORK_EVENT_TYPES)?.data.checkId,
+        ),
+      );
+      for (const refund of dispatch.refunds) if (!queued.has(refund.checkId)) await this.deps.refund(refund);
       return;
     }
     for (let i = 0; i < dispatch.checks.length; i += APPEND_CHUNK) {
