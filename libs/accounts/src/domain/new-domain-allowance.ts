@@ -55,7 +55,7 @@ export class NewDomainAllowanceExhausted extends Error {
     /** Seconds until the newest counted domain is 24 h old and the allowance clears. */
     readonly retryAfterSeconds: number,
     /** New domains the request would count, and how many the allowance has left: a request that does not fit is not an allowance used up. */
-    fit: { asked: number; left: number } = { asked: 1, left: 0 },
+    fit: { asked: number; left: number },
   ) {
     const later = `cached domains can still be read, new ones again in ${retryAfterSeconds} seconds`;
     super(

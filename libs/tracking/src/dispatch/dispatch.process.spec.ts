@@ -96,6 +96,14 @@ describe('dispatch process: queued checks', () => {
       });
   });
 
+  it('given a deleted project and an order read again after a crash, part of it queued before, then only the checks never queued give their credits back', () => {
+    const queuedBefore = new Set([checkId('order-1', 'k0')]);
+    expect(dispatchWorkOrder(onDemand, null, queuedBefore)).toEqual({
+      kind: 'refund',
+      refunds: [{ accountId: 'acc', batchId: 'order-1', checkId: checkId('order-1', 'k2'), credits: 1 }],
+    });
+  });
+
   it('given a deleted project, when a scheduled order is dispatched, then nothing is queued and nothing is owed', () => {
     dispatch.given(null).when(scheduled).then({ kind: 'refund', refunds: [] });
   });

@@ -73,9 +73,15 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 /**
  * Dispatches a work order against the project's keyword ids at this moment (null once the project
  * is deleted). Check ids are derived from the order and the keyword, so dispatching the same order
- * twice (a replay of the log) queues the same checks.
+ * twice (a replay of the log) queues the same checks. `queuedBefore`: the check ids the order's work
+ * stream holds already (read again after a crash, an order may have been queued before its project
+ * went); those are the scrapers' to settle, so only the others give their credits back.
  */
-export function dispatchWorkOrder(order: WorkOrder, projectKeywordIds: readonly string[] | null): Dispatch {
+export function dispatchWorkOrder(
+  order: WorkOrder,
+  projectKeywordIds: readonly string[] | null,
+  queuedBefore: ReadonlySet<string> = new Set(),
+): Dispatch {
   const keywordIds = order.keywordIds ?? projectKeywordIds ?? [];
   const checks: CheckToQueue[] = keywordIds.map((keywordId) => {
     const checkId = checkIdFor(order.orderId, keywordId, order.requestedAt, sha256);
@@ -95,8 +101,11 @@ export function dispatchWorkOrder(order: WorkOrder, projectKeywordIds: readonly 
     };
   });
   if (projectKeywordIds === null) {
-    // Deleted before its checks were queued: nothing to check, but on-demand credits go back.
-    return { kind: 'refund', refunds: checks.flatMap((check) => refundOfUnrunCheck(check.data) ?? []) };
+    // Deleted before its checks were queued: nothing to check, but on-demand credits go back. Checks
+    // queued before (they ran, or are dropped and refunded by the scrapers) are not refunded here: the
+    // project's results went with it, and a check that ran must not come back as never run.
+    const unqueued = checks.filter((check) => !queuedBefore.has(check.data.checkId));
+    return { kind: 'refund', refunds: unqueued.flatMap((check) => refundOfUnrunCheck(check.data) ?? []) };
   }
   return { kind: 'queue', streamName: checkWorkStreamName(order.orderId), checks };
 }

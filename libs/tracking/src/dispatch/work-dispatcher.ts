@@ -86,17 +86,12 @@ export class WorkDispatcher {
 
   private async dispatch(order: WorkOrder): Promise<void> {
     const project = await this.deps.loadProject(order.projectId);
-    const dispatch = dispatchWorkOrder(order, project?.keywords.map((k) => k.keywordId) ?? null);
+    const keywordIds = project?.keywords.map((k) => k.keywordId) ?? null;
+    // Once the project is gone, which of the order's checks were queued before decides what is owed.
+    const queuedBefore = keywordIds === null ? await this.queuedCheckIds(order.orderId) : undefined;
+    const dispatch = dispatchWorkOrder(order, keywordIds, queuedBefore);
     if (dispatch.kind === 'refund') {
-      // Read again after a crash, the order may have been queued before its project went: those
-      // checks are the scrapers' to settle (they ran, or are dropped and give their credits back
-      // there), and the project's results went with it. Only the checks never queued never ran.
-      const queued = new Set(
-        (await this.deps.store.readStream(checkWorkStreamName(order.orderId))).map(
-          (event) => parseEvent<CheckWorkEvent>(event, CHECK_WORK_EVENT_TYPES)?.data.checkId,
-        ),
-      );
-      for (const refund of dispatch.refunds) if (!queued.has(refund.checkId)) await this.deps.refund(refund);
+      for (const refund of dispatch.refunds) await this.deps.refund(refund);
       return;
     }
     for (let i = 0; i < dispatch.checks.length; i += APPEND_CHUNK) {
@@ -104,6 +99,13 @@ export class WorkDispatcher {
       await this.deps.store.appendToStream(dispatch.streamName, dispatch.checks.slice(i, i + APPEND_CHUNK), { expectedRevision: 'any' });
     }
     this.deps.queued?.(dispatch.checks.length);
+  }
+
+  private async queuedCheckIds(orderId: string): Promise<Set<string>> {
+    const queued = (await this.deps.store.readStream(checkWorkStreamName(orderId))).map(
+      (event) => parseEvent<CheckWorkEvent>(event, CHECK_WORK_EVENT_TYPES)?.data.checkId,
+    );
+    return new Set(queued.filter((checkId): checkId is string => checkId !== undefined));
   }
 
   private handled(position: number, worthSaving: boolean): void {

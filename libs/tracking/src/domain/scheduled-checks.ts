@@ -58,8 +58,8 @@ export type ScheduleCommand =
 const REMEMBERED_SLOTS = 60;
 
 export interface ScheduleState {
-  /** Slots requested or skipped, oldest first, by their due instant (epoch ms). */
-  recentSlots: { key: string; dueAtMs: number }[];
+  /** When the slots requested or skipped fell due (epoch ms), oldest first. */
+  recentDueAts: number[];
 }
 
 export const scheduleStreamName = STREAM_CATEGORIES.schedule;
@@ -70,7 +70,9 @@ export const scheduleStreamName = STREAM_CATEGORIES.schedule;
  */
 export function isSlotHandled(state: ScheduleState, dueAt: Date | string, timeZone: string): boolean {
   const day = localDayKey(new Date(dueAt), timeZone);
-  return state.recentSlots.some((slot) => localDayKey(slot.dueAtMs, timeZone) === day);
+  // Newest first: the scheduler asks every minute, and the day it asks about is most often the last decided.
+  for (let i = state.recentDueAts.length - 1; i >= 0; i--) if (localDayKey(state.recentDueAts[i]!, timeZone) === day) return true;
+  return false;
 }
 
 export function decideSchedule(command: ScheduleCommand, state: ScheduleState, now: Date): ScheduleStreamEvent[] {
@@ -98,9 +100,7 @@ export function evolveSchedule(state: ScheduleState, event: ScheduleStreamEvent)
   switch (event.type) {
     case 'ScheduledCheckRequested':
     case 'ScheduledCheckSkipped':
-      return {
-        recentSlots: [...state.recentSlots, { key: event.data.slotKey, dueAtMs: Date.parse(event.data.dueAt) }].slice(-REMEMBERED_SLOTS),
-      };
+      return { recentDueAts: [...state.recentDueAts, Date.parse(event.data.dueAt)].slice(-REMEMBERED_SLOTS) };
     default:
       return assertNever(event);
   }
@@ -109,6 +109,6 @@ export function evolveSchedule(state: ScheduleState, event: ScheduleStreamEvent)
 export const scheduleDecider: Decider<ScheduleCommand, ScheduleStreamEvent, ScheduleState> = {
   decide: decideSchedule,
   evolve: evolveSchedule,
-  initialState: () => ({ recentSlots: [] }),
+  initialState: () => ({ recentDueAts: [] }),
   eventTypes: SCHEDULE_EVENT_TYPES,
 };
