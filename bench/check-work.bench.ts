@@ -65,7 +65,13 @@ async function measure(scrapers: number, waitMs: number, timedChecks: number): P
   const main = new SqliteEventStore(file, { pollIntervalMs: 20 });
   const stores = Array.from({ length: scrapers }, () => new SqliteEventStore(file, { pollIntervalMs: 20 }));
   const loadProject = async () => project;
-  const dispatcher = new WorkDispatcher({ store: main, loadProject, refund: async () => undefined, log: console.warn });
+  const dispatcher = new WorkDispatcher({
+    store: main,
+    loadProject,
+    refund: async () => undefined,
+    eraseProject: async () => undefined,
+    log: console.warn,
+  });
   try {
     await dispatcher.start();
     const dispatchStarted = performance.now();

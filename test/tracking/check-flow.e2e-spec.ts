@@ -224,6 +224,42 @@ describe('At-least-once delivery, exactly-once results', () => {
     }
   });
 
+  it('a project delete killed after it was recorded, before its streams were erased, is completed from the log after the restart', async () => {
+    const google = await startGoogle();
+    const dataDir = mkdtempSync(join(tmpdir(), 'rank-tracker-erase-'));
+    const database = `erase_${randomBytes(4).toString('hex')}`;
+    const first = await startTestApp({ dataDir, database, env: scraperEnv(google) });
+    const { accountId, apiKey: key } = await first.createAccount({ balance: 10 });
+    const { projectId, ids } = await setUpProject(first, key, ['eggs', 'boiled eggs']);
+    await first.request('POST', '/api/scrape/new-keywords', { key, body: { projectId, keywordIds: Object.values(ids) } });
+    await waitForChecks(first, projectId, 2);
+    await first.running.app.get(CheckWorkerLifecycle).current!.idle();
+    await first.close({ keepData: true });
+
+    // What the request leaves when its process dies between recording the delete and erasing.
+    const events = await createEventStore({ sqlitePath: join(dataDir, 'events.sqlite') });
+    await events.appendToStream(
+      `workspace-${accountId}`,
+      [{ id: randomUUID(), type: 'ProjectDeleted', data: { projectId, deletedAt: new Date().toISOString() } }],
+      { expectedRevision: 'stream_exists' },
+    );
+    expect(await checkResultsOf(events, projectId)).toHaveLength(2);
+    await events.close();
+
+    const second = await startTestApp({ dataDir, database });
+    try {
+      await second.running.app.get(WorkDispatcherLifecycle).current!.caughtUp();
+      const store = second.running.stores.eventStore;
+      expect(await checkResultsOf(store, projectId)).toEqual([]);
+      expect(await store.readStream(`project-${projectId}`)).toEqual([]);
+      expect((await second.request('GET', `/api/projects/${projectId}`, { key })).status).toBe(404);
+    } finally {
+      await second.close();
+      await google.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('a scraper killed in the middle of a batch finishes it after the restart: every check stored once, charged once', async () => {
     const google = await startGoogle({ slowMs: 4000 });
     const dataDir = mkdtempSync(join(tmpdir(), 'rank-tracker-crash-'));

@@ -48,16 +48,23 @@ async function requestScrape(store: EventStore, batchId: string, keywordIds: str
 
 interface Harness {
   refunds: CreditRefund[];
+  erased: string[];
   loadProject: () => Promise<ProjectToCheck | null>;
 }
 
 function harness(): Harness {
-  return { refunds: [], loadProject: async () => project };
+  return { refunds: [], erased: [], loadProject: async () => project };
 }
 
 function dispatcherFor(store: EventStore, h: Harness) {
   return new WorkDispatcher(
-    { store, loadProject: () => h.loadProject(), refund: async (r) => void h.refunds.push(r), log: () => undefined },
+    {
+      store,
+      loadProject: () => h.loadProject(),
+      refund: async (r) => void h.refunds.push(r),
+      eraseProject: async (projectId) => void h.erased.push(projectId),
+      log: () => undefined,
+    },
     10,
   );
 }
@@ -246,6 +253,22 @@ describe('WorkDispatcher and CheckWorker', () => {
     await requestScrape(store, 'b1', ['k0', 'k1']);
     await until(() => h.refunds.length === 2);
     expect(new Set(h.refunds.map((r) => r.checkId)).size).toBe(2);
+  });
+
+  it("erases each deleted project's streams from the log, so a delete killed before its erasure still completes", async () => {
+    const h = harness();
+    // Given a project delete recorded (the request that made it died before erasing anything)
+    await store.appendToStream(
+      'workspace-acc',
+      [{ id: randomUUID(), type: 'ProjectDeleted', data: { projectId: 'p1', deletedAt: '2026-05-01T00:00:00.000Z' } }],
+      { expectedRevision: 'any' },
+    );
+    // when the dispatcher reads the log
+    const dispatcher = started(dispatcherFor(store, h));
+    await dispatcher.start();
+    await dispatcher.caughtUp();
+    // then it erases that project, once per delete
+    expect(h.erased).toEqual(['p1']);
   });
 
   it('stores a check delivered twice once', async () => {

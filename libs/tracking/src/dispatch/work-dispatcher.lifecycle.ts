@@ -6,11 +6,12 @@ import { APP_CONFIG, EVENT_STORE } from '@rank/platform/tokens';
 import { Metrics } from '@rank/platform/metrics/metrics';
 import { ProjectsToCheck } from '../check/projects-to-check';
 import { CreditRefunds } from '../refund/credit-refunds';
+import { ProjectEraser } from '@rank/projects/project-eraser';
 
 /**
- * Runs the work dispatcher (work orders into queued checks, refunds of failed checks) in the process
- * with the `projections` role: like the projections it is one follower of the whole log, and running
- * a second one by mistake only repeats idempotent writes.
+ * Runs the work dispatcher (work orders into queued checks, refunds of failed checks, the erasure of
+ * deleted projects) in the process with the `projections` role: like the projections it is one
+ * follower of the whole log, and running a second one by mistake only repeats idempotent writes.
  */
 @Injectable()
 export class WorkDispatcherLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -22,6 +23,7 @@ export class WorkDispatcherLifecycle implements OnApplicationBootstrap, OnApplic
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly projects: ProjectsToCheck,
     private readonly refunds: CreditRefunds,
+    private readonly eraser: ProjectEraser,
     private readonly metrics: Metrics,
   ) {}
 
@@ -35,6 +37,7 @@ export class WorkDispatcherLifecycle implements OnApplicationBootstrap, OnApplic
       store: this.store,
       loadProject: (projectId) => this.projects.load(projectId),
       refund: (refund) => this.refunds.pay(refund),
+      eraseProject: (projectId) => this.eraser.erase(projectId),
       log: (message) => this.logger.warn(message),
       queued: (count) => this.metrics.checksQueued.inc(count),
     });

@@ -2,6 +2,7 @@ import { uuidFromName } from '@rank/domain/deterministic-uuid';
 import { parseEvent } from '@rank/domain/domain-event';
 import { STREAM_CATEGORIES } from '@rank/domain/stream-categories';
 import type { EventStore, Subscription } from '@rank/event-store/event-store.port';
+import type { WorkspaceEvent } from '@rank/projects/domain/workspace.events';
 import type { ProjectToCheck } from '../check/check.process';
 import { CHECK_EVENT_TYPES, CHECK_WORK_EVENT_TYPES, CheckEvent, CheckWorkEvent, checkWorkStreamName } from '../domain/check.events';
 import { CreditRefund, refundOfFailedCheck } from '../refund/refund.process';
@@ -13,6 +14,8 @@ export interface WorkDispatcherDependencies {
   loadProject(projectId: string): Promise<ProjectToCheck | null>;
   /** Gives a failed check's credits back; must be idempotent for one check id. */
   refund(refund: CreditRefund): Promise<void>;
+  /** Erases a deleted project's streams; must be idempotent (the request that deleted it erases them too). */
+  eraseProject(projectId: string): Promise<void>;
   log(message: string): void;
   /** Told how many checks an order queued (a replay after a restart tells again: the metric is approximate). */
   queued?(count: number): void;
@@ -27,9 +30,11 @@ type DispatcherCheckpointed = { type: 'DispatcherCheckpointed'; data: { position
 /**
  * Follows the log for work orders and turns each into one `CheckQueued` per keyword in the order's
  * work stream (see dispatch.process.ts), which the scrapers' consumer group shares. It also gives back the credits of failed
- * on-demand checks, once per stored failure. Both are idempotent (event ids derived from the check,
- * refunds keyed by check id), so running it again over the same log, or two of them, changes nothing:
- * its checkpoint only saves work.
+ * on-demand checks, once per stored failure. And it finishes the erasure of each deleted project:
+ * the request that deletes a project erases its streams after recording the delete, so a process
+ * killed in between would leave them in the log for good. All three are idempotent (event ids derived
+ * from the check, refunds keyed by check id, erasing an absent stream does nothing), so running it
+ * again over the same log, or two of them, changes nothing: its checkpoint only saves work.
  */
 export class WorkDispatcher {
   private subscription: Subscription | undefined;
@@ -56,6 +61,8 @@ export class WorkDispatcher {
         const result = parseEvent<CheckEvent>(event, CHECK_EVENT_TYPES);
         const refund = result?.type === 'CheckFailed' ? refundOfFailedCheck(result) : undefined;
         if (refund) await this.deps.refund(refund);
+        const deleted = parseEvent<Extract<WorkspaceEvent, { type: 'ProjectDeleted' }>>(event, ['ProjectDeleted']);
+        if (deleted) await this.deps.eraseProject(deleted.data.projectId);
         // Its own checkpoints move nothing worth saving: saving for them would save forever.
         this.handled(event.position, event.streamName !== DISPATCHER_CHECKPOINT_STREAM);
       },
