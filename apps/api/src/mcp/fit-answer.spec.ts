@@ -27,6 +27,27 @@ describe('fitting an answer to an agent', () => {
     expect(Object.keys(yearOfUpdates.data)).toHaveLength(200);
   });
 
+  it('keeps as many first entries as fit, however far over the limit the answer is', () => {
+    // A month of a 3,500-keyword project: about 50 times the limit.
+    const month = {
+      success: true,
+      data: Object.fromEntries(
+        Array.from({ length: 3_500 }, (_, k) => [
+          `kw${k}`,
+          { keyword: { value: `keyword ${k}` }, updates: Array.from({ length: 30 }, (_, d) => ({ day: d, position: 1 + ((k + d) % 90) })) },
+        ]),
+      ),
+    };
+    const { value, cuts } = fitJson(month, 58_000);
+    const kept = Object.keys((value as typeof month).data).length;
+    const size = JSON.stringify(value).length;
+    expect(size).toBeLessThanOrEqual(58_000);
+    // One more keyword would not have fitted.
+    const next = JSON.stringify({ [`kw${kept}`]: month.data[`kw${kept}`] }).length - 2;
+    expect(size + 1 + next).toBeGreaterThan(58_000);
+    expect(cuts).toEqual([{ path: 'data', kept, total: 3_500 }]);
+  });
+
   it('navigates keys that contain dots (domains, URLs)', () => {
     const byDomain = { data: { 'a.example.com': Array.from({ length: 1000 }, (_, i) => i), 'b.example.com': [1] } };
     const { value, cuts } = fitJson(byDomain, 500);

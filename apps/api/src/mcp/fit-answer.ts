@@ -20,6 +20,8 @@ interface Collection {
   keys: string[];
   size: number;
   entries: number;
+  /** The serialized length of each entry (an object's with its key), in order. */
+  entrySizes: number[];
   /** The size of its largest entry: a collection mostly made of one entry is cut inside that entry. */
   largestEntry: number;
   parent: unknown[] | Record<string, unknown>;
@@ -41,15 +43,32 @@ export function fitJson(value: unknown, limit = MAX_ANSWER_CHARS): FittedJson {
     // A list (its size spread over its entries), not a wrapper such as {success, data}.
     const largest = cuttable.find((c) => c.largestEntry * 2 < c.size) ?? cuttable[0];
     if (!largest) break;
-    const overshoot = size - limit;
-    const perEntry = largest.size / largest.entries;
-    const keep = Math.max(1, Math.min(largest.entries - 1, largest.entries - Math.ceil((overshoot * 1.05) / perEntry)));
+    const keep = entriesThatFit(largest, largest.size - (size - limit));
     const path = largest.keys.join('.');
     cuts.set(path, { path, kept: keep, total: cuts.get(path)?.total ?? largest.entries });
     current = replaceAt(current, largest.keys, shorten(largest.parent, keep));
   }
   return { value: current, cuts: [...cuts.values()] };
 }
+
+/**
+ * How many first entries of a collection keep it within `budget` characters: as many as fit, at
+ * least one (a single entry too large is cut inside in a later round) and at most all but one.
+ */
+function entriesThatFit(collection: Collection, budget: number): number {
+  let size = 2;
+  let keep = 0;
+  for (const entry of collection.entrySizes) {
+    const next = size + entry + (keep > 0 ? 1 : 0);
+    if (next > budget) break;
+    size = next;
+    keep += 1;
+  }
+  return Math.max(1, Math.min(collection.entries - 1, keep));
+}
+
+// Not Math.max(...sizes): a list of a million entries would overflow the call's arguments.
+const largestOf = (sizes: number[]) => sizes.reduce((a, b) => (b > a ? b : a), 0);
 
 /** Cuts plain text (CSV, Markdown) at a line boundary under the limit. */
 export function fitText(text: string, limit = MAX_ANSWER_CHARS): { text: string; cut: boolean } {
@@ -68,25 +87,32 @@ function shorten(collection: unknown[] | Record<string, unknown>, keep: number):
 function measure(value: unknown, keys: string[], collections: Collection[]): number {
   if (Array.isArray(value)) {
     let size = 2 + Math.max(0, value.length - 1);
-    let largestEntry = 0;
+    const entrySizes: number[] = [];
     for (let i = 0; i < value.length; i++) {
       const entry = measure(value[i], [...keys, String(i)], collections);
       size += entry;
-      largestEntry = Math.max(largestEntry, entry);
+      entrySizes.push(entry);
     }
-    collections.push({ keys, size, entries: value.length, largestEntry, parent: value });
+    collections.push({ keys, size, entries: value.length, entrySizes, largestEntry: largestOf(entrySizes), parent: value });
     return size;
   }
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value).filter(([, v]) => v !== undefined);
     let size = 2 + Math.max(0, entries.length - 1);
-    let largestEntry = 0;
+    const entrySizes: number[] = [];
     for (const [key, v] of entries) {
       const entry = JSON.stringify(key).length + 1 + measure(v, [...keys, key], collections);
       size += entry;
-      largestEntry = Math.max(largestEntry, entry);
+      entrySizes.push(entry);
     }
-    collections.push({ keys, size, largestEntry, entries: entries.length, parent: value as Record<string, unknown> });
+    collections.push({
+      keys,
+      size,
+      entries: entries.length,
+      entrySizes,
+      largestEntry: largestOf(entrySizes),
+      parent: value as Record<string, unknown>,
+    });
     return size;
   }
   return (JSON.stringify(value) ?? 'null').length;
