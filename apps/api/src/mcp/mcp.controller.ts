@@ -1,7 +1,10 @@
-import { Controller, Post, Req, Res } from '@nestjs/common';
+import { Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppConfig } from '@rank/platform/config/app-config';
+import { APP_CONFIG } from '@rank/platform/tokens';
+import { isAllowedOrigin } from './allowed-origin';
 import { McpServerFactory } from './mcp-server.factory';
 
 /**
@@ -9,15 +12,24 @@ import { McpServerFactory } from './mcp-server.factory';
  * its answers in the response, so any api replica serves any call and no session is kept. GET (a
  * server-initiated stream) and DELETE (ending a session) have nothing to do here and answer 405.
  * The global guard has already authenticated the key (401) and checked the plan and blocking (403);
- * each tool then runs its REST route with the same Authorization header.
+ * a browser page's Origin is checked here (403, see allowed-origin.ts); each tool then runs its
+ * REST route with the same Authorization header.
  */
 @ApiExcludeController()
 @Controller('api/mcp')
 export class McpController {
-  constructor(private readonly servers: McpServerFactory) {}
+  constructor(
+    private readonly servers: McpServerFactory,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   @Post()
   async handle(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    if (!isAllowedOrigin(request.headers.origin, this.config.mcpAllowedOrigins)) {
+      // A JSON-RPC error without an id, as the transport's own refusals are written.
+      await reply.status(403).send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Forbidden: Origin not allowed' } });
+      return;
+    }
     const server = this.servers.create(request.headers.authorization!);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.raw.on('close', () => {

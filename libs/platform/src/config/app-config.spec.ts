@@ -57,6 +57,18 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ REDIS_URL: 'http://redis:6379' })).toThrow(/REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/);
   });
 
+  it('reads MCP_ALLOWED_ORIGINS, the browser origins allowed to call /api/mcp, and names an entry that is not an origin', () => {
+    expect(loadConfig({}, '/srv/app').mcpAllowedOrigins).toEqual([]);
+    expect(loadConfig({ MCP_ALLOWED_ORIGINS: 'https://agents.example.com, http://localhost:8080' }, '/srv/app').mcpAllowedOrigins).toEqual([
+      'https://agents.example.com',
+      'http://localhost:8080',
+    ]);
+    for (const bad of ['https://agents.example.com/', 'agents.example.com', 'ftp://agents.example.com', 'https://Agents.example.com:443'])
+      expect(() => loadConfig({ MCP_ALLOWED_ORIGINS: bad })).toThrow(
+        `MCP_ALLOWED_ORIGINS must list origins such as https://app.example.com, without a path (got "${bad}")`,
+      );
+  });
+
   it('reads the keyword providers and names a half-configured one and a bad base URL', () => {
     const config = loadConfig({ DATAFORSEO_LOGIN: 'login', DATAFORSEO_PASSWORD: 'password', OPENAI_API_KEY: 'sk-test' }, '/srv/app');
     expect(config.keywordProviders.dataForSeo).toEqual({ login: 'login', password: 'password', baseUrl: 'https://api.dataforseo.com' });

@@ -56,6 +56,8 @@ export interface AppConfig {
   redisUrl: string | undefined;
   /** SERP_CHECK_TIMEOUT_MS: how long serp-check waits for a scraper's first page before answering without it. */
   serpCheckTimeoutMs: number;
+  /** MCP_ALLOWED_ORIGINS: the browser origins, besides loopback ones, whose pages may call /api/mcp. */
+  mcpAllowedOrigins: readonly string[];
 }
 
 export class ConfigError extends StartRefusal {
@@ -155,6 +157,14 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   problems.push(...keywordProviders.problems.filter((problem) => !problems.includes(problem)));
   const redisUrl = get('REDIS_URL');
   if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
+  const mcpAllowedOrigins = (get('MCP_ALLOWED_ORIGINS') ?? '')
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
+  for (const origin of mcpAllowedOrigins) {
+    if (originOf(origin) !== origin)
+      problems.push(`MCP_ALLOWED_ORIGINS must list origins such as https://app.example.com, without a path (got "${origin}")`);
+  }
   const http = {
     requestTimeoutMs: integer('HTTP_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
     maxConnections: integer('HTTP_MAX_CONNECTIONS', 1_024, 1, 1_000_000),
@@ -185,7 +195,18 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     keywordProviders: keywordProviders.config,
     redisUrl,
     serpCheckTimeoutMs: integer('SERP_CHECK_TIMEOUT_MS', 60_000, 100, 600_000),
+    mcpAllowedOrigins,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** The origin an http(s) URL names (`scheme://host[:port]`, lowercased, default port dropped); null for anything else. */
+function originOf(text: string): string | null {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null;
+  } catch {
+    return null;
+  }
 }
