@@ -170,7 +170,7 @@ export interface paths {
         get: operations["listProjects"];
         /**
          * Update a project
-         * @description Replaces a project's settings: `_id`, `name` and `domain` are required every time, so re-send unchanged values. The only way to set competitors.
+         * @description Changes a project's settings: `_id`, `name` and `domain` are required every time; a field left out keeps its value. The only way to set competitors.
          */
         put: operations["updateProject"];
         /**
@@ -2600,26 +2600,15 @@ export interface operations {
                      * @example example.org, example.net
                      */
                     aliases?: string | string[];
-                    /** @default false */
                     shared?: boolean;
-                    /**
-                     * @default daily
-                     * @enum {string}
-                     */
+                    /** @enum {string} */
                     updateFrequency?: "daily" | "every3days" | "weekly" | "biweekly" | "custom";
                     /** @description Weekdays 0-6 (0 = Sunday); required when updateFrequency is custom */
                     customUpdateDays?: number[];
-                    /** @default 12 */
                     updateTime?: number;
-                    /**
-                     * @default UTC
-                     * @example Europe/Berlin
-                     */
+                    /** @example Europe/Berlin */
                     updateTimezone?: string;
-                    /**
-                     * @default 50
-                     * @enum {integer}
-                     */
+                    /** @enum {integer} */
                     serpTop?: 50 | 100;
                     /**
                      * @description The project to update
@@ -2896,6 +2885,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The project id */
                 id: string;
             };
             cookie?: never;

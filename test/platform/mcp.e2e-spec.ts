@@ -174,9 +174,95 @@ describe('MCP endpoint (/api/mcp) with the official SDK client', () => {
         structured: { status: 400, success: false, message },
       });
     }
-    // An id far past any real one reaches the route, whose validation names it.
+    // An id far past any real one is refused with the route's message.
     const long = await call(client, 'getProject', { id: 'a'.repeat(5_000) });
     expect(long.structuredContent).toEqual({ status: 400, success: false, message: 'id must be a 24-character hex id' });
+  });
+
+  it('holds a path argument to its pattern, so that the router cannot answer another operation with it', async () => {
+    const client = await connect(key);
+    // Before, "." answered the project list and "folders" the folder list, as getProject.
+    for (const id of ['.', '..', 'folders', 'folders/x']) {
+      const result = await call(client, 'getProject', { id });
+      expect({ id, structured: result.structuredContent }).toEqual({
+        id,
+        structured: { status: 400, success: false, message: 'id must be a 24-character hex id' },
+      });
+    }
+    await expect(client.readResource({ uri: 'project://folders' })).rejects.toThrow(/id must be a 24-character hex id/);
+  });
+
+  it('annotates the tools by what they do, and shows no create defaults on the update', async () => {
+    const client = await connect(key);
+    const tools = new Map((await client.listTools()).tools.map((tool) => [tool.name, tool]));
+    for (const name of ['serpCheck', 'trafficCheck', 'keywordResearch', 'getKeywordIdeas', 'scrapeKeywords'])
+      expect({ name, openWorld: tools.get(name)!.annotations?.openWorldHint }).toEqual({ name, openWorld: true });
+    for (const name of ['getProject', 'getKeywordUpdates', 'createProject'])
+      expect({ name, openWorld: tools.get(name)!.annotations?.openWorldHint }).toEqual({ name, openWorld: false });
+    // A note saved for a day that has one replaces it.
+    expect(tools.get('saveNote')!.annotations?.destructiveHint).toBe(true);
+    expect(tools.get('createProject')!.annotations?.destructiveHint).toBe(false);
+    // An update keeps what it leaves out: a default there would say it resets it.
+    const update = tools.get('updateProject')!.inputSchema.properties as Record<string, Record<string, unknown>>;
+    expect(Object.entries(update).filter(([, schema]) => 'default' in schema)).toEqual([]);
+    const create = tools.get('createProject')!.inputSchema.properties as Record<string, Record<string, unknown>>;
+    expect(create.serpTop!.default).toBe(50);
+    // Only a read is told how to narrow its answer.
+    expect(tools.get('getKeywordUpdates')!.description).toMatch(/Narrow long answers with startDate, endDate/);
+    expect(tools.get('addKeywords')!.description).not.toMatch(/Narrow/);
+  });
+
+  it('cuts a large answer to as much as fits, a resource too, and tells a write that only its answer was cut', async () => {
+    const client = await connect(key);
+    const projectId = (await app.request('POST', '/api/projects', { key, body: { name: 'Big', domain: 'big.example' } })).body.project._id;
+    const keywords = Array.from({ length: 3_500 }, (_, i) => `keyword number ${String(i).padStart(4, '0')} for a large project`);
+    const added = await call(client, 'addKeywords', { projectId, keywords, geoCode: 'US', langCode: 'en' });
+    expect(added.isError).toBeFalsy();
+    expect(textOf(added).length).toBeLessThanOrEqual(60_000);
+    const addedCut = (added.structuredContent as { _truncated: { hint: string } })._truncated;
+    expect(addedCut.hint).toBe('The answer was too long to show whole: only the answer was cut, not what the request did.');
+    expect((await app.request('GET', `/api/projects/${projectId}`, { key })).body.project.keywords).toHaveLength(3_500);
+
+    const detail = await call(client, 'getProject', { id: projectId });
+    const text = textOf(detail);
+    // As many keywords as fit: before, the cut's margin grew with the overshoot and kept half as many.
+    expect(text.length).toBeLessThanOrEqual(60_000);
+    expect(text.length).toBeGreaterThan(50_000);
+    const cut = (detail.structuredContent as { _truncated: { cuts: { path: string; kept: number; total: number }[] } })._truncated;
+    expect(cut.cuts[0]).toMatchObject({ path: 'project.keywords', total: 3_500 });
+
+    const resource = (await client.readResource({ uri: `project://${projectId}` })).contents[0] as { text: string };
+    expect(resource.text.length).toBeLessThanOrEqual(60_000);
+    expect(JSON.parse(resource.text)._truncated.cuts[0]).toEqual(cut.cuts[0]);
+    const report = (await client.readResource({ uri: `project://${projectId}/report` })).contents[0] as { text: string };
+    expect(report.text.length).toBeLessThanOrEqual(60_000);
+    expect(report.text).toMatch(/\n\[Cut at 60000 characters\. The answer was too long: [^\n]*\]$/);
+  });
+
+  it('refuses a page of a foreign origin with 403 (DNS rebinding); loopback pages, listed origins and clients without an Origin pass', async () => {
+    const listing = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+    const post = (target: TestApp, apiKey: string, origin?: string) =>
+      target.request('POST', '/api/mcp', {
+        key: apiKey,
+        body: listing,
+        headers: { accept: 'application/json, text/event-stream', ...(origin ? { origin } : {}) },
+      });
+    const refused = await post(app, key, 'http://evil.example');
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Forbidden: Origin not allowed' } });
+    for (const origin of [undefined, 'http://localhost:6274', 'http://127.0.0.1:5173', 'http://[::1]:8080'])
+      expect({ origin, status: (await post(app, key, origin)).status }).toEqual({ origin, status: 200 });
+    expect((await post(app, key, 'null')).status).toBe(403);
+
+    const listed = await startTestApp({ env: { MCP_ALLOWED_ORIGINS: 'https://agents.example.com' } });
+    try {
+      const { apiKey } = await listed.createAccount();
+      expect((await post(listed, apiKey, 'https://agents.example.com')).status).toBe(200);
+      expect((await post(listed, apiKey, 'https://agents.example.com.evil.example')).status).toBe(403);
+      expect((await post(listed, apiKey, 'http://agents.example.com')).status).toBe(403);
+    } finally {
+      await listed.close();
+    }
   });
 
   it("keeps accounts apart: another account's project is not found", async () => {

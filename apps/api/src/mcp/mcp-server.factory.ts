@@ -17,7 +17,8 @@ import { CLOCK, Clock } from '@rank/platform/tokens';
 import { ApiDocument } from '../platform/api-document/api-document';
 import { fitJson, fitText, MAX_ANSWER_CHARS } from './fit-answer';
 import { RestAnswer, RestDispatcher } from './rest-dispatcher';
-import { NARROWING_INPUTS, ToolDefinition, toolsOfDocument } from './tool-catalogue';
+import { API_OPERATIONS } from '../platform/api-document/api-operations';
+import { ToolDefinition, toolsOfDocument } from './tool-catalogue';
 
 const INSTRUCTIONS =
   'Rank tracking: projects track where a website ranks on Google for its keywords. Start with listProjects, then getProject for keyword ids; ' +
@@ -63,11 +64,7 @@ export class McpServerFactory {
         title: tool.title,
         description: tool.description,
         inputSchema: tool.inputSchema,
-        annotations: {
-          readOnlyHint: tool.method === 'GET',
-          destructiveHint: tool.method === 'DELETE' || tool.method === 'PUT',
-          openWorldHint: false,
-        },
+        annotations: annotationsOf(tool),
       })),
     }));
 
@@ -124,10 +121,12 @@ export class McpServerFactory {
       const project = PROJECT_URI.exec(uri);
       if (!report && !project)
         throw new McpError(ErrorCode.InvalidParams, `Unknown resource ${uri}: use project://{id} or project://{id}/report`);
-      const answer = report
-        ? await this.callByName('exportAgentReport', { projectId: decodeURIComponent(report[1]!) }, authorization)
-        : await this.callByName('getProject', { id: decodeURIComponent(project![1]!) }, authorization);
-      return { contents: [{ uri, mimeType: report ? 'text/markdown' : 'application/json', text: answer.text }] };
+      const [name, args] = report
+        ? ['exportAgentReport', { projectId: decodeURIComponent(report[1]!) }]
+        : ['getProject', { id: decodeURIComponent(project![1]!) }];
+      const answer = await this.callByName(name, args, authorization);
+      const fitted = fitAnswer(this.toolsByName().get(name)!, answer);
+      return { contents: [{ uri, mimeType: report ? 'text/markdown' : 'application/json', text: fitted.text }] };
     });
 
     server.setRequestHandler(ListPromptsRequestSchema, () => ({
@@ -179,6 +178,16 @@ function weeklyReportPrompt(projectId: string, from: string, to: string): string
   ].join('\n');
 }
 
+/** What MCP's tool annotations say of a tool, from its method and what its operation is known to do. */
+function annotationsOf(tool: ToolDefinition) {
+  const operation = API_OPERATIONS[`${tool.method} ${tool.path}`];
+  return {
+    readOnlyHint: tool.method === 'GET',
+    destructiveHint: tool.method === 'DELETE' || tool.method === 'PUT' || operation?.replaces === true,
+    openWorldHint: operation?.reachesOut === true,
+  };
+}
+
 /** The REST body as the tool result: JSON as text and structuredContent, other types as text; failures as tool errors. */
 function toolResult(tool: ToolDefinition, answer: RestAnswer): CallToolResult {
   const failed = answer.status >= 400 || (isRecord(answer.json) && answer.json.success === false);
@@ -186,10 +195,21 @@ function toolResult(tool: ToolDefinition, answer: RestAnswer): CallToolResult {
     const structured = isRecord(answer.json) ? { status: answer.status, ...answer.json } : { status: answer.status, message: answer.text };
     return { isError: true, content: [{ type: 'text', text: messageOf(answer) }], structuredContent: structured };
   }
+  const { text, structured } = fitAnswer(tool, answer);
+  return { content: [{ type: 'text', text }], ...(structured ? { structuredContent: structured } : {}) };
+}
+
+/**
+ * A successful answer within MAX_ANSWER_CHARS, as a tool result or a resource carries it: JSON cut
+ * by its largest lists, with `_truncated` saying what was cut; other text cut at a line end, with a
+ * closing note inside the limit.
+ */
+function fitAnswer(tool: ToolDefinition, answer: RestAnswer): { text: string; structured?: Record<string, unknown> } {
   const hint = narrowingHint(tool);
   if (answer.json === undefined) {
-    const { text, cut } = fitText(answer.text);
-    return { content: [{ type: 'text', text: cut ? `${text}\n[Cut at ${MAX_ANSWER_CHARS} characters. ${hint}]` : text }] };
+    const note = `\n[Cut at ${MAX_ANSWER_CHARS} characters. ${hint}]`;
+    const { text, cut } = fitText(answer.text, MAX_ANSWER_CHARS - note.length);
+    return { text: cut ? `${text}${note}` : answer.text };
   }
   const body = isRecord(answer.json) ? answer.json : { data: answer.json };
   const { value, cuts } = fitJson(body, MAX_ANSWER_CHARS - 2_000);
@@ -202,14 +222,21 @@ function toolResult(tool: ToolDefinition, answer: RestAnswer): CallToolResult {
       hint,
     };
   }
-  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+  return { text: JSON.stringify(structured), structured };
 }
 
+/** How to get a shorter answer: a read's narrowing inputs, with examples of the ones it has. */
 function narrowingHint(tool: ToolDefinition): string {
-  const narrowing = NARROWING_INPUTS.filter((name) => name in tool.inputSchema.properties);
-  return narrowing.length > 0
-    ? `The answer was too long: narrow the query with ${narrowing.join(', ')} (e.g. a shorter date range or aggregation=weekly).`
-    : 'The answer was too long: ask for fewer items.';
+  if (tool.method !== 'GET') return 'The answer was too long to show whole: only the answer was cut, not what the request did.';
+  if (tool.narrowing.length === 0) return 'The answer was too long: ask for fewer items.';
+  const enumOf = (name: string) => (tool.inputSchema.properties[name]?.enum as unknown[] | undefined) ?? [];
+  const examples = [
+    ...(tool.narrowing.includes('startDate') ? ['a shorter date range'] : []),
+    ...(enumOf('aggregation').includes('weekly') ? ['aggregation=weekly'] : []),
+    ...(enumOf('format').includes('summary') ? ['format=summary'] : []),
+    ...(tool.narrowing.includes('keywordId') ? ['one keywordId'] : []),
+  ];
+  return `The answer was too long: narrow the query with ${tool.narrowing.join(', ')}${examples.length > 0 ? ` (e.g. ${examples.join(', ')})` : ''}.`;
 }
 
 function messageOf(answer: RestAnswer): string {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
+import { OBJECT_ID_PATTERN } from '../platform/http/validators';
 import { findIllFormedText } from '../platform/http/well-formed-input';
 import type { ToolDefinition } from './tool-catalogue';
 
@@ -30,7 +31,8 @@ export class RestDispatcher {
       const where = tool.parameterLocations.get(name) ?? (tool.hasBody ? 'body' : 'query');
       // A URL cannot carry a lone surrogate (encodeURIComponent throws, URLSearchParams writes U+FFFD
       // in its place), so the route would never see it: refused here as the route refuses it.
-      const problem = where === 'body' ? null : findIllFormedText(value, name);
+      const problem =
+        where === 'body' ? null : (findIllFormedText(value, name) ?? (where === 'path' ? pathProblem(tool, name, value) : null));
       if (problem) return refused(problem);
       if (where === 'path') path = path.replace(`{${name}}`, encodeURIComponent(asText(value)));
       else if (where === 'query') for (const item of Array.isArray(value) ? value : [value]) query.append(name, asText(item));
@@ -49,6 +51,17 @@ export class RestDispatcher {
     if (contentType.includes('json') && response.body !== '') answer.json = JSON.parse(response.body);
     return answer;
   }
+}
+
+/**
+ * A path value the route's own check never sees: the router would resolve `.` or `..`, or take
+ * `folders` for its sibling route `/api/projects/folders`, and answer another operation. So a path
+ * parameter is held to its documented pattern here, with the route's message.
+ */
+function pathProblem(tool: ToolDefinition, name: string, value: unknown): string | null {
+  const pattern = tool.inputSchema.properties[name]?.pattern;
+  if (typeof pattern !== 'string' || new RegExp(pattern).test(asText(value))) return null;
+  return pattern === OBJECT_ID_PATTERN ? `${name} must be a 24-character hex id` : `${name} must match ${pattern}`;
 }
 
 /** The answer the route gives to input it refuses. */

@@ -19,10 +19,12 @@ export interface ToolDefinition {
   parameterLocations: ReadonlyMap<string, 'path' | 'query'>;
   /** Whether the operation takes a JSON body (inputs that are not parameters go there). */
   hasBody: boolean;
+  /** The inputs that narrow a read's answer, offered when an answer is cut; none for a write. */
+  narrowing: string[];
 }
 
-/** Query parameters that narrow an answer, offered in the hint of a cut answer when the tool has them. */
-export const NARROWING_INPUTS = ['startDate', 'endDate', 'aggregation', 'search', 'geoCode', 'langCode', 'keywordId', 'format'];
+/** Query parameters that narrow a read's answer. */
+const NARROWING_INPUTS = ['startDate', 'endDate', 'aggregation', 'search', 'geoCode', 'langCode', 'keywordId', 'format'];
 
 /**
  * The MCP tools, derived from the served OpenAPI document: one per operation (except API-key
@@ -67,7 +69,8 @@ function toolOf(method: string, path: string, operation: Json, resolve: (schema:
     for (const field of (body.required ?? []) as string[]) required.add(field);
   }
   const description = [operation.summary, operation.description].filter((s): s is string => typeof s === 'string' && s !== '');
-  const narrowing = NARROWING_INPUTS.filter((input) => input in properties);
+  // A write's inputs say what it does: asking again with others would do something else.
+  const narrowing = method === 'get' ? NARROWING_INPUTS.filter((input) => input in properties) : [];
   return {
     name: operation.operationId as string,
     title: (operation.summary as string | undefined) ?? (operation.operationId as string),
@@ -80,6 +83,7 @@ function toolOf(method: string, path: string, operation: Json, resolve: (schema:
     path,
     parameterLocations,
     hasBody: bodySchema !== undefined,
+    narrowing,
   };
 }
 

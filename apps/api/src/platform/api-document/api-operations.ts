@@ -11,6 +11,10 @@ export interface ApiOperation {
   description: string;
   /** Error statuses this operation can answer besides 400/401/403. */
   errors?: readonly (404 | 409 | 429 | 431 | 502)[];
+  /** It makes the service ask Google or a data provider (an MCP tool's `openWorldHint`). */
+  reachesOut?: true;
+  /** A write that may replace what is there, though not a PUT or DELETE (an MCP tool's `destructiveHint`). */
+  replaces?: true;
 }
 
 /** Keyed by `METHOD /path` as the document writes paths (`{id}` for a path parameter). */
@@ -30,7 +34,7 @@ export const API_OPERATIONS: Readonly<Record<string, ApiOperation>> = {
     operationId: 'updateProject',
     summary: 'Update a project',
     description:
-      "Replaces a project's settings: `_id`, `name` and `domain` are required every time, so re-send unchanged values. The only way to set competitors.",
+      "Changes a project's settings: `_id`, `name` and `domain` are required every time; a field left out keeps its value. The only way to set competitors.",
     errors: [404],
   },
   'DELETE /api/projects': {
@@ -88,6 +92,7 @@ export const API_OPERATIONS: Readonly<Record<string, ApiOperation>> = {
     description:
       "Queues a fresh Google check of the given keywords and returns at once; read the results later with getKeywordUpdates. Costs 1 balance credit per keyword (2 when the project's serpTop is 100).",
     errors: [404],
+    reachesOut: true,
   },
   'GET /api/projects/keyword-updates': {
     operationId: 'getKeywordUpdates',
@@ -116,6 +121,7 @@ export const API_OPERATIONS: Readonly<Record<string, ApiOperation>> = {
     description:
       "Loads Google's current results for any keyword in a market, with its search volume, without tracking it. Rate limited per account.",
     errors: [429, 502],
+    reachesOut: true,
   },
   'POST /api/tools/traffic-check': {
     operationId: 'trafficCheck',
@@ -123,6 +129,7 @@ export const API_OPERATIONS: Readonly<Record<string, ApiOperation>> = {
     description:
       'Estimated monthly visits and page-speed scores of any domain, fetched live when not cached. Rate limited; new domains count against a daily allowance.',
     errors: [429],
+    reachesOut: true,
   },
   'GET /api/projects/keyword-suggestions': {
     operationId: 'getKeywordSuggestions',
@@ -136,6 +143,7 @@ export const API_OPERATIONS: Readonly<Record<string, ApiOperation>> = {
     summary: 'Keyword ideas for a project',
     description: "Related keywords with average monthly searches and competition, for a project's site in a market. Rate limited.",
     errors: [404, 429],
+    reachesOut: true,
   },
   'POST /api/tools/keyword-research': {
     operationId: 'keywordResearch',
@@ -143,6 +151,7 @@ export const API_OPERATIONS: Readonly<Record<string, ApiOperation>> = {
     description:
       'Researches keywords around a seed keyword in a market. Expected failures answer success: false with a message. Rate limited.',
     errors: [429],
+    reachesOut: true,
   },
   'GET /api/projects/competitor-positions': {
     operationId: 'getCompetitorPositions',
@@ -200,6 +209,7 @@ export const API_OPERATIONS: Readonly<Record<string, ApiOperation>> = {
     summary: 'Save a note',
     description: "Creates the project's note for a day (201) or updates the one that exists (200).",
     errors: [404],
+    replaces: true,
   },
   'DELETE /api/projects/notes': {
     operationId: 'deleteNote',

@@ -65,18 +65,23 @@ function inlineRequestBodies(
   doc: Json & { paths: Record<string, Record<string, Operation>>; components: { schemas?: Record<string, unknown> } },
 ): void {
   const schemas = doc.components.schemas ?? {};
-  const bodies: Json[] = [];
+  const bodies: { media: Json; method: string }[] = [];
   for (const item of Object.values(doc.paths)) {
     for (const method of HTTP_METHODS) {
       const media = ((item[method]?.requestBody as Json | undefined)?.content as Record<string, Json> | undefined)?.['application/json'];
       const ref = (media?.schema as Json | undefined)?.$ref;
-      if (media && typeof ref === 'string' && hasDefaultedProperty(schemas[nameOfRef(ref)])) bodies.push(media);
+      if (media && typeof ref === 'string' && hasDefaultedProperty(schemas[nameOfRef(ref)])) bodies.push({ media, method });
     }
   }
-  const bodyNames = new Set(bodies.map((media) => nameOfRef((media.schema as Json).$ref as string)));
-  for (const media of bodies) {
+  const bodyNames = new Set(bodies.map(({ media }) => nameOfRef((media.schema as Json).$ref as string)));
+  for (const { media, method } of bodies) {
     const name = nameOfRef((media.schema as Json).$ref as string);
-    if (schemas[name]) media.schema = structuredClone(schemas[name]);
+    if (!schemas[name]) continue;
+    media.schema = structuredClone(schemas[name]);
+    // An update (PUT) keeps what its body leaves out, where a create fills in the default: an update
+    // body that showed the create's defaults would tell a client what an omitted field resets to.
+    if (method === 'put')
+      for (const property of Object.values(((media.schema as Json).properties ?? {}) as Record<string, Json>)) delete property.default;
   }
   const stillReferred = new Set([...JSON.stringify(doc).matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]!));
   for (const name of bodyNames) if (!stillReferred.has(name)) delete schemas[name];
