@@ -1,5 +1,6 @@
 import type { AccountStatus } from '../domain/account.events';
 import { invalid } from '@rank/domain/domain-error';
+import { BALANCE_RULE, isBalance } from '../domain/balance';
 import { isObjectId } from '@rank/domain/object-id';
 
 const STATUSES: readonly AccountStatus[] = ['active', 'suspended', 'blocked'];
@@ -20,8 +21,7 @@ export class ChangeAccountCommand {
     if (input.trial !== undefined && typeof input.trial !== 'boolean') throw invalid('trial must be true or false');
     if (input.status !== undefined && !STATUSES.includes(input.status as AccountStatus))
       throw invalid(`status must be one of ${STATUSES.join(', ')}`);
-    if (input.balance !== undefined && !(Number.isInteger(input.balance) && (input.balance as number) >= 0))
-      throw invalid('balance must be a whole number >= 0');
+    if (input.balance !== undefined && !isBalance(input.balance)) throw invalid(BALANCE_RULE);
     if ([input.plan, input.trial, input.status, input.balance].every((v) => v === undefined)) {
       throw invalid('Send at least one of plan, trial, status, balance');
     }

@@ -1,4 +1,5 @@
 import { invalid } from '@rank/domain/domain-error';
+import { BALANCE_RULE, isBalance } from '../domain/balance';
 import { characterCount } from '@rank/domain/text-length';
 
 /** Opens an account with its first API key (named `default`). Valid once constructed. */
@@ -14,8 +15,7 @@ export class OpenAccountCommand {
       throw invalid('name must be a string of at most 200 characters');
     if (input.plan !== undefined && typeof input.plan !== 'string') throw invalid('plan must be a string');
     if (input.trial !== undefined && typeof input.trial !== 'boolean') throw invalid('trial must be true or false');
-    if (input.balance !== undefined && !(Number.isInteger(input.balance) && (input.balance as number) >= 0))
-      throw invalid('balance must be a whole number >= 0');
+    if (input.balance !== undefined && !isBalance(input.balance)) throw invalid(BALANCE_RULE);
     this.name = (input.name as string | undefined)?.trim() || 'Account';
     this.plan = input.plan as string | undefined;
     this.trial = (input.trial as boolean | undefined) ?? false;
