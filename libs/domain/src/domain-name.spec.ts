@@ -8,11 +8,23 @@ describe('normaliseDomain', () => {
     ['http://user:pw@shop.example.com:8080/x', 'shop.example.com'],
     ['  WWW.Bücher.de ', 'xn--bcher-kva.de'],
     ['example.com.', 'example.com'],
+    [`${'a'.repeat(63)}.com`, `${'a'.repeat(63)}.com`],
+    [`${'abcdefghi.'.repeat(24)}example.com`, `${'abcdefghi.'.repeat(24)}example.com`],
   ])('given %p, it gives %p', (input, expected) => {
     expect(normaliseDomain(input)).toBe(expected);
   });
 
-  it.each(['', '   ', 'https://', 'not a domain', 'exa mple.com'])('given %p, it gives null', (input) => {
+  it.each([
+    '',
+    '   ',
+    'https://',
+    'not a domain',
+    'exa mple.com',
+    // Longer than DNS allows: a label over 63 characters, a name over 253.
+    `${'a'.repeat(64)}.com`,
+    `${'a'.repeat(7_000)}.com`,
+    `${'abcdefghi.'.repeat(25)}example.com`,
+  ])('given %p, it gives null', (input) => {
     expect(normaliseDomain(input)).toBeNull();
   });
 });

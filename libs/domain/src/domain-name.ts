@@ -3,7 +3,8 @@ import { domainToASCII } from 'node:url';
 /**
  * One domain, one spelling: lowercase, no scheme, no `www.`, no path, query, port or credentials,
  * IDN in punycode. `Example.COM/`, `https://www.example.com/path` and `example.com` are one domain.
- * Returns null when nothing that looks like a host name is left.
+ * Returns null when nothing that looks like a host name is left, or when it is longer than DNS allows
+ * (a label over 63 characters, a name over 253): no such site exists, and every caller stores it.
  */
 export function normaliseDomain(input: string): string | null {
   let text = input.trim().toLowerCase();
@@ -13,7 +14,7 @@ export function normaliseDomain(input: string): string | null {
   text = text.slice(text.lastIndexOf('@') + 1);
   text = text.replace(/:\d*$/, '').replace(/\.$/, '');
   const ascii = domainToASCII(text);
-  if (ascii === '' || !/^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(ascii)) return null;
+  if (ascii === '' || ascii.length > 253 || !/^[a-z0-9-]{1,63}(\.[a-z0-9-]{1,63})*$/.test(ascii)) return null;
   return ascii.replace(/^www\./, '');
 }
 

@@ -134,6 +134,8 @@ describe('GET /api/projects/competitor-positions', () => {
     const cases: [Record<string, string | undefined>, RegExp][] = [
       [{ competitorDomain: undefined }, /competitorDomain is required/],
       [{ competitorDomain: 'not a domain!!' }, /competitorDomain must be a domain name/],
+      // Longer than DNS allows: it was answered (and echoed) as a domain.
+      [{ competitorDomain: `${'a'.repeat(7_000)}.com` }, /competitorDomain must be a domain name/],
       [{ projectId: undefined }, /projectId is required/],
       [{ projectId: '123' }, /projectId must be a 24-character hex id/],
       [{ startDate: '2026-13-01' }, /startDate must be a real calendar date/],
