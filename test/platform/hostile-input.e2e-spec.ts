@@ -46,6 +46,29 @@ describe('Hostile input', () => {
         'text must not contain control characters',
       ],
       ['POST', '/api/projects/folders', () => ({ name: 'two\nlines' }), 'name must be a single line'],
+      // Unicode's line and paragraph separators are line breaks too.
+      ['POST', '/api/projects', () => ({ name: 'ab\u2028cd', domain: 'x.example' }), 'name must be a single line'],
+      ['POST', '/api/projects/folders', () => ({ name: 'ab\u2029cd' }), 'name must be a single line'],
+      // A right-to-left override shows "Invoices\u202Etxt.exe" as "Invoicesexe.txt".
+      [
+        'POST',
+        '/api/projects/folders',
+        () => ({ name: 'Invoices\u202Etxt.exe' }),
+        'name must not contain bidirectional control characters',
+      ],
+      ['POST', '/api/user/api-keys', () => ({ name: 'ci \u2066key\u2069' }), 'name must not contain bidirectional control characters'],
+      [
+        'POST',
+        '/api/projects/keywords',
+        () => ({ projectId, keywords: ['eggs\uffff'], geoCode: 'US', langCode: 'en' }),
+        'keywords.0 must not contain Unicode noncharacters',
+      ],
+      [
+        'POST',
+        '/api/projects/notes',
+        () => ({ projectId, date: '2026-01-01', text: 'x \u{10FFFE}' }),
+        'text must not contain Unicode noncharacters',
+      ],
       [
         'POST',
         '/api/projects/folders',
@@ -69,10 +92,11 @@ describe('Hostile input', () => {
     it('takes a line break and a tab in note text, and aliases one per line', async () => {
       const note = await app.request('POST', '/api/projects/notes', {
         key,
-        body: { projectId, date: '2026-01-02', text: 'line one\nline\ttwo' },
+        body: { projectId, date: '2026-01-02', text: 'line one\nline\ttwo\u2028three, \u05e9\u05dc\u05d5\u05dd\u200f' },
       });
       expect(note.status).toBe(201);
-      expect(note.body.data.text).toBe('line one\nline\ttwo');
+      // A line separator is a line break where line breaks are allowed; a right-to-left mark is text.
+      expect(note.body.data.text).toBe('line one\nline\ttwo\u2028three, \u05e9\u05dc\u05d5\u05dd\u200f');
       const update = await app.request('PUT', '/api/projects', {
         key,
         body: { _id: projectId, name: 'Target', domain: 'target.example', aliases: 'a.example\nb.example' },

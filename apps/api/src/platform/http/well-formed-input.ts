@@ -3,8 +3,11 @@ import { ArgumentMetadata, BadRequestException, Injectable, PipeTransform } from
 /**
  * Every string a client sends must be well-formed text before anything stores it: a lone UTF-16
  * surrogate (`"\ud800"` in JSON) cannot be written to ClickHouse, and control characters break
- * exports and terminals. Tab is allowed everywhere; a line break only in fields marked
- * `@MultilineText()` (note text, and a project's `aliases`, which the spec takes newline-separated).
+ * exports and terminals. Tab is allowed everywhere; a line break (line feed, or Unicode's line and
+ * paragraph separators) only in fields marked `@MultilineText()` (note text, and a project's
+ * `aliases`, which the spec takes newline-separated). Bidirectional embeddings, overrides and
+ * isolates are refused everywhere: they make a name read differently from what it is (a project or
+ * key name shown reversed). So are noncharacters (U+FFFE, U+FFFF, …), which are not for interchange.
  * The check walks the whole value, keys included, and names the
  * first offending field.
  */
@@ -13,6 +16,10 @@ const MULTILINE_FIELDS = Symbol('multilineFields');
 
 // C0 controls but tab (\x09) and line feed (\x0A), DEL, and the C1 controls.
 const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/;
+// U+202A-U+202E (embeddings, overrides) and U+2066-U+2069 (isolates); the plain marks LRM and RLM stay.
+const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/;
+const NONCHARACTER = /\p{Noncharacter_Code_Point}/u;
+const LINE_BREAK = /[\n\u2028\u2029]/;
 const MAX_DEPTH = 64;
 
 /** Marks a DTO property whose text may span several lines. */
@@ -30,7 +37,9 @@ const multilineFieldsOf = (type: unknown): ReadonlySet<string> =>
 function problemOf(text: string, multiline: boolean): string | null {
   if (!text.isWellFormed()) return 'must be well-formed text (it contains a lone UTF-16 surrogate)';
   if (CONTROL.test(text)) return 'must not contain control characters';
-  if (!multiline && text.includes('\n')) return 'must be a single line (line breaks are allowed only in note text and aliases)';
+  if (BIDI_CONTROL.test(text)) return 'must not contain bidirectional control characters (U+202A-U+202E, U+2066-U+2069)';
+  if (NONCHARACTER.test(text)) return 'must not contain Unicode noncharacters (such as U+FFFE and U+FFFF)';
+  if (!multiline && LINE_BREAK.test(text)) return 'must be a single line (line breaks are allowed only in note text and aliases)';
   return null;
 }
 
