@@ -321,5 +321,15 @@ describe('MCP endpoint (/api/mcp) with the official SDK client', () => {
     expect(prompts.map((p) => p.name)).toEqual(['weekly-ranking-report']);
     const prompt = await client.getPrompt({ name: 'weekly-ranking-report', arguments: { projectId } });
     expect((prompt.messages[0]!.content as { text: string }).text).toContain(`getKeywordUpdates with projectId ${projectId}`);
+    // The argument is an id of a project the caller may read: before, any text was pasted into the prompt.
+    await expect(client.getPrompt({ name: 'weekly-ranking-report', arguments: { projectId: 'x\u0000\ud800' } })).rejects.toThrow(
+      /projectId must be a 24-character hex id/,
+    );
+    const theirs = (
+      await app.request('POST', '/api/projects', { key: (await app.createAccount()).apiKey, body: { name: 'T', domain: 't.example' } })
+    ).body.project._id;
+    await expect(client.getPrompt({ name: 'weekly-ranking-report', arguments: { projectId: theirs } })).rejects.toThrow(
+      /Project not found/,
+    );
   });
 });

@@ -13,6 +13,7 @@ import {
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { utcDay } from '@rank/domain/calendar-date';
+import { isObjectId } from '@rank/domain/object-id';
 import { CLOCK, Clock } from '@rank/platform/tokens';
 import { ApiDocument } from '../platform/api-document/api-document';
 import { fitJson, fitText, MAX_ANSWER_CHARS } from './fit-answer';
@@ -141,11 +142,14 @@ export class McpServerFactory {
       ],
     }));
 
-    server.setRequestHandler(GetPromptRequestSchema, (request) => {
+    server.setRequestHandler(GetPromptRequestSchema, async (request) => {
       if (request.params.name !== 'weekly-ranking-report')
         throw new McpError(ErrorCode.InvalidParams, `Unknown prompt ${request.params.name}`);
       const projectId = request.params.arguments?.projectId;
       if (!projectId) throw new McpError(ErrorCode.InvalidParams, 'projectId is required');
+      if (!isObjectId(projectId)) throw new McpError(ErrorCode.InvalidParams, 'projectId must be a 24-character hex id');
+      // The prompt names the project: one the caller may read (Project not found otherwise).
+      await this.callByName('getProject', { id: projectId }, authorization);
       const now = this.clock.now();
       const today = utcDay(now);
       const weekAgo = utcDay(new Date(now.getTime() - 7 * 86_400_000));
