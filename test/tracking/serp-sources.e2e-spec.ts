@@ -108,6 +108,30 @@ describe('SERP sources: failover from a blocked browser to a scraping API, with 
     expect(detail.body.project.lastCheckDay).toMatchObject({ checked: 0, failed: 1, pending: 0 });
   }, 60_000);
 
+  it("keeps the scraping API's key out of a failure reason when the API quotes it back, and out of position-history", async () => {
+    google.reset(() => ({ kind: 'page', html: CAPTCHA_PAGE }));
+    // As some APIs do: the refusal repeats the request, key and all.
+    api.reply = (request) => ({ kind: 'api-error', status: 403, body: { error: `Credits used up for key ${request.apiKey}` } });
+    const { apiKey: key } = await app.createAccount({ balance: 10 });
+    const { projectId, ids } = await setUpProject(app, key, ['quoted key']);
+    await app.request('POST', '/api/scrape/new-keywords', { key, body: { projectId, keywordIds: Object.values(ids) } });
+    const [failed] = await waitFor(
+      () => checksOf(app, projectId),
+      (events) => events.length >= 1,
+    ).finally(() => (api.reply = () => ({ kind: 'forward' })));
+    const reason = (failed!.data as { reason: string }).reason;
+    expect(reason).toMatch(/fetch-api: .*answered 403: \{"error":"Credits used up for key \[secret\]"\}/);
+    expect(reason).not.toContain(api.apiKey);
+    await app.running.app.get(ProjectionRunner).waitUntilCaughtUp();
+    const history = await app.request('GET', '/api/projects/position-history', {
+      key,
+      query: { keywordUpdateId: failed!.data.checkId as string },
+    });
+    expect(history.status).toBe(200);
+    expect(JSON.stringify(history.body)).toContain('[secret]');
+    expect(JSON.stringify(history.body)).not.toContain(api.apiKey);
+  }, 60_000);
+
   it("keeps the minimum interval between two requests to Google on one egress (from the fake Google's log)", async () => {
     // A small page that ends each check at once (Google found nothing): the fake Google runs in this
     // process, and parsing a big page here would delay the moment it notes the next request's arrival.

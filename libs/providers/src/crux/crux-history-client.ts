@@ -37,6 +37,7 @@ export class CruxHistoryClient implements CruxHistoryProvider {
       url,
       body,
       timeoutMs: this.options.timeoutMs ?? 15_000,
+      secrets: [this.options.apiKey],
     });
     if (status === 404) return null;
     if (status !== 200) {

@@ -30,12 +30,16 @@ export interface DataForSeoAccess {
  */
 export class DataForSeoHttp {
   private readonly authorization: string;
+  /** The login and password, alone and as the Basic credentials an error answer may quote back. */
+  private readonly secrets: readonly string[];
 
   constructor(
     private readonly access: DataForSeoAccess,
     private readonly retry: RetryPolicy,
   ) {
-    this.authorization = `Basic ${Buffer.from(`${access.login}:${access.password}`).toString('base64')}`;
+    const credentials = Buffer.from(`${access.login}:${access.password}`).toString('base64');
+    this.authorization = `Basic ${credentials}`;
+    this.secrets = [credentials, access.login, access.password];
   }
 
   /**
@@ -56,6 +60,7 @@ export class DataForSeoHttp {
             headers: { authorization: this.authorization },
             timeoutMs,
             signal,
+            secrets: this.secrets,
           });
         } catch (error) {
           throw KeywordDataError.from(error, DATAFORSEO);

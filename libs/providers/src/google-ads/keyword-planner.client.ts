@@ -118,6 +118,7 @@ export class GoogleAdsKeywordData implements KeywordDataProvider {
               },
               timeoutMs,
               signal,
+              secrets: [accessToken, this.config.developerToken],
             });
           } catch (error) {
             throw KeywordDataError.from(error, PROVIDER);

@@ -1,3 +1,4 @@
+import { withoutSecrets } from '@rank/domain/secret-text';
 import { asNumber, asObject } from '../shared/json-shape';
 import { KeywordDataError } from '../keyword-data/keyword-data-error';
 
@@ -60,7 +61,8 @@ export class OAuthAccessToken {
         signal: AbortSignal.timeout(this.client.timeoutMs),
       });
       status = response.status;
-      text = await response.text();
+      // Its answer goes into error messages: an echo of the request must not carry the credentials.
+      text = withoutSecrets(await response.text(), [this.client.clientSecret, this.client.refreshToken]);
     } catch (error) {
       const name = (error as { name?: unknown } | null)?.name;
       if (name === 'TimeoutError' || name === 'AbortError')

@@ -81,7 +81,7 @@ describe('OpenAiChatKeywords against a fake OpenAI-compatible server', () => {
     const wrong = new OpenAiChatKeywords({ baseUrl: fake.url, apiKey: 'sk-wrong', model: 'm' }, FAST_RETRY);
     const error = await failureOf(wrong.keywordsFor(PROMPT));
     expect(error.status).toBe(401);
-    expect(error.message).toContain('Incorrect API key provided: [key]');
+    expect(error.message).toContain('Incorrect API key provided: [secret]');
     expect(error.message).not.toContain('sk-wrong');
     expect(fake.requests).toHaveLength(1);
   });

@@ -55,12 +55,13 @@ export class OpenAiChatKeywords implements KeywordLlm {
           body: { model: this.config.model, messages, response_format: KEYWORDS_RESPONSE_FORMAT },
           headers: this.config.apiKey ? { authorization: `Bearer ${this.config.apiKey}` } : {},
           timeoutMs,
+          secrets: [this.config.apiKey],
         });
       } catch (error) {
         throw KeywordDataError.from(error, PROVIDER);
       }
       if (response.status >= 400) {
-        const message = redactKeys(upstreamMessage(response.body) ?? 'no error message', this.config.apiKey);
+        const message = redactKeys(upstreamMessage(response.body) ?? 'no error message');
         throw new KeywordDataError(PROVIDER, 'http', `${CHAT_COMPLETIONS_PATH} answered ${response.status}: ${message}`, response.status);
       }
       return response.body;
@@ -69,10 +70,12 @@ export class OpenAiChatKeywords implements KeywordLlm {
   }
 }
 
-/** OpenAI's "Incorrect API key provided: sk-…" echoes (part of) the key; error messages end up in logs. */
-function redactKeys(message: string, apiKey: string | undefined): string {
-  const withoutKey = apiKey ? message.split(apiKey).join('[key]') : message;
-  return withoutKey.replace(/\bsk-[\w*.-]+/g, '[key]');
+/**
+ * OpenAI's "Incorrect API key provided: sk-…" echoes part of the key, masked in its middle, which the
+ * whole key's removal (fetchJson's `secrets`) does not catch; error messages end up in logs.
+ */
+function redactKeys(message: string): string {
+  return message.replace(/\bsk-[\w*.-]+/g, '[key]');
 }
 
 /** The assistant's text: `choices[0].message.content`; a refusal is an error, not an empty list. */

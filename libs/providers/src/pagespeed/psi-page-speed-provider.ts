@@ -38,6 +38,7 @@ export class PsiPageSpeedProvider implements PageSpeedProvider {
       method: 'GET',
       url: request,
       timeoutMs: this.options.timeoutMs ?? 60_000,
+      secrets: [this.options.apiKey],
     });
     if (status !== 200) {
       const message = upstreamMessage(body);

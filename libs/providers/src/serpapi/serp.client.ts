@@ -67,7 +67,13 @@ export class SerpApiSource implements SerpSource {
     url.searchParams.set('engine', 'google_ai_overview');
     url.searchParams.set('page_token', pageToken);
     url.searchParams.set('api_key', this.options.apiKey);
-    const response = await fetchJson({ provider: PROVIDER, method: 'GET', url, timeoutMs: this.options.timeoutMs });
+    const response = await fetchJson({
+      provider: PROVIDER,
+      method: 'GET',
+      url,
+      timeoutMs: this.options.timeoutMs,
+      secrets: [this.options.apiKey],
+    });
     const answer = answerOf(response.status, response.body);
     return answer === 'no-results' ? [] : referencesOf(answer);
   }
@@ -81,7 +87,13 @@ export class SerpApiSource implements SerpSource {
     url.searchParams.set('start', String(start));
     url.searchParams.set('num', String(PAGE_SIZE));
     url.searchParams.set('api_key', this.options.apiKey);
-    const response = await fetchJson({ provider: PROVIDER, method: 'GET', url, timeoutMs: this.options.timeoutMs });
+    const response = await fetchJson({
+      provider: PROVIDER,
+      method: 'GET',
+      url,
+      timeoutMs: this.options.timeoutMs,
+      secrets: [this.options.apiKey],
+    });
     return pageOf(response.status, response.body);
   }
 }

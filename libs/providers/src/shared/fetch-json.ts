@@ -1,3 +1,4 @@
+import { withoutSecrets } from '@rank/domain/secret-text';
 import { UpstreamError } from './upstream-error';
 
 export interface JsonRequest {
@@ -10,6 +11,12 @@ export interface JsonRequest {
   timeoutMs: number;
   /** The caller stopped waiting: the exchange is cut off at once, like one that timed out. */
   signal?: AbortSignal;
+  /**
+   * The request's secrets (its key, password, tokens): cut out of the answer before it is parsed, and
+   * out of this exchange's errors, so that an answer quoting the request back puts none of them in
+   * a failure reason, an event or a log.
+   */
+  secrets?: readonly (string | undefined)[];
 }
 
 export interface JsonResponse {
@@ -24,7 +31,8 @@ export interface JsonResponse {
  * The timeout covers the whole exchange, body included, so a server that trickles its answer is cut off.
  */
 export async function fetchJson(request: JsonRequest): Promise<JsonResponse> {
-  const where = `${request.method} ${request.url.pathname}`;
+  const secrets = request.secrets ?? [];
+  const where = withoutSecrets(`${request.method} ${request.url.pathname}`, secrets);
   let response: Response;
   let text: string;
   try {
@@ -40,11 +48,11 @@ export async function fetchJson(request: JsonRequest): Promise<JsonResponse> {
         ? AbortSignal.any([AbortSignal.timeout(request.timeoutMs), request.signal])
         : AbortSignal.timeout(request.timeoutMs),
     });
-    text = await response.text();
+    text = withoutSecrets(await response.text(), secrets);
   } catch (error) {
     if (request.signal?.aborted) throw new UpstreamError(request.provider, 'timeout', `${where} was cut off: the caller stopped waiting`);
     if (isTimeout(error)) throw new UpstreamError(request.provider, 'timeout', `${where} gave no answer within ${request.timeoutMs} ms`);
-    throw new UpstreamError(request.provider, 'unreachable', `${where} failed: ${causeOf(error)}`);
+    throw new UpstreamError(request.provider, 'unreachable', `${where} failed: ${withoutSecrets(causeOf(error), secrets)}`);
   }
   if (text.trim() === '') return { status: response.status, body: undefined };
   try {

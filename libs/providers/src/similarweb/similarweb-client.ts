@@ -69,6 +69,7 @@ export class SimilarwebClient implements TrafficProvider {
       method: 'GET',
       url,
       timeoutMs: this.options.timeoutMs ?? 20_000,
+      secrets: [this.options.apiKey],
     });
     const answer = asObject(body);
     const meta = asObject(answer?.meta);

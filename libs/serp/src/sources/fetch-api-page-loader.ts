@@ -1,3 +1,4 @@
+import { withoutSecrets } from '@rank/domain/secret-text';
 import type { Egress } from '../fetcher/egress-pool';
 import type { PageLoader, PageLoadRequest, PageLoadResult } from '../fetcher/page-loader';
 
@@ -12,11 +13,17 @@ export function fetchApiUrl(template: string, googleUrl: string): string {
   return template.split(URL_PLACEHOLDER).join(encodeURIComponent(googleUrl));
 }
 
-/** A template's origin and path, for reasons and logs: its query carries the provider's key. */
-export const fetchApiLabel = (template: string): string => {
-  const url = new URL(template.replace(URL_PLACEHOLDER, 'x'));
-  return `${url.origin}${url.pathname}`;
-};
+/**
+ * A template's origin, for reasons and logs. Its path and query may carry the provider's key (some
+ * APIs take it as a path segment), and the credentials part may too.
+ */
+export const fetchApiLabel = (template: string): string => new URL(template.replace(URL_PLACEHOLDER, 'x')).origin;
+
+/** What of a template may be a key, cut out of the API's error answers (which may quote the request back). */
+export function templateSecrets(template: string): string[] {
+  const url = new URL(template.split(URL_PLACEHOLDER).join(''));
+  return [...url.searchParams.values(), ...url.pathname.split('/'), decodeURIComponent(url.username), decodeURIComponent(url.password)];
+}
 
 /**
  * Loads a Google result page through a scraping API (ScraperAPI, ScrapingBee, ZenRows…) that
@@ -48,11 +55,15 @@ export class FetchApiPageLoader implements PageLoader {
       if (name === 'TimeoutError' || name === 'AbortError') {
         return { kind: 'timeout', detail: `${where} gave no answer within ${this.timeoutMs} ms` };
       }
-      return { kind: 'load-error', detail: `${where} could not be reached (${causeOf(error)})` };
+      return {
+        kind: 'load-error',
+        detail: `${where} could not be reached (${withoutSecrets(causeOf(error), templateSecrets(this.template))})`,
+      };
     }
     const isHtml = (response.headers.get('content-type') ?? '').includes('html') || /^\s*</.test(body);
     if (!response.ok && !isHtml) {
-      return { kind: 'load-error', detail: `${where} answered ${response.status}: ${body.replace(/\s+/g, ' ').slice(0, 160)}` };
+      const excerpt = withoutSecrets(body, templateSecrets(this.template)).replace(/\s+/g, ' ').slice(0, 160);
+      return { kind: 'load-error', detail: `${where} answered ${response.status}: ${excerpt}` };
     }
     return { kind: 'loaded', status: response.status, html: body, finalUrl: request.url };
   }

@@ -1,0 +1,49 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DataForSeoHttp } from '../dataforseo/dataforseo-http';
+import { fetchJson } from './fetch-json';
+
+/** A provider that quotes the whole request back in its error, as some do: the request line and its Authorization header. */
+let server: Server;
+let origin: string;
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const quoted = `${req.method} ${req.url} (${req.headers.authorization ?? 'no authorization'})`;
+    res.writeHead(401, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ status_code: 40100, status_message: `refused: ${quoted}`, error: { message: `refused: ${quoted}` } }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+describe('fetchJson keeps the secrets it is given out of what it hands back', () => {
+  it('cuts them out of the answer before it is parsed', async () => {
+    const url = new URL(`${origin}/search?api_key=key-1234567&q=eggs`);
+    const { status, body } = await fetchJson({ provider: 'p', method: 'GET', url, timeoutMs: 2_000, secrets: ['key-1234567'] });
+    expect(status).toBe(401);
+    expect((body as { error: { message: string } }).error.message).toBe('refused: GET /search?api_key=[secret]&q=eggs (no authorization)');
+  });
+
+  it('cuts them out of the message of an exchange that failed', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const url = new URL(`http://127.0.0.1:${port}/v1/token-in-path-9876543/data`);
+    await expect(fetchJson({ provider: 'p', method: 'GET', url, timeoutMs: 2_000, secrets: ['token-in-path-9876543'] })).rejects.toThrow(
+      'p: GET /v1/[secret]/data failed: ECONNREFUSED',
+    );
+  });
+
+  it("keeps DataForSEO's login, password and Basic credentials out of its error", async () => {
+    const http = new DataForSeoHttp(
+      { login: 'me@agency.example', password: 'pa55word-xyz', baseUrl: origin },
+      { attempts: 1, baseDelayMs: 1, timeoutMs: 2_000 },
+    );
+    const error = await http.postLiveTask('/v3/serp/google/organic/live/advanced', { keyword: 'eggs' }).catch((e: Error) => e);
+    const credentials = Buffer.from('me@agency.example:pa55word-xyz').toString('base64');
+    expect((error as Error).message).toContain('(Basic [secret])');
+    for (const secret of ['me@agency.example', 'pa55word-xyz', credentials]) expect((error as Error).message).not.toContain(secret);
+  });
+});
