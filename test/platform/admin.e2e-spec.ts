@@ -50,7 +50,13 @@ describe('Operator API (/admin/accounts)', () => {
     ['POST', '/admin/accounts', { balance: -1 }, 400, /^balance must be a whole number from 0 to 1000000000$/],
     // Beyond what a number counts exactly: 1e300 - 1 is 1e300, so a charge would cost nothing.
     ['POST', '/admin/accounts', { balance: 1e300 }, 400, /^balance must be a whole number from 0 to 1000000000$/],
-    ['PATCH', '/admin/accounts/0123456789abcdef01234567', { balance: 2 ** 53 }, 400, /^balance must be a whole number from 0 to 1000000000$/],
+    [
+      'PATCH',
+      '/admin/accounts/0123456789abcdef01234567',
+      { balance: 2 ** 53 },
+      400,
+      /^balance must be a whole number from 0 to 1000000000$/,
+    ],
     ['POST', '/admin/accounts', { trial: 'yes' }, 400, /trial must be true or false/],
     ['POST', '/admin/accounts', { name: '🏢'.repeat(201) }, 400, /name must be a string of at most 200 characters/],
     ['PATCH', '/admin/accounts/0123456789abcdef01234567', { status: 'active' }, 404, /Account not found/],
