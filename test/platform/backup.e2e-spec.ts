@@ -1,7 +1,8 @@
 import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createEventStore } from '@rank/event-store/create-event-store';
 import { ALL_PROJECTIONS } from '@rank/projector/all-projections';
 import { ProjectionRunner, resetReadModels } from '@rank/projector/projection-runner';
 import { createReadStore } from '@rank/read-store/create-read-store';
@@ -71,8 +72,27 @@ describe('Backing up the embedded event store while the service runs, and restor
 
     // then the read models, which hold "After", are ahead of the log, and the start says to rebuild them:
     // the next events would take positions they count as written, and never be projected
+    const refusal = await startTestApp({ dataDir, database }).catch((error: Error) => error);
+    const [, written, logEnd] =
+      /The read models \(read-models\) are written up to position (\d+) of the event log, but the log ends at (\d+): .*npm run projections:rebuild/.exec(
+        String((refusal as Error).message),
+      ) ?? [];
+    expect([written, logEnd]).toEqual([expect.any(String), expect.any(String)]);
+
+    // and still when the restored log has grown past the read models' checkpoint before the start (the
+    // operator's CLI opening accounts, say): the event at that position is another one. Before, that
+    // start went ahead, and the read models never projected the events up to their checkpoint.
+    const restored = await createEventStore({ sqlitePath: join(dataDir, EMBEDDED_EVENT_STORE_FILE) });
+    for (let position = Number(logEnd); position <= Number(written); position++)
+      await restored.appendToStream(`account-${randomBytes(12).toString('hex')}`, [{ id: randomUUID(), type: 'Noted', data: {} }], {
+        expectedRevision: 'no_stream',
+      });
+    expect(await restored.lastPosition()).toBeGreaterThan(Number(written));
+    await restored.close();
     await expect(startTestApp({ dataDir, database })).rejects.toThrow(
-      /The read models \(read-models\) are written up to position \d+ of the event log, but the log ends at \d+: .*npm run projections:rebuild/,
+      new RegExp(
+        `written up to position ${written} of the event log, where they saw event \\S+, but this log holds event \\S+ there: .*npm run projections:rebuild`,
+      ),
     );
 
     // After the rebuild (what `npm run projections:rebuild` does) the service starts from the restored log

@@ -6,7 +6,7 @@ import { createEventStore } from '@rank/event-store/create-event-store';
 import type { EventStore } from '@rank/event-store/event-store.port';
 import type { Projection } from '@rank/read-store/projection';
 import type { ReadStore } from '@rank/read-store/read-store.port';
-import { ProjectionRunner, ReadModelsAheadOfLogError } from './projection-runner';
+import { ProjectionRunner, ReadModelsAheadOfLogError, ReadModelsOfAnotherLogError } from './projection-runner';
 
 /** A read store that keeps what is inserted, in order. */
 function recordingReadStore(): ReadStore & { inserts: { table: string; rows: number }[]; checkpoints: number[] } {
@@ -165,7 +165,29 @@ describe('ProjectionRunner over a log older than its read models', () => {
   });
   const checkpointedAt = (position: number): ReadStore => ({
     ...recordingReadStore(),
-    query: async <Row>() => [{ position: String(position) }] as Row[],
+    query: async <Row>() => [{ at: String(position) }] as Row[],
+  });
+
+  const checkpointedOn = (position: number, eventId: string, previousPosition: number): ReadStore => ({
+    ...recordingReadStore(),
+    query: async <Row>() => [{ at: String(position), event: eventId, before: String(previousPosition) }] as Row[],
+  });
+
+  it('given read models whose checkpoint stands on another event than this log holds there (a restored copy grown past it), refuses to start', async () => {
+    const [, , , , fifth] = await store().readAll({ maxCount: 5 });
+    const runner = new ProjectionRunner(store(), checkpointedOn(fifth!.position, randomUUID(), fifth!.position - 1), [tenRowsPerEvent]);
+    const starting = runner.start();
+    await expect(starting).rejects.toBeInstanceOf(ReadModelsOfAnotherLogError);
+    await expect(starting).rejects.toThrow(`but this log holds event ${fifth!.id} there`);
+  });
+
+  it('given read models whose checkpoint stands on the event this log holds there, follows the log from it', async () => {
+    const [, , , fourth, fifth] = await store().readAll({ maxCount: 5 });
+    const runner = new ProjectionRunner(store(), checkpointedOn(fifth!.position, fifth!.id, fourth!.position), [tenRowsPerEvent]);
+    await runner.start();
+    await runner.waitUntilCaughtUp();
+    expect(runner.eventsHandled).toBe(5);
+    await runner.stop();
   });
 
   it('given read models written past the log end (an older copy of the log restored), refuses to start, saying how to mend it', async () => {

@@ -4,7 +4,7 @@ import type { Projection, ReadModelChange } from '@rank/read-store/projection';
 import type { ReadStore } from '@rank/read-store/read-store.port';
 import { isPermanentWriteError } from '@rank/read-store/write-errors';
 import { StartRefusal } from '@rank/platform/start-refusal';
-import { projectedPosition, READ_MODELS_CHECKPOINT } from './projected-position';
+import { projectedCheckpoint, READ_MODELS_CHECKPOINT } from './projected-position';
 
 export interface ProjectionRunnerOptions {
   /** Checkpoint name: one runner, one position in the log. */
@@ -85,6 +85,18 @@ export class ReadModelsAheadOfLogError extends StartRefusal {
   }
 }
 
+/** The read models were written from another log: the event at their checkpoint is not the one they saw there. */
+export class ReadModelsOfAnotherLogError extends StartRefusal {
+  constructor(name: string, checkpoint: number, seenId: string, foundId: string) {
+    super(
+      `The read models (${name}) are written up to position ${checkpoint} of the event log, where they saw event ${seenId}, ` +
+        `but this log holds event ${foundId} there: it was replaced by another copy (a restored backup that has grown since?). ` +
+        'Rebuild them from this log with `npm run projections:rebuild` (the service stopped), then start again.',
+    );
+    this.name = 'ReadModelsOfAnotherLogError';
+  }
+}
+
 /**
  * Follows the whole event log from the stored checkpoint and applies the projections' changes to
  * ClickHouse in batches. The checkpoint is saved only after the rows it covers are written, so a
@@ -104,6 +116,8 @@ export class ProjectionRunner {
   private running = false;
   /** Position of the last event whose changes are queued (not necessarily written). */
   private queuedPosition = 0;
+  /** That event's id, and the position of the event before it: what a checkpoint records of it. */
+  private queuedEvent = { id: '', previousPosition: 0 };
   /** Position the stored checkpoint has reached: everything up to it is written. */
   private checkpointPosition = 0;
   private eventsSinceCheckpoint = 0;
@@ -173,9 +187,17 @@ export class ProjectionRunner {
    * appended next would get positions the read models count as written, and never be projected.
    */
   async start(): Promise<void> {
-    this.checkpointPosition = await projectedPosition(this.readStore, this.name);
+    const checkpoint = await projectedCheckpoint(this.readStore, this.name);
+    this.checkpointPosition = checkpoint.position;
     const logEnd = await this.store.lastPosition();
     if (this.checkpointPosition > logEnd) throw new ReadModelsAheadOfLogError(this.name, this.checkpointPosition, logEnd);
+    if (checkpoint.eventId !== '') {
+      // Read after the event before, a position either store can start from. Not found there (its
+      // stream deleted since): nothing to compare.
+      const [there] = await this.store.readAll({ afterPosition: checkpoint.previousPosition, maxCount: 1 });
+      if (there && there.position === checkpoint.position && there.id !== checkpoint.eventId)
+        throw new ReadModelsOfAnotherLogError(this.name, checkpoint.position, checkpoint.eventId, there.id);
+    }
     this.running = true;
     this.queuedPosition = this.checkpointPosition;
     this.subscribe();
@@ -313,6 +335,7 @@ export class ProjectionRunner {
 
   /** Counts an event whose changes are queued; a promise only when a checkpoint has to start. */
   private queued(event: RecordedEvent): Promise<void> | undefined {
+    this.queuedEvent = { id: event.id, previousPosition: this.queuedPosition };
     this.queuedPosition = event.position;
     this.eventsSinceCheckpoint++;
     this.eventsHandled++;
@@ -428,9 +451,12 @@ export class ProjectionRunner {
         clearTimeout(this.timer);
         this.timer = undefined;
         const upTo = this.queuedPosition;
+        const { id, previousPosition } = this.queuedEvent;
         if (upTo <= this.checkpointPosition) return;
         await this.writer.flush();
-        await this.readStore.insert('projection_checkpoints', [{ name: this.name, position: upTo, updated_at: Date.now() }]);
+        await this.readStore.insert('projection_checkpoints', [
+          { name: this.name, position: upTo, event_id: id, previous_position: previousPosition, updated_at: Date.now() },
+        ]);
         this.checkpointPosition = upTo;
       });
     return this.checkpointing;
