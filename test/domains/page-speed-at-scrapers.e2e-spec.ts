@@ -30,7 +30,7 @@ describe('page speed measured by the scrapers', () => {
     projector = await startTestApp({ dataDir, env: { ROLES: 'api,projections', PAGESPEED_BASE_URL: '' } });
     scraper = await startTestApp({
       dataDir,
-      env: { ROLES: 'api,scraper', PAGESPEED_BASE_URL: psi.baseUrl, GOOGLE_BASE_URL: 'http://127.0.0.1:9' },
+      env: { ROLES: 'scraper', PAGESPEED_BASE_URL: psi.baseUrl, GOOGLE_BASE_URL: 'http://127.0.0.1:9' },
     });
   });
   afterAll(async () => {

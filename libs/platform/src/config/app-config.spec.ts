@@ -57,6 +57,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ REDIS_URL: 'http://redis:6379' })).toThrow(/REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/);
   });
 
+  it('refuses an api without projections on the embedded ClickHouse, which nothing else writes, and ROLES naming no role', () => {
+    expect(() => loadConfig({ ROLES: 'api,scraper' })).toThrow(
+      'ROLES has api without projections, so CLICKHOUSE_URL must name the ClickHouse server the projector writes',
+    );
+    expect([...loadConfig({ ROLES: 'api', CLICKHOUSE_URL: 'http://clickhouse:8123' }, '/srv/app').roles]).toEqual(['api']);
+    expect([...loadConfig({ ROLES: 'scraper' }, '/srv/app').roles]).toEqual(['scraper']);
+    expect(() => loadConfig({ ROLES: ',' })).toThrow('ROLES must name at least one of api, projections, scheduler, scraper');
+  });
+
   it('reads MCP_ALLOWED_ORIGINS, the browser origins allowed to call /api/mcp, and names an entry that is not an origin', () => {
     expect(loadConfig({}, '/srv/app').mcpAllowedOrigins).toEqual([]);
     expect(loadConfig({ MCP_ALLOWED_ORIGINS: 'https://agents.example.com, http://localhost:8080' }, '/srv/app').mcpAllowedOrigins).toEqual([

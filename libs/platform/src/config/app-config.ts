@@ -118,7 +118,15 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       if ((ROLES as readonly string[]).includes(r)) roles.add(r as Role);
       else problems.push(`ROLES may hold only ${ROLES.join(', ')} (got "${r}")`);
     }
+    if (roles.size === 0 && problems.every((p) => !p.startsWith('ROLES')))
+      problems.push(`ROLES must name at least one of ${ROLES.join(', ')}`);
   }
+  // The embedded ClickHouse (chDB) is one process's own: an API that does not write its read models
+  // would answer from tables nothing ever fills.
+  if (roles.has('api') && !roles.has('projections') && get('CLICKHOUSE_URL') === undefined)
+    problems.push(
+      'ROLES has api without projections, so CLICKHOUSE_URL must name the ClickHouse server the projector writes: the embedded ClickHouse (chDB) is read only by the process that writes it',
+    );
 
   // Only a scraper drives the browser; elsewhere the variable may be left over from a shared env file.
   const chromiumPath = get('CHROMIUM_PATH');
