@@ -44,6 +44,30 @@ describe('Operator CLI (npm run admin -- ...), beside the running service', () =
     expect(usage.stderr).toMatch(/Unknown command/);
   });
 
+  it('refuses what the operator API refuses, writing nothing: a --trial that is neither true nor false, a balance not in digits, extra arguments', async () => {
+    const opened = JSON.parse((await admin('create-account', '--name', 'Strict')).stdout).account;
+    const before = await app.admin('GET', `/admin/accounts/${opened._id}`);
+    // Before: `--trial False` was read as `--trial true`, "" as a balance of 0, "0x10" as 16, "1e3" as 1000.
+    for (const [args, code, message] of [
+      [['update-account', opened._id, '--trial', 'False'], 1, 'Error: --trial takes true or false'],
+      [['update-account', opened._id, '--trial', 'maybe'], 1, 'Error: --trial takes true or false'],
+      [['update-account', opened._id, '--balance', ''], 1, 'Error: balance must be a whole number from 0 to 1000000000'],
+      [['update-account', opened._id, '--balance', '0x10'], 1, 'Error: balance must be a whole number from 0 to 1000000000'],
+      [['update-account', opened._id, '--balance', '1e3'], 1, 'Error: balance must be a whole number from 0 to 1000000000'],
+      [['update-account', opened._id, 'extra', '--status', 'blocked'], 2, 'Error: update-account takes ID, not "extra"'],
+      [['create-account', '--balance', '10', 'stray'], 2, 'Error: create-account takes no arguments, not "stray"'],
+    ] as const) {
+      const result = await admin(...args);
+      expect({ args, code: result.code, stderr: result.stderr.trim() }).toEqual({ args, code, stderr: message });
+    }
+    expect(await app.admin('GET', `/admin/accounts/${opened._id}`)).toMatchObject({ body: before.body });
+    const accounts = JSON.parse((await admin('list-accounts', '--limit', '100')).stdout).accounts as { name: string }[];
+    expect(accounts.filter((account) => account.name === 'Strict')).toHaveLength(1);
+    // `--trial` alone still means true, before another option too.
+    const trial = await admin('update-account', opened._id, '--trial', '--status', 'active');
+    expect(JSON.parse(trial.stdout).account).toMatchObject({ isTrial: true, status: 'active' });
+  });
+
   it('lists the plan catalogue', async () => {
     const plans = await admin('plans');
     expect(JSON.parse(plans.stdout).map((p: { id: string }) => p.id)).toEqual(['free', 'starter', 'pro', 'agency']);

@@ -44,14 +44,28 @@ It uses the same configuration (DATA_DIR, EVENTSTORE_CONNECTION_STRING, PLANS_FI
 and may run while the service runs: it touches only the event store (list-accounts reads the
 whole log; on a large installation the operator API's GET /admin/accounts is faster).`;
 
+/** The arguments each command takes after its name; more is a mistake, refused before anything is written. */
+const ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
+  'create-account': [],
+  'get-account': ['ID'],
+  'update-account': ['ID'],
+  'list-accounts': [],
+  'issue-key': ['ID'],
+  'list-keys': ['ID'],
+  'revoke-key': ['ID', 'KEY_ID'],
+  plans: [],
+  backup: ['FILE'],
+};
+
 /**
  * The operator's command-line tool. It runs the accounts module's own use cases against the
  * event store only: the embedded ClickHouse allows one process per data path, and the server has it.
  */
 async function main(rawArgv: string[]): Promise<number> {
-  // `--trial` alone means `--trial true`; update-account also takes `--trial false`.
+  // `--trial` alone (last, or before another option) means `--trial true`; a word after it is its
+  // value, checked below, so that `--trial False` is refused rather than read as `--trial true`.
   const argv = rawArgv.flatMap((arg, i) =>
-    arg === '--trial' && !['true', 'false'].includes(rawArgv[i + 1] ?? '') ? [arg, 'true'] : [arg],
+    arg === '--trial' && (rawArgv[i + 1] === undefined || rawArgv[i + 1]!.startsWith('--')) ? [arg, 'true'] : [arg],
   );
   const { positionals, values } = parseArgs({
     args: argv,
@@ -75,6 +89,13 @@ async function main(rawArgv: string[]): Promise<number> {
   }
   if (!command) {
     console.error(USAGE);
+    return 2;
+  }
+  const takes = ARGUMENTS[command];
+  if (takes !== undefined && positionals.length - 1 > takes.length) {
+    console.error(
+      `Error: ${command} takes ${takes.length === 0 ? 'no arguments' : takes.join(' ')}, not "${positionals.slice(1 + takes.length).join(' ')}"`,
+    );
     return 2;
   }
   const config = loadConfig();
@@ -114,7 +135,8 @@ async function main(rawArgv: string[]): Promise<number> {
 
   const app = await NestFactory.createApplicationContext(CliModule, { logger: ['error'] });
   try {
-    const balance = values.balance === undefined ? undefined : Number(values.balance);
+    // Digits only, as the operator API takes a JSON number: Number() would read "" as 0 and "0x10" as 16.
+    const balance = values.balance === undefined ? undefined : /^\d+$/.test(values.balance) ? Number(values.balance) : values.balance;
     if (values.trial !== undefined && !['true', 'false'].includes(values.trial)) throw new Error('--trial takes true or false');
     const trial = values.trial === undefined ? undefined : values.trial === 'true';
     switch (command) {
