@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createAppLogger } from '@rank/platform/logging/app-logger';
 import { Metrics } from '@rank/platform/metrics/metrics';
+import { listenRefusal } from '@rank/platform/start-refusal';
 import { AppModule } from './app.module';
 import type { AppConfig } from '@rank/platform/config/app-config';
 import { createValidationPipe } from './platform/http/validation';
@@ -72,7 +73,9 @@ export async function createApp(config: AppConfig, overrides: { clock?: Clock } 
     authenticateBeforeBody(fastify, app.get(ApiKeyAuthenticator));
     app.useGlobalPipes(new WellFormedInputPipe(), createValidationPipe());
     setupOpenApi(app);
-    await app.listen(config.port, config.host);
+    await app.listen(config.port, config.host).catch((error: unknown) => {
+      throw listenRefusal(error, 'PORT', config.port, config.host);
+    });
     app.getHttpServer().maxConnections = config.http.maxConnections;
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : config.port;

@@ -49,6 +49,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ OPS_PORT: '0' }, '/srv/app').opsPort).toBe(0);
     expect(loadConfig({ OPS_PORT: '9464' }, '/srv/app').opsPort).toBe(9464);
     expect(() => loadConfig({ OPS_PORT: '70000' })).toThrow('OPS_PORT must be a whole number from 0 to 65535 (got "70000")');
+    // Written in digits: these were read as 1000 and 16.
+    expect(() => loadConfig({ PORT: '1e3' })).toThrow('PORT must be a whole number from 0 to 65535 (got "1e3")');
+    expect(() => loadConfig({ HTTP_MAX_CONNECTIONS: '0x10' })).toThrow(
+      'HTTP_MAX_CONNECTIONS must be a whole number from 1 to 1000000 (got "0x10")',
+    );
   });
 
   it('reads REDIS_URL, where the rate-limit counters are shared, and names it when it is not a redis URL', () => {

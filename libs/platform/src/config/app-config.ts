@@ -79,7 +79,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const integer = (name: string, fallback: number, min: number, max: number) => {
     const raw = get(name);
     if (raw === undefined) return fallback;
-    const n = Number(raw);
+    // Digits only: Number() would take "1e3" as 1000 and "0x10" as 16.
+    const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
     if (!Number.isInteger(n) || n < min || n > max) {
       problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
       return fallback;

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { assertNever } from '@rank/domain/domain-error';
 import type { AppConfig } from '../config/app-config';
 import type { Metrics } from '../metrics/metrics';
+import { listenRefusal } from '../start-refusal';
 import { acceptsMetricsToken, METRICS_TOKEN_REFUSED } from '../metrics/metrics-token';
 import type { ReadinessReport } from './readiness';
 
@@ -51,7 +52,9 @@ export async function serveOperations(options: OperationsOptions): Promise<Opera
   server.requestTimeout = REQUEST_TIMEOUT_MS;
   server.headersTimeout = REQUEST_TIMEOUT_MS;
   server.maxConnections = MAX_CONNECTIONS;
-  await listen(server, options.host, options.port);
+  await listen(server, options.host, options.port).catch((error: unknown) => {
+    throw listenRefusal(error, 'OPS_PORT', options.port, options.host);
+  });
   const { port } = server.address() as AddressInfo;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { BUILT_IN_PLANS, parsePlanCatalogue, PlanCatalogue } from '@rank/accounts/domain/plans';
+import { StartRefusal } from '../start-refusal';
 
 /** The operator's catalogue from PLANS_FILE, else the built-in one. A bad file stops the start. */
 export function loadPlans(plansFile: string | undefined): PlanCatalogue {
@@ -7,6 +8,6 @@ export function loadPlans(plansFile: string | undefined): PlanCatalogue {
   try {
     return parsePlanCatalogue(readFileSync(plansFile, 'utf8'));
   } catch (error) {
-    throw new Error(`PLANS_FILE ${plansFile}: ${(error as Error).message}`);
+    throw new StartRefusal(`PLANS_FILE ${plansFile}: ${(error as Error).message}`);
   }
 }

@@ -1,0 +1,67 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { StartRefusal } from '@rank/platform/start-refusal';
+import { runTypeScript } from '../support/app-process';
+import { startTestApp } from '../support/test-app';
+
+/** A start that cannot go ahead says what to change, naming the variable, and prints no stack trace. */
+describe('Refused starts', () => {
+  let taken: Server;
+  let port: number;
+  const scratch = mkdtempSync(join(tmpdir(), 'rank-tracker-refused-'));
+  beforeAll(async () => {
+    taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    port = (taken.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => taken.close(resolve));
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('names PORT when another process listens on it, and HOST when it is not an address of this machine', async () => {
+    const inUse = startTestApp({ env: { PORT: String(port) } });
+    await expect(inUse).rejects.toBeInstanceOf(StartRefusal);
+    await expect(inUse).rejects.toThrow(`PORT ${port} on HOST 127.0.0.1 is in use by another process: stop it, or set another PORT`);
+    await expect(startTestApp({ env: { HOST: 'no-such-host.invalid' } })).rejects.toThrow(
+      /^HOST no-such-host\.invalid is not an address of this machine \((ENOTFOUND|EAI_AGAIN)\)/,
+    );
+  });
+
+  it('names PLANS_FILE when it cannot be read or is not a catalogue', async () => {
+    const broken = join(scratch, 'plans.json');
+    writeFileSync(broken, '{bad');
+    for (const file of [broken, join(scratch, 'missing.json')]) {
+      const starting = startTestApp({ env: { PLANS_FILE: file } });
+      await expect(starting).rejects.toBeInstanceOf(StartRefusal);
+      await expect(starting).rejects.toThrow(`PLANS_FILE ${file}: `);
+    }
+  });
+
+  it('prints the refusal alone, without a stack trace, and exits 1', async () => {
+    const run = await runTypeScript(
+      'apps/api/src/main.ts',
+      [],
+      {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: join(scratch, 'data'),
+        CHDB_PATH: join(scratch, 'chdb'),
+        ROLES: 'api,projections',
+        LOG_LEVEL: 'error',
+        GOOGLE_BASE_URL: 'http://127.0.0.1:9',
+        PAGESPEED_BASE_URL: 'http://127.0.0.1:9',
+      },
+      90_000,
+    );
+    expect(run.code).toBe(1);
+    // Nest logs the listen error on its own line first; the last line is the refusal, and no line is a stack frame.
+    expect(run.stderr.trim().split('\n').at(-1)).toBe(
+      `PORT ${port} on HOST 127.0.0.1 is in use by another process: stop it, or set another PORT`,
+    );
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+  }, 120_000);
+});
