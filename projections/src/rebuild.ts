@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { loadConfig } from '@rank/platform/config/app-config';
-import { openStores } from '@rank/platform/stores/open-stores';
+import { EMBEDDED_EVENT_STORE_FILE, openStores } from '@rank/platform/stores/open-stores';
 import { ALL_PROJECTIONS } from '@rank/projector/all-projections';
 import { ProjectionRunner, resetReadModels } from '@rank/projector/projection-runner';
 import { describeProgress, progressIntervalMs } from './rebuild-progress';
@@ -12,7 +14,18 @@ import { describeProgress, progressIntervalMs } from './rebuild-progress';
 async function main(): Promise<void> {
   const config = loadConfig();
   const started = Date.now();
-  const { eventStore, readStore } = await openStores(config);
+  const log = join(config.dataDir, EMBEDDED_EVENT_STORE_FILE);
+  // A mistyped DATA_DIR would otherwise start an empty log and "rebuild" the read models from nothing.
+  if (!config.eventStoreConnectionString && !existsSync(log))
+    throw new Error(`No event store at ${log}: check DATA_DIR. The rebuild reads an existing log; it never starts an empty one.`);
+  const { eventStore, readStore } = await openStores(config).catch((error: unknown) => {
+    const owner = /another process \(PID (\d+)\)/.exec(String((error as Error).message))?.[1];
+    if (owner === undefined || config.clickhouse.url !== undefined) throw error;
+    throw new Error(
+      `Stop the service first: another process (PID ${owner}) runs ClickHouse on ${config.chdbPath}, and the rebuild empties ` +
+        'and rewrites the read models it reads there.',
+    );
+  });
   try {
     // Progress is measured by position against the log's end, so the log is read once, by the rebuild.
     const lastPosition = await eventStore.lastPosition();

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StartRefusal } from '@rank/platform/start-refusal';
-import { runTypeScript } from '../support/app-process';
+import { runTypeScript, startAppProcess } from '../support/app-process';
+import { TEST_ADMIN_TOKEN } from '../support/test-app';
 import { startTestApp } from '../support/test-app';
 
 /** A start that cannot go ahead says what to change, naming the variable, and prints no stack trace. */
@@ -64,4 +65,35 @@ describe('Refused starts', () => {
     );
     expect(run.stderr).not.toMatch(/^\s+at /m);
   }, 120_000);
+
+  it('refuses a rebuild of a DATA_DIR without a log, and one beside the running service, saying to stop it', async () => {
+    const rebuild = (env: Record<string, string>) =>
+      runTypeScript('projections/src/rebuild.ts', [], { LOG_LEVEL: 'error', ...env }, 90_000);
+    const mistyped = join(scratch, 'mistyped');
+    // Before: it started an empty log there and "rebuilt 5 projections from 0 events", exit 0.
+    const empty = await rebuild({ DATA_DIR: mistyped, CHDB_PATH: join(scratch, 'chdb-mistyped') });
+    expect(empty.code).toBe(1);
+    expect(empty.stderr.trim()).toBe(
+      `No event store at ${join(mistyped, 'events.sqlite')}: check DATA_DIR. The rebuild reads an existing log; it never starts an empty one.`,
+    );
+
+    const dataDir = join(scratch, 'running');
+    const chdbPath = join(scratch, 'chdb-running');
+    const service = await startAppProcess({
+      DATA_DIR: dataDir,
+      CHDB_PATH: chdbPath,
+      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      ROLES: 'api,projections',
+    });
+    try {
+      const beside = await rebuild({ DATA_DIR: dataDir, CHDB_PATH: chdbPath });
+      expect(beside.code).toBe(1);
+      // chDB's native code prints its own line (Code: 76, cannot lock the status file) first.
+      expect(beside.stderr.trim().split('\n').at(-1)).toBe(
+        `Stop the service first: another process (PID ${service.process.pid}) runs ClickHouse on ${chdbPath}, and the rebuild empties and rewrites the read models it reads there.`,
+      );
+    } finally {
+      await service.kill('SIGTERM');
+    }
+  }, 180_000);
 });
