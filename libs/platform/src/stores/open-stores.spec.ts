@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../config/app-config';
@@ -19,6 +20,28 @@ describe('opening the embedded stores where their directories cannot be', () => 
     await expect(opening).rejects.toThrow(
       `DATA_DIR "${join(dir, 'a-file', 'data')}" cannot be used as a directory: ENOTDIR: not a directory, mkdir '${join(dir, 'a-file', 'data')}'`,
     );
+  });
+
+  it('stops the start naming DATA_DIR and CHDB_PATH when they exist but cannot be written (a read-only disk)', async () => {
+    // Root writes through permissions, so for root the directory is a read-only mount; for anyone else, mode 0555.
+    const readOnly = join(dir, 'read-only');
+    mkdirSync(readOnly);
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) execFileSync('mount', ['-t', 'tmpfs', '-o', 'ro,size=1m', 'tmpfs', readOnly]);
+    else chmodSync(readOnly, 0o555);
+    try {
+      const why = asRoot ? 'EROFS: read-only file system' : 'EACCES: permission denied';
+      // Before: a SQLite error with its stack; for chDB, "this process already runs chDB on another data directory".
+      await expect(openEventStore(loadConfig({ DATA_DIR: readOnly }))).rejects.toThrow(
+        `DATA_DIR "${readOnly}" cannot be used as a directory: ${why}, access '${readOnly}'`,
+      );
+      await expect(openStores(loadConfig({ DATA_DIR: join(dir, 'data-ro'), CHDB_PATH: readOnly }))).rejects.toThrow(
+        `CHDB_PATH "${readOnly}" cannot be used as a directory: ${why}, access '${readOnly}'`,
+      );
+    } finally {
+      if (asRoot) execFileSync('umount', [readOnly]);
+      else chmodSync(readOnly, 0o755);
+    }
   });
 
   it('stops the start naming CHDB_PATH when a file is in its place', async () => {

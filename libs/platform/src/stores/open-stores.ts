@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { accessSync, constants, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createEventStore } from '@rank/event-store/create-event-store';
 import type { EventStore } from '@rank/event-store/event-store.port';
@@ -71,6 +71,9 @@ export async function openStores(config: AppConfig, metrics?: Metrics): Promise<
 function usableDirectory(variable: 'DATA_DIR' | 'CHDB_PATH', path: string): void {
   try {
     mkdirSync(path, { recursive: true });
+    // A directory that is there already passes mkdir on a read-only disk: the stores would then fail
+    // deep inside SQLite or chDB, with a message about something else.
+    accessSync(path, constants.W_OK);
   } catch (error) {
     throw new ConfigError([`${variable} ${JSON.stringify(path)} cannot be used as a directory: ${(error as Error).message}`]);
   }
