@@ -63,38 +63,29 @@ export class SerpApiSource implements SerpSource {
    * not read would: recording the check without its overview would lose its sources in silence.
    */
   private async overview(pageToken: string): Promise<{ url: string; title: string }[]> {
-    const url = new URL(`${this.options.baseUrl}/search.json`);
-    url.searchParams.set('engine', 'google_ai_overview');
-    url.searchParams.set('page_token', pageToken);
-    url.searchParams.set('api_key', this.options.apiKey);
-    const response = await fetchJson({
-      provider: PROVIDER,
-      method: 'GET',
-      url,
-      timeoutMs: this.options.timeoutMs,
-      secrets: [this.options.apiKey],
-    });
+    const response = await this.get({ engine: 'google_ai_overview', page_token: pageToken });
     const answer = answerOf(response.status, response.body);
     return answer === 'no-results' ? [] : referencesOf(answer);
   }
 
   private async search(request: SerpRequest, start: number) {
-    const url = new URL(`${this.options.baseUrl}/search.json`);
-    url.searchParams.set('engine', 'google');
-    url.searchParams.set('q', request.keyword);
-    url.searchParams.set('gl', request.geoCode.toLowerCase());
-    url.searchParams.set('hl', request.langCode);
-    url.searchParams.set('start', String(start));
-    url.searchParams.set('num', String(PAGE_SIZE));
-    url.searchParams.set('api_key', this.options.apiKey);
-    const response = await fetchJson({
-      provider: PROVIDER,
-      method: 'GET',
-      url,
-      timeoutMs: this.options.timeoutMs,
-      secrets: [this.options.apiKey],
+    const response = await this.get({
+      engine: 'google',
+      q: request.keyword,
+      gl: request.geoCode.toLowerCase(),
+      hl: request.langCode,
+      start: String(start),
+      num: String(PAGE_SIZE),
     });
     return pageOf(response.status, response.body);
+  }
+
+  /** One call of `/search.json` with these parameters and the key, which its errors never show. */
+  private get(parameters: Record<string, string>) {
+    const url = new URL(`${this.options.baseUrl}/search.json`);
+    for (const [name, value] of Object.entries(parameters)) url.searchParams.set(name, value);
+    url.searchParams.set('api_key', this.options.apiKey);
+    return fetchJson({ provider: PROVIDER, method: 'GET', url, timeoutMs: this.options.timeoutMs, secrets: [this.options.apiKey] });
   }
 }
 
