@@ -5,11 +5,16 @@ import { Note, NoteColor, PROJECT_CONTENT_EVENT_TYPES, ProjectContentEvent, Trac
 
 export const MAX_KEYWORDS_PER_PROJECT = LIMITS.keywordsPerProject;
 
+/** A keyword of the project, with when it was added (a scheduled slot checks the keywords it had then). */
+export interface ProjectKeyword extends TrackedKeyword {
+  addedAt: string;
+}
+
 export interface ProjectContentState {
   projectId: string | null;
   accountId: string | null;
   /** In the order they were added. */
-  keywords: TrackedKeyword[];
+  keywords: ProjectKeyword[];
   /**
    * Every keyword id the project ever removed. Keyword ids are never reused, so a ranking row of the
    * project belongs to a current keyword or to one of these: a read that counts only current keywords
@@ -88,7 +93,7 @@ export function evolveProjectContent(state: ProjectContentState, event: ProjectC
     case 'ProjectOwnerRecorded':
       return { ...state, projectId: event.data.projectId, accountId: event.data.accountId };
     case 'KeywordsAdded':
-      return { ...state, keywords: [...state.keywords, ...event.data.keywords] };
+      return { ...state, keywords: [...state.keywords, ...event.data.keywords.map((k) => ({ ...k, addedAt: event.data.addedAt }))] };
     case 'KeywordsRemoved': {
       const removed = new Set(event.data.keywordIds);
       return {

@@ -11,7 +11,13 @@ const project: ProjectToCheck = {
   ownDomains: ['shop.example'],
   serpTop: 50,
   timeZone: 'UTC',
-  keywords: Array.from({ length: 4 }, (_, i) => ({ keywordId: `k${i}`, value: `keyword ${i}`, geoCode: 'US', langCode: 'en' })),
+  keywords: Array.from({ length: 4 }, (_, i) => ({
+    keywordId: `k${i}`,
+    value: `keyword ${i}`,
+    geoCode: 'US',
+    langCode: 'en',
+    addedAt: '2026-01-01T00:00:00.000Z',
+  })),
 };
 
 const success = (domain: string): SerpFetchOutcome => ({

@@ -20,7 +20,7 @@ const project: ProjectToCheck = {
   ownDomains: ['shop.example', 'shop-alias.example'],
   serpTop: 50,
   timeZone: 'UTC',
-  keywords: [{ keywordId: 'k1', value: 'garden shovels', geoCode: 'US', langCode: 'en' }],
+  keywords: [{ keywordId: 'k1', value: 'garden shovels', geoCode: 'US', langCode: 'en', addedAt: '2026-01-01T00:00:00.000Z' }],
 };
 const check: QueuedCheck = {
   checkId: 'c1',

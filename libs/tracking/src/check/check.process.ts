@@ -1,4 +1,4 @@
-import type { TrackedKeyword } from '@rank/projects/domain/project-content.events';
+import type { ProjectKeyword } from '@rank/projects/domain/project-content';
 import { uuidFromName } from '@rank/domain/deterministic-uuid';
 import type { SerpFailureCause, SerpFetchOutcome, SerpRequest } from '@rank/serp/fetcher';
 import type { CheckEvent, CheckRetryEvent, CheckWorkEvent, RankedResult } from '../domain/check.events';
@@ -22,7 +22,7 @@ export interface ProjectToCheck {
   /** The project's domain and aliases. */
   ownDomains: string[];
   serpTop: 50 | 100;
-  keywords: TrackedKeyword[];
+  keywords: ProjectKeyword[];
   /** The project's time zone (IANA), whose calendar day a scheduled check's retries stay within. */
   timeZone: string;
 }

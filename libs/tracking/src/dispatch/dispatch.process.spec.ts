@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { uuidFromName } from '@rank/domain/deterministic-uuid';
 import { processSpec } from '@rank/domain/testing/process-spec';
 import { checkIdFor } from '../domain/project-position';
-import { CheckToQueue, dispatchWorkOrder, WorkOrder, workOrderOf } from './dispatch.process';
+import { CheckToQueue, dispatchWorkOrder, KeywordToDispatch, WorkOrder, workOrderOf } from './dispatch.process';
 
 const requestedAt = '2026-05-01T00:00:00.000Z';
 const checkId = (orderId: string, keywordId: string) =>
@@ -66,24 +66,41 @@ describe('dispatch process: work orders', () => {
 });
 
 describe('dispatch process: queued checks', () => {
-  const dispatch = processSpec((order: WorkOrder, keywordIds: string[] | null) => dispatchWorkOrder(order, keywordIds));
+  const dispatch = processSpec((order: WorkOrder, keywords: KeywordToDispatch[] | null) => dispatchWorkOrder(order, keywords));
+  /** Keywords added before the orders were requested. */
+  const added = (...keywordIds: string[]) => keywordIds.map((keywordId) => ({ keywordId, addedAt: '2026-04-30T09:00:00.000Z' }));
 
   it("given the project's keywords, when an on-demand order is dispatched, then one check is queued per keyword asked for, in the order's work stream", () => {
     dispatch
-      .given(['k0', 'k1', 'k2'])
+      .given(added('k0', 'k1', 'k2'))
       .when(onDemand)
       .then({ kind: 'queue', streamName: 'check-work-order-1', checks: [queued(onDemand, 'k0'), queued(onDemand, 'k2')] });
   });
 
-  it("given the project's keywords, when a scheduled order is dispatched, then every keyword the project has now is checked, for nothing", () => {
+  it("given the project's keywords, when a scheduled order is dispatched, then every keyword the project had when it was requested is checked, for nothing", () => {
     dispatch
-      .given(['k0', 'k1'])
+      .given(added('k0', 'k1'))
       .when(scheduled)
       .then({ kind: 'queue', streamName: 'check-work-slot-1', checks: [queued(scheduled, 'k0'), queued(scheduled, 'k1')] });
   });
 
+  it('given a keyword added after a scheduled order was requested, when the order is dispatched (read again later, say), then that keyword is not checked for it', () => {
+    // Its own slots check it: before, a dispatcher that lost its checkpoint queued a check for every
+    // keyword added since, for every past slot.
+    const later = { keywordId: 'k9', addedAt: '2026-05-01T00:00:00.001Z' };
+    dispatch
+      .given([...added('k0'), later])
+      .when(scheduled)
+      .then({ kind: 'queue', streamName: 'check-work-slot-1', checks: [queued(scheduled, 'k0')] });
+    // An on-demand order names its keywords: the ones asked for are checked.
+    dispatch
+      .given([...added('k0'), { ...later, keywordId: 'k2' }])
+      .when(onDemand)
+      .then({ kind: 'queue', streamName: 'check-work-order-1', checks: [queued(onDemand, 'k0'), queued(onDemand, 'k2')] });
+  });
+
   it('given the same order dispatched twice (a replay of the log), then the same checks with the same ids: stored once', () => {
-    expect(dispatch.given(['k0']).when(scheduled).outcome()).toEqual(dispatch.given(['k0']).when(scheduled).outcome());
+    expect(dispatch.given(added('k0')).when(scheduled).outcome()).toEqual(dispatch.given(added('k0')).when(scheduled).outcome());
   });
 
   it("given a deleted project, when an on-demand order is dispatched, then nothing is queued and every check's credits go back", () => {

@@ -70,19 +70,28 @@ export type Dispatch = { kind: 'queue'; streamName: string; checks: CheckToQueue
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
+/** A keyword of the project as dispatching reads it: its id, and when it was added. */
+export interface KeywordToDispatch {
+  keywordId: string;
+  addedAt: string;
+}
+
 /**
- * Dispatches a work order against the project's keyword ids at this moment (null once the project
- * is deleted). Check ids are derived from the order and the keyword, so dispatching the same order
- * twice (a replay of the log) queues the same checks. `queuedBefore`: the check ids the order's work
- * stream holds already (read again after a crash, an order may have been queued before its project
- * went); those are the scrapers' to settle, so only the others give their credits back.
+ * Dispatches a work order against the project's keywords now (null once the project is deleted). A
+ * scheduled order checks the keywords the project had when it was requested: the same order read
+ * again later (a dispatcher that lost its checkpoint) queues nothing for keywords added since, which
+ * their own slots check. Check ids are derived from the order and the keyword, so dispatching the
+ * same order twice (a replay of the log) queues the same checks. `queuedBefore`: the check ids the
+ * order's work stream holds already (read again after a crash, an order may have been queued before
+ * its project went); those are the scrapers' to settle, so only the others give their credits back.
  */
 export function dispatchWorkOrder(
   order: WorkOrder,
-  projectKeywordIds: readonly string[] | null,
+  projectKeywords: readonly KeywordToDispatch[] | null,
   queuedBefore: ReadonlySet<string> = new Set(),
 ): Dispatch {
-  const keywordIds = order.keywordIds ?? projectKeywordIds ?? [];
+  const keywordIds =
+    order.keywordIds ?? (projectKeywords ?? []).filter((k) => Date.parse(k.addedAt) <= order.requestedAt.getTime()).map((k) => k.keywordId);
   const checks: CheckToQueue[] = keywordIds.map((keywordId) => {
     const checkId = checkIdFor(order.orderId, keywordId, order.requestedAt, sha256);
     return {
@@ -100,7 +109,7 @@ export function dispatchWorkOrder(
       },
     };
   });
-  if (projectKeywordIds === null) {
+  if (projectKeywords === null) {
     // Deleted before its checks were queued: nothing to check, but on-demand credits go back. Checks
     // queued before (they ran, or are dropped and refunded by the scrapers) are not refunded here: the
     // project's results went with it, and a check that ran must not come back as never run.

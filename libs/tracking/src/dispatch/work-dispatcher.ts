@@ -93,10 +93,9 @@ export class WorkDispatcher {
 
   private async dispatch(order: WorkOrder): Promise<void> {
     const project = await this.deps.loadProject(order.projectId);
-    const keywordIds = project?.keywords.map((k) => k.keywordId) ?? null;
     // Once the project is gone, which of the order's checks were queued before decides what is owed.
-    const queuedBefore = keywordIds === null ? await this.queuedCheckIds(order.orderId) : undefined;
-    const dispatch = dispatchWorkOrder(order, keywordIds, queuedBefore);
+    const queuedBefore = project === null ? await this.queuedCheckIds(order.orderId) : undefined;
+    const dispatch = dispatchWorkOrder(order, project?.keywords ?? null, queuedBefore);
     if (dispatch.kind === 'refund') {
       for (const refund of dispatch.refunds) await this.deps.refund(refund);
       return;
