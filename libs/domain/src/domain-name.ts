@@ -4,7 +4,7 @@ import { domainToASCII } from 'node:url';
  * One domain, one spelling: lowercase, no scheme, no `www.`, no path, query, port or credentials,
  * IDN in punycode. `Example.COM/`, `https://www.example.com/path` and `example.com` are one domain.
  * Returns null when nothing that looks like a host name is left, or when it is longer than DNS allows
- * (a label over 63 characters, a name over 253): no such site exists, and every caller stores it.
+ * (a label over 63 characters, a name over 253): no such host exists, and callers store what this returns.
  */
 export function normaliseDomain(input: string): string | null {
   let text = input.trim().toLowerCase();

@@ -4,12 +4,13 @@ export const SECRET_MARK = '[secret]';
 /**
  * A text from outside (an error body, a URL) without the given secrets, for failure reasons, events
  * and logs: a provider may quote the request back ("Incorrect API key provided: …", its request line,
- * its Authorization header). Each secret goes as written and URL-encoded. Values under 6 characters
- * are left alone: they would cut ordinary words out of the text and are no secret worth the name.
+ * its Authorization header). Each secret goes as written and URL-encoded. Values under 8 characters
+ * are left alone: they would cut ordinary words out of the text (a whole answer is cut, results and
+ * all) and are no secret worth the name.
  */
 export function withoutSecrets(text: string, secrets: readonly (string | undefined)[]): string {
   const forms = secrets
-    .filter((secret): secret is string => secret !== undefined && secret.length >= 6)
+    .filter((secret): secret is string => secret !== undefined && secret.length >= 8)
     .flatMap((secret) => [secret, encodeURIComponent(secret)])
     // Longest first, so that a secret containing another goes whole.
     .sort((a, b) => b.length - a.length);

@@ -30,7 +30,10 @@ export interface DataForSeoAccess {
  */
 export class DataForSeoHttp {
   private readonly authorization: string;
-  /** The login and password, alone and as the Basic credentials an error answer may quote back. */
+  /**
+   * The password, alone and in the Basic credentials an error answer may quote back. Not the login:
+   * an e-mail address, no secret, and one a result page may show (an agency tracking its own name).
+   */
   private readonly secrets: readonly string[];
 
   constructor(
@@ -39,7 +42,7 @@ export class DataForSeoHttp {
   ) {
     const credentials = Buffer.from(`${access.login}:${access.password}`).toString('base64');
     this.authorization = `Basic ${credentials}`;
-    this.secrets = [credentials, access.login, access.password];
+    this.secrets = [credentials, access.password];
   }
 
   /**
