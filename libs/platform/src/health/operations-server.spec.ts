@@ -118,7 +118,7 @@ describe('operationsEndpointOf', () => {
     try {
       await expect(
         operationsEndpointOf({ host: '127.0.0.1', opsPort: port, metricsToken: undefined }, new Metrics(), ready, 'Test'),
-      ).rejects.toThrow(`OPS_PORT ${port} cannot be served on HOST 127.0.0.1: listen EADDRINUSE: address already in use 127.0.0.1:${port}`);
+      ).rejects.toThrow(`OPS_PORT ${port} on HOST 127.0.0.1 is in use by another process: stop it, or set another OPS_PORT`);
     } finally {
       await new Promise((resolve) => taken.close(resolve));
     }

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { assertNever } from '@rank/domain/domain-error';
 import type { AppConfig } from '../config/app-config';
 import type { Metrics } from '../metrics/metrics';
-import { listenRefusal } from '../start-refusal';
+import { listenRefusal, StartRefusal } from '../start-refusal';
 import { acceptsMetricsToken, METRICS_TOKEN_REFUSED } from '../metrics/metrics-token';
 import type { ReadinessReport } from './readiness';
 
@@ -153,7 +153,9 @@ export async function operationsEndpointOf(
       onError: (error) => logger.error(`an operations request failed: ${messageOf(error)}`),
     });
   } catch (error) {
-    throw new Error(`OPS_PORT ${config.opsPort} cannot be served on HOST ${config.host}: ${messageOf(error)}`);
+    // A taken port or a foreign HOST is already a refusal naming the variable; anything else is said here.
+    if (error instanceof StartRefusal) throw error;
+    throw new StartRefusal(`OPS_PORT ${config.opsPort} cannot be served on HOST ${config.host}: ${messageOf(error)}`);
   }
 }
 
