@@ -546,3 +546,24 @@ describe('domain data endpoints', () => {
     });
   });
 });
+
+describe('A live answer slower than twice the request timeout', () => {
+  it('still reaches the caller: the connection is not closed under it', async () => {
+    const psi = await FakePageSpeedInsights.start();
+    // PageSpeed Insights takes its time (a live Lighthouse run does), then fails.
+    psi.api.failWith({ kind: 'delay', ms: 2_500, then: { kind: 'json', status: 500, body: { error: { code: 500, message: 'slow' } } } });
+    const app = await startTestApp({ env: { HTTP_REQUEST_TIMEOUT_MS: '500', PAGESPEED_BASE_URL: psi.baseUrl } });
+    try {
+      const { apiKey } = await app.createAccount();
+      const started = Date.now();
+      // Before, the socket was closed after twice the request timeout idle (1 s here): no answer at all.
+      const answer = await app.request('POST', '/api/tools/traffic-check', { key: apiKey, body: { domain: 'slow.example' } });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(2_500);
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({ success: true, domain: 'slow.example', pagespeed: null });
+    } finally {
+      await app.close();
+      await psi.close();
+    }
+  }, 60_000);
+});

@@ -53,7 +53,9 @@ export async function createApp(config: AppConfig, overrides: { clock?: Clock } 
       // A request (headers and body) must arrive whole within the timeout: slow bodies are cut off
       // with a 408. Node checks the timeout every connectionsCheckingInterval.
       requestTimeout: config.http.requestTimeoutMs,
-      connectionTimeout: config.http.requestTimeoutMs * 2,
+      // A socket idle this long is closed, answer or not: a live answer must come first (serp-check
+      // waits up to SERP_CHECK_TIMEOUT_MS, traffic-check up to a minute for PageSpeed Insights).
+      connectionTimeout: Math.max(config.http.requestTimeoutMs * 2, config.serpCheckTimeoutMs + 30_000, 120_000),
       http: { connectionsCheckingInterval: Math.min(1_000, config.http.requestTimeoutMs), headersTimeout: config.http.requestTimeoutMs },
     });
     const fastify = adapter.getInstance();

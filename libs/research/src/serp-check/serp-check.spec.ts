@@ -31,10 +31,13 @@ const failedPage: LiveCheckOutcome = {
 };
 const timedOut: LiveCheckOutcome = { type: 'timeout', waitedMs: 60_000 };
 
-const serpCheck = (page: LiveCheckOutcome, volume: VolumeLookup | Error) =>
+const serpCheck = (page: LiveCheckOutcome, volume: VolumeLookup | Error | 'never', serpCheckTimeoutMs = 60_000) =>
   new SerpCheck(
     { check: async () => page } as unknown as LiveChecks,
-    { lookup: async () => (volume instanceof Error ? Promise.reject(volume) : volume) } as unknown as KeywordVolumes,
+    {
+      lookup: async () => (volume === 'never' ? new Promise(() => undefined) : volume instanceof Error ? Promise.reject(volume) : volume),
+    } as unknown as KeywordVolumes,
+    { serpCheckTimeoutMs },
   );
 
 describe('serp-check: when it is a 502', () => {
@@ -63,6 +66,20 @@ describe('serp-check: when it is a 502', () => {
         metrics: { avgMonthlySearches: 900, competition: 'LOW', competitionIndex: 12, cpcLow: 0.5, cpcHigh: 1.5 },
         volume: [{ year: 2026, month: 1, value: 900 }],
       },
+    });
+  });
+});
+
+describe('serp-check: how long it waits', () => {
+  it('waits for the volume no longer than for the page: a provider still retrying leaves the volume out', async () => {
+    // Before, a volume lookup retrying for a minute held the answer past the HTTP connection's life.
+    const started = Date.now();
+    const outcome = await serpCheck(answered, 'never', 50).check(target);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(outcome).toEqual({ kind: 'checked', serp: answered.type === 'LiveCheckAnswered' ? answered.data.serp : [], volume: NO_VOLUME });
+    expect(await serpCheck(timedOut, 'never', 50).check(target)).toMatchObject({
+      kind: 'failed',
+      reason: expect.stringMatching(/the volume lookup failed \(keyword volumes: no answer within 0.05 s\)/),
     });
   });
 });

@@ -1,5 +1,8 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { AppConfig } from '@rank/platform/config/app-config';
+import { APP_CONFIG } from '@rank/platform/tokens';
 import type { Competition } from '../domain/volume.events';
+import { withTimeout } from '../ideas/with-timeout';
 import { KeywordVolumes, VolumeLookup } from '../keyword-volumes';
 import type { LiveSerpResult } from './live-check.events';
 import { LiveChecks, LiveCheckTarget } from './live-checks';
@@ -54,15 +57,19 @@ export class SerpCheck {
   constructor(
     private readonly liveChecks: LiveChecks,
     private readonly volumes: KeywordVolumes,
+    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'serpCheckTimeoutMs'>,
   ) {}
 
   async check(target: LiveCheckTarget): Promise<SerpCheckOutcome> {
     const market = { geoCode: target.geoCode, langCode: target.langCode };
     const [page, volume] = await Promise.all([
       this.liveChecks.check(target),
-      this.volumes
-        .lookup(target.keyword, market)
-        .catch((error: unknown): VolumeLookup => ({ kind: 'failed', reason: error instanceof Error ? error.message : String(error) })),
+      // Waited for as long as the page is, no longer: a slow provider (retries within a minute) would
+      // otherwise hold the answer past what the caller was promised. A lookup still under way records
+      // its figures when they come.
+      withTimeout(() => this.volumes.lookup(target.keyword, market), this.config.serpCheckTimeoutMs, 'keyword volumes').catch(
+        (error: unknown): VolumeLookup => ({ kind: 'failed', reason: error instanceof Error ? error.message : String(error) }),
+      ),
     ]);
     if (page.type === 'LiveCheckAnswered') return { kind: 'checked', serp: page.data.serp, volume: serpCheckVolume(volume) };
     const why = page.type === 'timeout' ? `no scraper answered within ${page.waitedMs} ms` : page.data.reason;
