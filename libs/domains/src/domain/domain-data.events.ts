@@ -46,8 +46,11 @@ export interface CruxPoint {
 /** What a fetch was for: traffic of the domain, page speed of a URL, CrUX history of an origin or URL. */
 export type DomainDataKind = 'traffic' | 'pagespeed' | 'crux';
 
-/** Who asked: a request waits for the answer and is not retried; background work is retried with backoff. */
-export type FetchOrigin = 'request' | 'background';
+/**
+ * Who asked: a request waits for the answer and is not retried; background work (a project's, a
+ * ranking page's) is retried with backoff, and `retry` is such a retry.
+ */
+export type FetchOrigin = 'request' | 'background' | 'retry';
 
 export type DomainDataEvent =
   /** `months` is empty when the provider has no data for the domain (a real answer, cached like data). */
@@ -63,7 +66,9 @@ export type DomainDataEvent =
     }
   /**
    * A fetch that gave nothing: `target` is the domain (traffic) or the URL asked for; `attempt` counts
-   * the failures of that fetch since its last success, so the retries back off.
+   * the failures of that fetch since its last success. `round`, for background work, is which try of
+   * its round this was (1 for the fetch a trigger asked for, 2 for its first retry, …): the retries
+   * back off by it. Failures recorded before rounds existed have none; their `attempt` stands in.
    */
   | {
       type: 'DomainDataFetchFailed';
@@ -76,6 +81,7 @@ export type DomainDataEvent =
         failedAt: string;
         attempt: number;
         origin: FetchOrigin;
+        round?: number;
       };
     };
 

@@ -6,7 +6,9 @@ import type { DomainDataEvent } from './domain-data.events';
 const now = new Date('2026-03-01T10:00:00.000Z');
 const spec = deciderSpec(domainDataDecider, now);
 
-const failed = (attempt: number, failedAt = '2026-02-28T10:00:00.000Z'): DomainDataEvent => ({
+type FetchFailed = Extract<DomainDataEvent, { type: 'DomainDataFetchFailed' }>;
+
+const failed = (attempt: number, failedAt = '2026-02-28T10:00:00.000Z'): FetchFailed => ({
   type: 'DomainDataFetchFailed',
   data: {
     domain: 'example.com',
@@ -27,19 +29,23 @@ describe('domain data decider', () => {
       .then([{ type: 'DomainTrafficFetched', data: { domain: 'example.com', fetchedAt: now.toISOString(), months: [] } }]);
   });
 
-  it('numbers the failures of one fetch since its last success, so retries back off', () => {
+  it('numbers the failures of one fetch since its last success, and the tries of its background round, so retries back off', () => {
     const failure = {
       type: 'RecordFetchFailure',
       domain: 'example.com',
       kind: 'traffic',
       target: 'example.com',
       reason: 'similarweb: HTTP 503',
-      origin: 'background',
+      origin: 'retry',
     } as const;
+    const recorded = (attempt: number, origin: 'background' | 'retry' | 'request', round?: number): FetchFailed => ({
+      type: 'DomainDataFetchFailed',
+      data: { ...failed(attempt).data, failedAt: now.toISOString(), origin, ...(round === undefined ? {} : { round }) },
+    });
     spec
       .given([failed(1), failed(2)])
       .when(failure)
-      .then([{ type: 'DomainDataFetchFailed', data: { ...failed(3).data, failedAt: now.toISOString() } } as DomainDataEvent]);
+      .then([recorded(3, 'retry', 3)]);
     const success: DomainDataEvent = {
       type: 'DomainTrafficFetched',
       data: { domain: 'example.com', fetchedAt: '2026-02-28T11:00:00.000Z', months: [] },
@@ -47,7 +53,21 @@ describe('domain data decider', () => {
     spec
       .given([failed(1), failed(2), success])
       .when(failure)
-      .then([{ type: 'DomainDataFetchFailed', data: { ...failed(1).data, failedAt: now.toISOString() } } as DomainDataEvent]);
+      .then([recorded(1, 'retry', 1)]);
+    // A trigger's fetch starts a round of its own, whatever failed before it.
+    spec
+      .given([failed(1), failed(2)])
+      .when({ ...failure, origin: 'background' })
+      .then([recorded(3, 'background', 1)]);
+    // A request's failure is numbered, and is no try of a round: the next retry continues the round.
+    spec
+      .given([failed(1), failed(2)])
+      .when({ ...failure, origin: 'request' })
+      .then([recorded(3, 'request')]);
+    spec
+      .given([failed(1), failed(2), recorded(3, 'request')])
+      .when(failure)
+      .then([recorded(4, 'retry', 3)]);
   });
 
   it('keeps when each target last succeeded, apart per kind and URL', () => {
@@ -67,8 +87,9 @@ describe('domain data decider', () => {
     expect(fetchRecordOf(state, 'pagespeed', 'https://example.com/')).toEqual({
       lastSuccessAt: Date.parse('2026-02-01T00:00:00.000Z'),
       failures: 0,
+      round: 0,
     });
-    expect(fetchRecordOf(state, 'traffic', 'example.com')).toEqual({ lastSuccessAt: null, failures: 1 });
-    expect(fetchRecordOf(state, 'pagespeed', 'https://example.com/other')).toEqual({ lastSuccessAt: null, failures: 0 });
+    expect(fetchRecordOf(state, 'traffic', 'example.com')).toEqual({ lastSuccessAt: null, failures: 1, round: 1 });
+    expect(fetchRecordOf(state, 'pagespeed', 'https://example.com/other')).toEqual({ lastSuccessAt: null, failures: 0, round: 0 });
   });
 });

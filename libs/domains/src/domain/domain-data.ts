@@ -36,6 +36,12 @@ export interface FetchRecord {
   lastSuccessAt: number | null;
   /** Failures since the last success. */
   failures: number;
+  /**
+   * Failed tries of the current background round since the last success: a trigger's fetch starts a
+   * round, each retry adds to it; a request's failure leaves it alone (it neither spends the
+   * background retries nor stands in for them).
+   */
+  round: number;
 }
 
 export interface DomainDataState {
@@ -46,7 +52,25 @@ export interface DomainDataState {
 export const fetchKey = (kind: DomainDataKind, target: string) => `${kind} ${target}`;
 
 export const fetchRecordOf = (state: DomainDataState, kind: DomainDataKind, target: string): FetchRecord =>
-  state.fetches.get(fetchKey(kind, target)) ?? { lastSuccessAt: null, failures: 0 };
+  state.fetches.get(fetchKey(kind, target)) ?? NEVER_FETCHED;
+
+const NEVER_FETCHED: FetchRecord = { lastSuccessAt: null, failures: 0, round: 0 };
+
+/** The round a failure of this origin makes: none for a request's. */
+function roundAfter(record: FetchRecord, origin: FetchOrigin): number | undefined {
+  switch (origin) {
+    case 'request':
+      return undefined;
+    case 'background':
+      return 1;
+    case 'retry':
+      return record.round + 1;
+    default:
+      return assertNever(origin);
+  }
+}
+
+const succeededAt = (at: string): FetchRecord => ({ lastSuccessAt: Date.parse(at), failures: 0, round: 0 });
 
 function withFetch(state: DomainDataState, key: string, record: FetchRecord): DomainDataState {
   return { fetches: new Map(state.fetches).set(key, record) };
@@ -79,7 +103,9 @@ export const domainDataDecider: Decider<DomainDataCommand, DomainDataEvent, Doma
           },
         ];
       case 'RecordFetchFailure': {
-        const attempt = fetchRecordOf(state, command.kind, command.target).failures + 1;
+        const record = fetchRecordOf(state, command.kind, command.target);
+        const attempt = record.failures + 1;
+        const round = roundAfter(record, command.origin);
         return [
           {
             type: 'DomainDataFetchFailed',
@@ -92,6 +118,7 @@ export const domainDataDecider: Decider<DomainDataCommand, DomainDataEvent, Doma
               failedAt: at,
               attempt,
               origin: command.origin,
+              ...(round === undefined ? {} : { round }),
             },
           },
         ];
@@ -104,15 +131,17 @@ export const domainDataDecider: Decider<DomainDataCommand, DomainDataEvent, Doma
   evolve(state, event) {
     switch (event.type) {
       case 'DomainTrafficFetched':
-        return withFetch(state, fetchKey('traffic', event.data.domain), { lastSuccessAt: Date.parse(event.data.fetchedAt), failures: 0 });
+        return withFetch(state, fetchKey('traffic', event.data.domain), succeededAt(event.data.fetchedAt));
       case 'DomainPageSpeedMeasured':
-        return withFetch(state, fetchKey('pagespeed', event.data.url), { lastSuccessAt: Date.parse(event.data.measuredAt), failures: 0 });
+        return withFetch(state, fetchKey('pagespeed', event.data.url), succeededAt(event.data.measuredAt));
       case 'DomainCruxHistoryFetched':
-        return withFetch(state, fetchKey('crux', event.data.url), { lastSuccessAt: Date.parse(event.data.fetchedAt), failures: 0 });
+        return withFetch(state, fetchKey('crux', event.data.url), succeededAt(event.data.fetchedAt));
       case 'DomainDataFetchFailed': {
         const key = fetchKey(event.data.kind, event.data.target);
-        const before = state.fetches.get(key) ?? { lastSuccessAt: null, failures: 0 };
-        return withFetch(state, key, { ...before, failures: before.failures + 1 });
+        const before = state.fetches.get(key) ?? NEVER_FETCHED;
+        // A failure from before rounds: its attempt was its round, as the retries then counted.
+        const round = event.data.origin === 'request' ? before.round : (event.data.round ?? event.data.attempt);
+        return withFetch(state, key, { ...before, failures: before.failures + 1, round });
       }
       default:
         return assertNever(event);

@@ -10,7 +10,8 @@ import type { PageSpeedLevel } from './domain-data.events';
  */
 export type PageSpeedWorkEvent = {
   type: 'PageSpeedMeasurementRequested';
-  data: { requestId: string; domain: string; url: string; level: PageSpeedLevel; requestedAt: string };
+  /** `retry`: the request retries a failed measurement (its failure continues that round of retries). */
+  data: { requestId: string; domain: string; url: string; level: PageSpeedLevel; requestedAt: string; retry?: true };
 };
 
 export const PAGE_SPEED_WORK_EVENT_TYPES = eventTypes<PageSpeedWorkEvent>()(['PageSpeedMeasurementRequested']);

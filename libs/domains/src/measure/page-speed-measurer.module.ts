@@ -24,7 +24,7 @@ export class PageSpeedMeasurerLifecycle implements OnApplicationBootstrap, OnApp
     this.measurer = new PageSpeedMeasurer({
       store: this.store,
       measure: async (request) => {
-        await this.fetcher.pageSpeed(request.domain, request.url, request.level, 'background');
+        await this.fetcher.pageSpeed(request.domain, request.url, request.level, request.retry ? 'retry' : 'background');
       },
       log: (message) => this.logger.warn(message),
     });

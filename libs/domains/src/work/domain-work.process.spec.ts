@@ -8,7 +8,7 @@ const created: DomainWorkTrigger = {
   type: 'ProjectCreated',
   data: { projectId: 'p1', accountId: 'a1', settings, folder: null, createdAt: '2026-03-01T00:00:00.000Z' },
 };
-const failure = (attempt: number, origin: 'background' | 'request' = 'background'): DomainWorkTrigger => ({
+const failure = (attempt: number, origin: 'background' | 'retry' | 'request' = 'background', round?: number): DomainWorkTrigger => ({
   type: 'DomainDataFetchFailed',
   data: {
     domain: 'shop.example',
@@ -19,6 +19,7 @@ const failure = (attempt: number, origin: 'background' | 'request' = 'background
     failedAt: '2026-03-01T10:00:00.000Z',
     attempt,
     origin,
+    ...(round === undefined ? {} : { round }),
   },
 });
 
@@ -80,25 +81,40 @@ describe('domain work process', () => {
     work.when(completed('')).then([]);
   });
 
-  it("when a background fetch fails, retries it with a growing delay, five times at most; a request's failure is not retried", () => {
-    work.when(failure(1)).then([
+  it("when a background fetch fails, retries it with a growing delay, five times a round at most; a request's failure is not retried", () => {
+    work.when(failure(1, 'background', 1)).then([
       {
         job: { kind: 'pagespeed', domain: 'shop.example', url: 'https://shop.example/', level: 'domain' },
         notBefore: '2026-03-01T10:01:00.000Z',
-        retryOfAttempt: 1,
+        retryOfRound: 1,
       },
     ]);
-    expect(work.when(failure(3)).outcome()[0]!.notBefore).toBe('2026-03-01T10:30:00.000Z');
-    expect(work.when(failure(5)).outcome()[0]!.notBefore).toBe('2026-03-01T22:00:00.000Z');
-    work.when(failure(6)).then([]);
+    expect(work.when(failure(3, 'retry', 3)).outcome()[0]!.notBefore).toBe('2026-03-01T10:30:00.000Z');
+    expect(work.when(failure(5, 'retry', 5)).outcome()[0]!.notBefore).toBe('2026-03-01T22:00:00.000Z');
+    work.when(failure(6, 'retry', 6)).then([]);
     work.when(failure(1, 'request')).then([]);
+  });
+
+  it("when a trigger's fetch fails after earlier failures (a round spent, traffic-checks that failed), its retries start again from the first", () => {
+    // Before, the delay went by the failures since the last success: the 7th failure got no retry at all.
+    work.when(failure(7, 'background', 1)).then([
+      {
+        job: { kind: 'pagespeed', domain: 'shop.example', url: 'https://shop.example/', level: 'domain' },
+        notBefore: '2026-03-01T10:01:00.000Z',
+        retryOfRound: 1,
+      },
+    ]);
+  });
+
+  it('when a failure recorded before rounds existed is read again, its attempt stands for its round', () => {
+    expect(work.when(failure(2)).outcome()[0]).toMatchObject({ notBefore: '2026-03-01T10:05:00.000Z', retryOfRound: 2 });
   });
 });
 
 describe('whether a due job still fetches', () => {
   const at = new Date('2026-03-31T00:00:00.000Z');
   const day = 24 * 3600 * 1000;
-  const record = (lastSuccessAt: number | null, failures = 0): FetchRecord => ({ lastSuccessAt, failures });
+  const record = (lastSuccessAt: number | null, failures = 0, round = failures): FetchRecord => ({ lastSuccessAt, failures, round });
   const domainJob: ScheduledJob = { job: { kind: 'traffic', domain: 'shop.example' }, notBefore: null };
   const pageJob: ScheduledJob = {
     job: { kind: 'pagespeed', domain: 'shop.example', url: 'https://shop.example/a', level: 'page' },
@@ -113,10 +129,16 @@ describe('whether a due job still fetches', () => {
     expect(shouldFetch(domainJob, record(null), at)).toBe(true);
   });
 
-  it('given a retry overtaken by a later attempt, skips it', () => {
-    expect(shouldFetch({ ...domainJob, retryOfAttempt: 2 }, record(null, 2), at)).toBe(true);
-    expect(shouldFetch({ ...domainJob, retryOfAttempt: 1 }, record(null, 2), at)).toBe(false);
-    expect(shouldFetch({ ...domainJob, retryOfAttempt: 1 }, record(at.getTime() - day, 0), at)).toBe(false);
+  it('given a retry overtaken since (a later try of its round, a new round, a success), skips it', () => {
+    expect(shouldFetch({ ...domainJob, retryOfRound: 2 }, record(null, 2), at)).toBe(true);
+    expect(shouldFetch({ ...domainJob, retryOfRound: 1 }, record(null, 2), at)).toBe(false);
+    expect(shouldFetch({ ...domainJob, retryOfRound: 3 }, record(null, 7, 1), at)).toBe(false);
+    expect(shouldFetch({ ...domainJob, retryOfRound: 1 }, record(at.getTime() - day, 0), at)).toBe(false);
+  });
+
+  it("given a request's failure since the failure a retry waits on, still fetches: a traffic-check's failure is no try of the round", () => {
+    // Three failures since the last success, the third a request's: the round is still at 2.
+    expect(shouldFetch({ ...domainJob, retryOfRound: 2 }, record(null, 3, 2), at)).toBe(true);
   });
 });
 
@@ -134,7 +156,7 @@ describe('where page speed is measured', () => {
     };
     const morning = pageSpeedRequestOf(job, new Date('2026-03-01T08:00:00.000Z'))!;
     const evening = pageSpeedRequestOf(job, new Date('2026-03-01T20:00:00.000Z'))!;
-    const retry = pageSpeedRequestOf({ ...job, retryOfAttempt: 1 }, new Date('2026-03-01T20:00:00.000Z'))!;
+    const retry = pageSpeedRequestOf({ ...job, retryOfRound: 1 }, new Date('2026-03-01T20:00:00.000Z'))!;
     expect(morning).toEqual({
       requestId: morning.requestId,
       domain: 'shop.example',

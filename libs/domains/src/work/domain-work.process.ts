@@ -29,8 +29,11 @@ export interface ScheduledJob {
   job: DomainJob;
   /** Not before this moment (ISO 8601); null: at once. */
   notBefore: string | null;
-  /** For a retry: the failure it retries; it is dropped when anything happened to that fetch since. */
-  retryOfAttempt?: number;
+  /**
+   * For a retry: the round of the failure it retries; it is dropped when its round moved on since (a
+   * success, another try of the round, or a new round a trigger started).
+   */
+  retryOfRound?: number;
 }
 
 export type DomainWorkTrigger =
@@ -80,10 +83,12 @@ function jobsOf(trigger: DomainWorkTrigger): ScheduledJob[] {
     case 'DomainDataFetchFailed': {
       // A request's failure is the caller's answer (no data); only background fetches are retried.
       const failure = trigger.data;
-      const delay = retryDelayAfter(failure.attempt);
-      if (failure.origin !== 'background' || delay === null) return [];
+      if (failure.origin === 'request') return [];
+      const round = failure.round ?? failure.attempt;
+      const delay = retryDelayAfter(round);
+      if (delay === null) return [];
       const job = jobOfFailure(failure);
-      return job ? [{ job, notBefore: new Date(Date.parse(failure.failedAt) + delay).toISOString(), retryOfAttempt: failure.attempt }] : [];
+      return job ? [{ job, notBefore: new Date(Date.parse(failure.failedAt) + delay).toISOString(), retryOfRound: round }] : [];
     }
     default:
       return assertNever(trigger);
@@ -108,16 +113,20 @@ function jobOfFailure(failure: Extract<DomainDataEvent, { type: 'DomainDataFetch
   }
 }
 
+/** What a background job's failure records itself as: the first try of a round, or a retry in it. */
+export const fetchOriginOf = (scheduled: ScheduledJob): 'background' | 'retry' =>
+  scheduled.retryOfRound === undefined ? 'background' : 'retry';
+
 /** A ranking page is measured at most weekly; a domain's own data is refreshed when its cache goes stale. */
 const freshFor = (job: DomainJob) =>
   (job.kind === 'pagespeed' && job.level === 'page') || (job.kind === 'crux' && job.target === 'url') ? PAGE_REMEASURE_MS : CACHE_FRESH_MS;
 
 /**
  * Whether a due job still has to fetch, given what the domain's stream knows of that fetch: not when
- * its data is fresh, nor when it is a retry overtaken by a later attempt (another failure, a success).
+ * its data is fresh, nor when it is a retry overtaken since (a success, a later try, a new round).
  */
 export function shouldFetch(scheduled: ScheduledJob, record: FetchRecord, at: Date): boolean {
-  if (scheduled.retryOfAttempt !== undefined && record.failures !== scheduled.retryOfAttempt) return false;
+  if (scheduled.retryOfRound !== undefined && record.round !== scheduled.retryOfRound) return false;
   return !isFresh(record.lastSuccessAt, at, freshFor(scheduled.job));
 }
 
@@ -136,6 +145,13 @@ export const pageSpeedRunsAt = (source: 'psi' | 'lighthouse', hasScraperRole: bo
 export function pageSpeedRequestOf(scheduled: ScheduledJob, at: Date): PageSpeedWorkEvent['data'] | null {
   const { job } = scheduled;
   if (job.kind !== 'pagespeed') return null;
-  const requestId = uuidFromName(`pagespeed-work:${job.url}:${at.toISOString().slice(0, 10)}:${scheduled.retryOfAttempt ?? 0}`);
-  return { requestId, domain: job.domain, url: job.url, level: job.level, requestedAt: at.toISOString() };
+  const requestId = uuidFromName(`pagespeed-work:${job.url}:${at.toISOString().slice(0, 10)}:${scheduled.retryOfRound ?? 0}`);
+  return {
+    requestId,
+    domain: job.domain,
+    url: job.url,
+    level: job.level,
+    requestedAt: at.toISOString(),
+    ...(scheduled.retryOfRound === undefined ? {} : { retry: true }),
+  };
 }

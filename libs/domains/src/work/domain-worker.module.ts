@@ -9,7 +9,7 @@ import { DomainDataRepository } from '../domain-data.repository';
 import { DomainsModule } from '../domains.module';
 import { DomainDataFetcher } from '../fetch/domain-data-fetcher';
 import { DomainDataWorker } from './domain-data-worker';
-import { pageSpeedRequestOf, pageSpeedRunsAt, ScheduledJob } from './domain-work.process';
+import { fetchOriginOf, pageSpeedRequestOf, pageSpeedRunsAt, ScheduledJob } from './domain-work.process';
 
 /**
  * Runs the domain-data worker in the process with the `projections` role: like the dispatcher it
@@ -53,9 +53,10 @@ export class DomainDataWorkerLifecycle implements OnApplicationBootstrap, OnAppl
 
   private async run(scheduled: ScheduledJob): Promise<void> {
     const { job } = scheduled;
+    const origin = fetchOriginOf(scheduled);
     switch (job.kind) {
       case 'traffic':
-        await this.fetcher.traffic(job.domain, 'background');
+        await this.fetcher.traffic(job.domain, origin);
         return;
       case 'pagespeed': {
         const request =
@@ -63,7 +64,7 @@ export class DomainDataWorkerLifecycle implements OnApplicationBootstrap, OnAppl
             ? pageSpeedRequestOf(scheduled, this.clock.now())
             : null;
         if (!request) {
-          await this.fetcher.pageSpeed(job.domain, job.url, job.level, 'background');
+          await this.fetcher.pageSpeed(job.domain, job.url, job.level, origin);
           return;
         }
         // Appending the same request again (a replay, a second trigger the same day) stores nothing new.
@@ -75,7 +76,7 @@ export class DomainDataWorkerLifecycle implements OnApplicationBootstrap, OnAppl
         return;
       }
       case 'crux':
-        await this.fetcher.cruxHistory(job.domain, job.target, job.url, 'background');
+        await this.fetcher.cruxHistory(job.domain, job.target, job.url, origin);
         return;
     }
   }
