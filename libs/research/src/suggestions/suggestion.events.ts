@@ -20,7 +20,20 @@ export interface LocalePhrases extends Market {
 export type SuggestionEvent =
   | {
       type: 'SuggestionsRunStarted';
-      data: { projectId: string; runId: string; reason: RunReason; domain: string; locales: Market[]; primary: Market; startedAt: string };
+      /**
+       * `keywordLess`: the project had no keywords, so `locales` is the domain's own default locale,
+       * which no keyword of the project has yet (absent on runs started before it was recorded).
+       */
+      data: {
+        projectId: string;
+        runId: string;
+        reason: RunReason;
+        domain: string;
+        locales: Market[];
+        primary: Market;
+        startedAt: string;
+        keywordLess?: true;
+      };
     }
   /** `error`: set when the configured model failed and autocomplete stood in for it. */
   | {

@@ -151,6 +151,7 @@ export class SuggestionsRunner {
           locales,
           primary,
           startedAt: this.deps.now().toISOString(),
+          ...(keywords.length === 0 ? { keywordLess: true as const } : {}),
         },
       },
       'started',

@@ -39,7 +39,7 @@ const added = (eventId: string, ...keywords: TrackedKeyword[]): SuggestionsTrigg
 });
 const refresh: SuggestionsTrigger = { kind: 'refresh', projectId: 'p1' };
 
-const started = (runId: string, locales = [us]): SuggestionEvent => ({
+const started = (runId: string, locales = [us]): Extract<SuggestionEvent, { type: 'SuggestionsRunStarted' }> => ({
   type: 'SuggestionsRunStarted',
   data: {
     projectId: 'p1',
@@ -92,6 +92,35 @@ describe('suggestions process', () => {
     decide
       .given(foldSuggestions([started('run:p1:e1', [us, de]), finished('run:p1:e1')]))
       .when(added('e2', keyword('shoes'), keyword('schuhe', de)))
+      .then(null);
+  });
+
+  it("runs again when the project gets its first keywords, after a first run made without any (its default locale is no keyword's)", () => {
+    // Before, the default locale (the domain's country, English) counted as covered: US/en keywords started nothing for a month.
+    const keywordLess: SuggestionEvent = { ...started('run:p1:e1', [us]), data: { ...started('run:p1:e1', [us]).data, keywordLess: true } };
+    decide
+      .given(foldSuggestions([keywordLess, finished('run:p1:e1')]))
+      .when(added('e2', keyword('shoes')))
+      .then({ runId: 'run:p1:e2', reason: 'new-locale' });
+  });
+
+  it('runs again when keywords are added after a run that failed: it covered nothing', () => {
+    const failed: SuggestionEvent = {
+      type: 'SuggestionsRunFailed',
+      data: { projectId: 'p1', runId: 'run:p1:e1', error: 'Google Autocomplete failed', failedAt: '2026-03-01T00:01:00.000Z' },
+    };
+    decide
+      .given(foldSuggestions([started('run:p1:e1', [us]), failed]))
+      .when(added('e2', keyword('shoes')))
+      .then({ runId: 'run:p1:e2', reason: 'new-locale' });
+    // A later failure leaves what an earlier finished run covered.
+    decide
+      .given(foldSuggestions([started('run:p1:e1', [us]), finished('run:p1:e1'), started('run:p1:e2', [us, de]), failed]))
+      .when(added('e3', keyword('shoes'), keyword('schuhe', de)))
+      .then({ runId: 'run:p1:e3', reason: 'new-locale' });
+    decide
+      .given(foldSuggestions([started('run:p1:e1', [us]), finished('run:p1:e1'), started('run:p1:e2', [us, de]), failed]))
+      .when(added('e3', keyword('boots')))
       .then(null);
   });
 

@@ -22,7 +22,10 @@ export const SUGGESTIONS_REFRESH_MS = 30 * 24 * 3600_000;
 export interface SuggestionsState {
   /** Run ids started, each once. */
   started: ReadonlySet<string>;
-  /** The locales the latest started run covered. */
+  /**
+   * The keyword locales the latest finished run covered: a run that failed covered none, nor did one
+   * made for a project without keywords (its default locale is no keyword's).
+   */
   covered: readonly Market[];
   /** Runs that ended (finished or failed). */
   runCount: number;
@@ -31,7 +34,7 @@ export interface SuggestionsState {
   /** The latest finished run's result: what the endpoint serves. */
   lastResult: { domain: string; primary: Market; seedUsed: SeedUsed; locales: LocalePhrases[]; finishedAt: string } | null;
   /** The latest started run's project as it was then: what a first run that failed is shown with. */
-  lastStarted: { domain: string; primary: Market; locales: Market[] } | null;
+  lastStarted: { domain: string; primary: Market; locales: Market[]; covers: Market[] } | null;
   /** A run started whose end is not recorded (it was cut short by a stop): run it again. */
   unfinished: { runId: string; reason: RunReason } | null;
 }
@@ -49,13 +52,12 @@ export const EMPTY_SUGGESTIONS: SuggestionsState = {
 export function evolveSuggestions(state: SuggestionsState, event: SuggestionEvent): SuggestionsState {
   switch (event.type) {
     case 'SuggestionsRunStarted': {
-      const { runId, reason, locales, domain, primary } = event.data;
+      const { runId, reason, locales, domain, primary, keywordLess } = event.data;
       return {
         ...state,
         started: new Set([...state.started, runId]),
-        covered: locales,
         unfinished: { runId, reason },
-        lastStarted: { domain, primary, locales },
+        lastStarted: { domain, primary, locales, covers: keywordLess ? [] : locales },
       };
     }
     case 'SuggestionsRunFinished': {
@@ -63,6 +65,7 @@ export function evolveSuggestions(state: SuggestionsState, event: SuggestionEven
       return {
         ...state,
         runCount: state.runCount + 1,
+        covered: state.lastStarted?.covers ?? state.covered,
         lastEnd: { at: finishedAt, error },
         unfinished: null,
         lastResult: { domain, primary, seedUsed, locales, finishedAt },
@@ -95,7 +98,8 @@ export interface RunDecision {
 /**
  * The run a trigger starts, decided when the runner takes it up (so a run already made covers the
  * keywords added before it began): the first run on creation; another when added keywords bring a
- * locale the latest run did not cover; the refresh once the last run is a month old. A run cut
+ * locale the latest finished run did not cover (after a failed run, or a first run made before the
+ * project had keywords, any keywords do); the refresh once the last run is a month old. A run cut
  * short is run again first. `runId` comes from the trigger, so a replayed trigger starts nothing.
  */
 export function runFor(
