@@ -65,6 +65,13 @@ describe('keyword ideas', () => {
     expect(p.seeds).toEqual([['running shoes', 'laufschuhe']]);
   });
 
+  it('leaves out only the keywords tracked in the market asked for: one tracked in another market is still an idea', async () => {
+    // Before, "laufschuhe", tracked in Germany, was left out of the US ideas too.
+    const p = provider({ ideasForSite: async () => [figures('laufschuhe', 300), figures('running shoes', 5000)] });
+    const answer = await new KeywordIdeas(noAutocomplete, p).forProject(seed);
+    expect(answer.ideas.map((idea) => idea.keyword)).toEqual(['trail shoes', 'laufschuhe', 'shoe laces']);
+  });
+
   it('answers upstream_error when the provider answered with an error', async () => {
     const p = provider({
       ideasForSite: async () => {

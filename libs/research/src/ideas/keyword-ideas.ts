@@ -66,7 +66,8 @@ export class KeywordIdeas {
     const market: Market = { geoCode: seed.geoCode, langCode: seed.langCode };
     const inMarket = seed.tracked.filter((k) => k.geoCode === seed.geoCode && k.langCode === seed.langCode).map((k) => k.value);
     const seeds = [...new Set([...inMarket, ...seed.tracked.map((k) => k.value)])];
-    const tracked = new Set(seed.tracked.map((k) => normaliseKeyword(k.value)));
+    // A keyword is tracked per market: one tracked in Germany is still an idea for the US.
+    const tracked = new Set(inMarket.map((value) => normaliseKeyword(value)));
     return this.provider
       ? this.fromProvider(this.provider, market, seeds, seed.domain, tracked)
       : this.fromAutocomplete(market, seeds, seed.domain, tracked);
