@@ -44,6 +44,15 @@ describe('opening the embedded stores where their directories cannot be', () => 
     }
   });
 
+  it('stops the start naming CLICKHOUSE_URL, without its credentials, when no server answers there', async () => {
+    // Before: the client's ECONNREFUSED with its stack trace.
+    const opening = openStores(loadConfig({ DATA_DIR: join(dir, 'data-ch'), CLICKHOUSE_URL: 'http://user:secret@127.0.0.1:9' }));
+    await expect(opening).rejects.toBeInstanceOf(ConfigError);
+    await expect(opening).rejects.toThrow(
+      'CLICKHOUSE_URL http://127.0.0.1:9 cannot be reached (ECONNREFUSED): start ClickHouse there, or correct the URL',
+    );
+  });
+
   it('stops the start naming CHDB_PATH when a file is in its place', async () => {
     const config = loadConfig({ DATA_DIR: join(dir, 'data'), CHDB_PATH: join(dir, 'a-file') });
     const opening = openStores(config);

@@ -56,13 +56,25 @@ export async function openStores(config: AppConfig, metrics?: Metrics): Promise<
       database: config.clickhouse.database,
       chdbPath: config.chdbPath,
     });
-    await readStore.migrate(readModelMigrations());
+    await readStore.migrate(readModelMigrations()).catch(async (error: unknown) => {
+      await readStore.close().catch(() => undefined);
+      throw error;
+    });
     return { eventStore, readStore };
   } catch (error) {
     await eventStore.close();
-    throw error;
+    throw unreachableServer(error, config.clickhouse.url) ?? error;
   }
 }
+
+/** A ClickHouse server that cannot be reached, as a refusal naming CLICKHOUSE_URL (its origin: no credentials). */
+function unreachableServer(error: unknown, url: string | undefined): ConfigError | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (url === undefined || typeof code !== 'string' || !UNREACHABLE.has(code)) return undefined;
+  return new ConfigError([`CLICKHOUSE_URL ${new URL(url).origin} cannot be reached (${code}): start ClickHouse there, or correct the URL`]);
+}
+
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ECONNRESET']);
 
 /**
  * Makes the embedded store's directory, or stops the start with one line naming the variable that
