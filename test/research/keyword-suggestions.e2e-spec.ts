@@ -219,6 +219,34 @@ describe('Keyword suggestions', () => {
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ message: 'Account suspended', suspended: true });
   });
+  it('says both failures when the model and autocomplete fail, and runs again once keywords come (the failed run covered nothing)', async () => {
+    const create = await app.request('POST', '/api/projects', { key, body: { name: 'Both', domain: 'both.example' } });
+    const id = create.body.project._id as string;
+    llm.failWith(OPENAI_FAILURES.serverError());
+    autocomplete.failWith('server-error');
+    try {
+      const failed = await waitFor(
+        () => suggestions(key, id),
+        (r) => r.body.runCount === 1,
+      );
+      // Before, only autocomplete's failure was said.
+      expect(failed.body).toMatchObject({ ready: true, runCount: 1 });
+      expect(failed.body.lastError).toMatch(/^Google Autocomplete failed: .*; before it, the language model failed: /);
+    } finally {
+      llm.failWith(undefined);
+      autocomplete.failWith(undefined);
+    }
+    await app.request('POST', '/api/projects/keywords', {
+      key,
+      body: { projectId: id, keywords: ['both shoes'], geoCode: 'US', langCode: 'en' },
+    });
+    const again = await waitFor(
+      () => suggestions(key, id),
+      (r) => r.body.runCount === 2,
+    );
+    expect(again.body.lastError).toBeNull();
+  });
+
   it("erases a project's suggestions with the project, and a run the delete overtook writes nothing after it", async () => {
     const store = app.running.stores.eventStore;
     const runner = () => app.running.app.get(SuggestionsRunnerLifecycle).current!;

@@ -71,7 +71,14 @@ export class SuggestionsGenerator {
         this.deps.log(`keyword suggestions for ${input.domain}: ${error}`);
       }
     }
-    found ??= await this.fromAutocomplete(input);
+    try {
+      found ??= await this.fromAutocomplete(input);
+    } catch (failure) {
+      // Both seeds failed: the run's error says so, the model's failure too, not only the last one.
+      throw error === null
+        ? failure
+        : new Error(`${reasonOf(failure)}; before it, the language model failed: ${error.replace(/^[^:]*: /, '')}`);
+    }
     const locales: LocalePhrases[] = [];
     for (const market of input.locales) {
       const tracked = new Set(
