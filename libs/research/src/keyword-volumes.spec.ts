@@ -53,6 +53,26 @@ describe('KeywordVolumes.lookup', () => {
     expect(p.asked).toEqual([]);
   });
 
+  it('asks the provider again for figures stored over a month ago, and falls back to them when it fails', async () => {
+    // Before, a keyword nobody tracks (a serp-check's) kept its first figures for ever.
+    const stale = { ...stored('shoes', 900), fetchedAt: '2026-02-01T00:00:00.000Z' };
+    const fresh = provider(async () => [
+      { keyword: 'shoes', avgMonthlySearches: 1200, competition: 'LOW', competitionIndex: 5, cpcLow: 0.1, cpcHigh: 0.4, history: [] },
+    ]);
+    expect(await new KeywordVolumes(readerOf([stale]), new VolumeRecorder(store), clock, fresh).lookup('shoes', market)).toMatchObject({
+      kind: 'found',
+      volume: { avgMonthlySearches: 1200, fetchedAt: NOW.toISOString() },
+    });
+    expect(fresh.asked).toEqual([['shoes']]);
+    const failing = provider(async () => {
+      throw new KeywordDataError('dataforseo', 'timeout', 'no answer');
+    });
+    expect(await new KeywordVolumes(readerOf([stale]), new VolumeRecorder(store), clock, failing).lookup('shoes', market)).toEqual({
+      kind: 'found',
+      volume: stale,
+    });
+  });
+
   it('answers none for a stored keyword the provider had no data for', async () => {
     const volumes = new KeywordVolumes(readerOf([stored('zzqx', null)]), new VolumeRecorder(store), clock, null);
     expect(await volumes.lookup('zzqx', market)).toEqual({ kind: 'none' });

@@ -5,6 +5,7 @@ import { Market, marketKeywordKey, MonthlySearches } from './domain/volume.event
 import { KEYWORD_DATA_PROVIDER, KeywordDataProvider } from './keyword-data-providers';
 import { metricsOfAsked, VolumeRecorder } from './volume-recorder';
 import { hasData, MarketKeyword, StoredVolume, VolumesReader } from './volumes.reader';
+import { isFresh } from './volumes.process';
 
 /**
  * A keyword's volume as a caller gets it:
@@ -58,11 +59,16 @@ export class KeywordVolumes {
     return this.reader.history({ ...keyword, keyword: normaliseKeyword(keyword.keyword) });
   }
 
-  /** The keyword's figures: stored first, else asked live from the configured provider (and recorded). */
+  /**
+   * The keyword's figures: stored while fresh (a month), else asked live from the configured provider
+   * (and recorded). Stored figures gone stale are what a failed live call falls back to: volumes of
+   * keywords nobody tracks (a serp-check's, a suggested phrase's) have no other refresh.
+   */
   async lookup(text: string, market: Market): Promise<VolumeLookup> {
     const keyword = normaliseKeyword(text);
     const [stored] = await this.reader.latest([{ ...market, keyword }]);
-    if (stored) return hasData(stored) ? { kind: 'found', volume: stored } : { kind: 'none' };
+    const answerOf = (volume: StoredVolume): VolumeLookup => (hasData(volume) ? { kind: 'found', volume } : { kind: 'none' });
+    if (stored && (isFresh(stored.fetchedAt, this.clock.now()) || !this.provider)) return answerOf(stored);
     if (!this.provider) return { kind: 'none' };
     try {
       const fetchedAt = this.clock.now();
@@ -79,7 +85,7 @@ export class KeywordVolumes {
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       this.logger.warn(`live volume lookup failed for ${market.geoCode}/${market.langCode}: ${reason}`);
-      return { kind: 'failed', reason };
+      return stored ? answerOf(stored) : { kind: 'failed', reason };
     }
   }
 }

@@ -3,6 +3,7 @@ import type { KeywordLlm } from '@rank/providers/llm/llm.port';
 import { Market, marketKey } from '../domain/volume.events';
 import type { AutocompleteProvider, KeywordDataProvider } from '../keyword-data-providers';
 import type { MarketKeyword, StoredVolume } from '../volumes.reader';
+import { isFresh } from '../volumes.process';
 import { metricsOfAsked, VolumeRecorder } from '../volume-recorder';
 import type { LocalePhrases, SeedUsed } from './suggestion.events';
 import { candidatePhrases, choosePhrases, lastVolumeOf, MAX_PHRASES_PER_LOCALE } from './suggestions.process';
@@ -135,7 +136,10 @@ export class SuggestionsGenerator {
     return found;
   }
 
-  /** The latest month's volume of each phrase: stored, else asked from the provider (and recorded); none without a provider. */
+  /**
+   * The latest month's volume of each phrase: stored while fresh (a month), else asked from the
+   * provider (and recorded), the stale figure standing in when that fails; none without a provider.
+   */
   private async volumesOf(market: Market, phrases: readonly string[]): Promise<Map<string, number>> {
     const lastVolume = new Map<string, number>();
     if (phrases.length === 0) return lastVolume;
@@ -144,7 +148,7 @@ export class SuggestionsGenerator {
       const last = lastVolumeOf(v.history);
       if (last !== null) lastVolume.set(v.keyword, last);
     }
-    const known = new Set(stored.map((v) => v.keyword));
+    const known = new Set(stored.filter((v) => isFresh(v.fetchedAt, this.deps.now())).map((v) => v.keyword));
     const missing = phrases.filter((p) => !known.has(p));
     const { provider } = this.deps;
     if (!provider || missing.length === 0) return lastVolume;
