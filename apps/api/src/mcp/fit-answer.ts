@@ -19,11 +19,8 @@ export interface FittedJson {
 interface Collection {
   keys: string[];
   size: number;
-  entries: number;
-  /** The serialized length of each entry (an object's with its key), in order. */
+  /** The serialized length of each entry (an object's with its key), in order: one per entry. */
   entrySizes: number[];
-  /** The size of its largest entry: a collection mostly made of one entry is cut inside that entry. */
-  largestEntry: number;
   parent: unknown[] | Record<string, unknown>;
 }
 
@@ -39,13 +36,14 @@ export function fitJson(value: unknown, limit = MAX_ANSWER_CHARS): FittedJson {
     const collections: Collection[] = [];
     const size = measure(current, [], collections);
     if (size <= limit) break;
-    const cuttable = collections.filter((c) => c.entries > 1).sort((a, b) => b.size - a.size);
-    // A list (its size spread over its entries), not a wrapper such as {success, data}.
-    const largest = cuttable.find((c) => c.largestEntry * 2 < c.size) ?? cuttable[0];
+    const cuttable = collections.filter((c) => c.entrySizes.length > 1).sort((a, b) => b.size - a.size);
+    // A list (its size spread over its entries), not a wrapper such as {success, data}: a collection
+    // mostly made of one entry is cut inside that entry, in a later round.
+    const largest = cuttable.find((c) => largestOf(c.entrySizes) * 2 < c.size) ?? cuttable[0];
     if (!largest) break;
     const keep = entriesThatFit(largest, largest.size - (size - limit));
     const path = largest.keys.join('.');
-    cuts.set(path, { path, kept: keep, total: cuts.get(path)?.total ?? largest.entries });
+    cuts.set(path, { path, kept: keep, total: cuts.get(path)?.total ?? largest.entrySizes.length });
     current = replaceAt(current, largest.keys, shorten(largest.parent, keep));
   }
   return { value: current, cuts: [...cuts.values()] };
@@ -64,7 +62,7 @@ function entriesThatFit(collection: Collection, budget: number): number {
     size = next;
     keep += 1;
   }
-  return Math.max(1, Math.min(collection.entries - 1, keep));
+  return Math.max(1, Math.min(collection.entrySizes.length - 1, keep));
 }
 
 // Not Math.max(...sizes): a list of a million entries would overflow the call's arguments.
@@ -93,7 +91,7 @@ function measure(value: unknown, keys: string[], collections: Collection[]): num
       size += entry;
       entrySizes.push(entry);
     }
-    collections.push({ keys, size, entries: value.length, entrySizes, largestEntry: largestOf(entrySizes), parent: value });
+    collections.push({ keys, size, entrySizes, parent: value });
     return size;
   }
   if (value !== null && typeof value === 'object') {
@@ -108,9 +106,7 @@ function measure(value: unknown, keys: string[], collections: Collection[]): num
     collections.push({
       keys,
       size,
-      entries: entries.length,
       entrySizes,
-      largestEntry: largestOf(entrySizes),
       parent: value as Record<string, unknown>,
     });
     return size;
