@@ -53,6 +53,17 @@ describe('opening the embedded stores where their directories cannot be', () => 
     );
   });
 
+  it('stops the start naming EVENTSTORE_CONNECTION_STRING, without its credentials, when no server answers there', async () => {
+    // Before: the client's "14 UNAVAILABLE" with its stack trace, once the app's first read ran.
+    const opening = openEventStore(
+      loadConfig({ DATA_DIR: join(dir, 'data-esdb'), EVENTSTORE_CONNECTION_STRING: 'esdb://admin:changeit@127.0.0.1:9?tls=false' }),
+    );
+    await expect(opening).rejects.toBeInstanceOf(ConfigError);
+    await expect(opening).rejects.toThrow(
+      'EVENTSTORE_CONNECTION_STRING esdb://127.0.0.1:9 cannot be reached (ECONNREFUSED): start EventStoreDB there, or correct the connection string',
+    );
+  });
+
   it('stops the start naming CHDB_PATH when a file is in its place', async () => {
     const config = loadConfig({ DATA_DIR: join(dir, 'data'), CHDB_PATH: join(dir, 'a-file') });
     const opening = openStores(config);

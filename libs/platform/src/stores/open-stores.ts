@@ -28,7 +28,31 @@ export async function openEventStore(config: AppConfig, metrics?: Metrics): Prom
     eventStoreConnectionString: config.eventStoreConnectionString,
     sqlitePath: join(config.dataDir, EMBEDDED_EVENT_STORE_FILE),
   });
+  if (config.eventStoreConnectionString !== undefined) await answersAt(store, config.eventStoreConnectionString);
   return metrics ? timeAppends(store, metrics) : store;
+}
+
+/**
+ * The EventStoreDB client connects on its first call, so a server that is not there would stop the
+ * start later with the client's error and a stack trace. One read of the log's end asks first.
+ */
+async function answersAt(store: EventStore, connectionString: string): Promise<void> {
+  try {
+    await store.lastPosition();
+  } catch (error) {
+    await store.close().catch(() => undefined);
+    if ((error as { type?: unknown } | null)?.type !== 'unavailable') throw error;
+    const cause = /\b(E[A-Z]{3,})\b/.exec(error instanceof Error ? error.message : '')?.[1] ?? 'unavailable';
+    throw new ConfigError([
+      `EVENTSTORE_CONNECTION_STRING ${withoutCredentials(connectionString)} cannot be reached (${cause}): start EventStoreDB there, or correct the connection string`,
+    ]);
+  }
+}
+
+/** The scheme and hosts of a connection string, without its user, password or settings. */
+function withoutCredentials(connectionString: string): string {
+  const match = /^([a-z+]+:\/\/)(?:[^@/?]*@)?([^/?]*)/i.exec(connectionString.trim());
+  return match ? `${match[1]}${match[2]}` : 'as set';
 }
 
 /**
