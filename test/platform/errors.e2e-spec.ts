@@ -50,6 +50,22 @@ describe('Errors on every route', () => {
     expect(response.body).toEqual({ success: false, message: expect.stringMatching(/content-type/i) });
   });
 
+  it('answers JSON sent as text/plain with 415, not with the fields it carries called missing', async () => {
+    // Before: Fastify's text parser handed the route a string, answered "name must be a string; ...".
+    const response = await app.request('POST', '/api/user/api-keys', {
+      key: apiKey,
+      rawBody: '{"name":"as text"}',
+      headers: { 'content-type': 'text/plain;charset=UTF-8' },
+    });
+    expect(response.status).toBe(415);
+    expect(response.body).toEqual({
+      success: false,
+      message: 'Unsupported Content-Type "text/plain;charset=UTF-8": send application/json',
+    });
+    const listed = await app.request('GET', '/api/user/api-keys', { key: apiKey });
+    expect(listed.body.apiKeys.map((k: { name: string }) => k.name)).not.toContain('as text');
+  });
+
   it('shows no internals in a 500', async () => {
     const broken = await startTestApp();
     try {

@@ -34,9 +34,14 @@ const refusal = (statusCode: number, message: string) => Object.assign(new Error
  * what is wrong: a compressed body (415; Fastify said its size did not match Content-Length), bytes
  * that are not UTF-8 (400; the same wrong message), and the depth. A `__proto__` key, or
  * `constructor` holding `prototype`, is still refused, now saying so instead of "not valid JSON".
+ *
+ * Fastify's `text/plain` parser goes: it handed a route the body as one string, so JSON sent as
+ * text (what `fetch` does with a string body) was answered "name must be a string" for a name it
+ * carried. Every body is JSON, so any other type is a 415 saying to send `application/json`.
  */
 export function parseJsonBodies(fastify: FastifyInstance): void {
   const parse = fastify.getDefaultJsonParser('error', 'error');
+  fastify.removeContentTypeParser('text/plain');
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, raw, done) => {
     const coding = request.headers['content-encoding'];
