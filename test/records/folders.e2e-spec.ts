@@ -49,6 +49,18 @@ describe('Folders (/api/projects/folders)', () => {
     expect(rename.body.message).toBe('Folder with this name already exists');
   });
 
+  it('takes a name typed composed or decomposed as one name, and refuses a name nobody can see', async () => {
+    // Before: "été" as é and as e + U+0301 made two folders of the same name; "\u200b" made one named nothing.
+    expect((await app.request('POST', '/api/projects/folders', { key, body: { name: '\u00e9t\u00e9' } })).status).toBe(201);
+    const decomposed = await app.request('POST', '/api/projects/folders', { key, body: { name: 'E\u0301TE\u0301' } });
+    expect(decomposed.status).toBe(409);
+    const invisible = await app.request('POST', '/api/projects/folders', { key, body: { name: '\u200b\u2060' } });
+    expect(invisible.status).toBe(400);
+    expect(invisible.body.message).toBe('name should not be empty');
+    const listed = (await app.request('GET', '/api/projects/folders', { key })).body.folders.map((f: { name: string }) => f.name);
+    expect(listed.filter((name: string) => name.normalize('NFD') === 'e\u0301te\u0301')).toEqual(['\u00e9t\u00e9']);
+  });
+
   it('lets two accounts use the same folder name', async () => {
     const other = await app.createAccount();
     await app.request('POST', '/api/projects/folders', { key, body: { name: 'Shared name' } });

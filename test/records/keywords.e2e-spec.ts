@@ -38,8 +38,19 @@ describe('Keywords (POST/DELETE /api/projects/keywords)', () => {
     ).toEqual(['running shoes/US/en', 'trail shoes/US/en', 'boots/US/en', 'running shoes/DE/de']);
   });
 
+  it('takes a keyword typed composed or decomposed as one keyword, and finds it by either form', async () => {
+    // Before: "étoile" as é and as e + U+0301 were two keywords, both booked, checked and charged.
+    const id = await newProject();
+    const added = await add(id, ['\u00e9toile', 'e\u0301toile', 'Cafe\u0301', 'caf\u00e9', '\u200bcafé\u200b']);
+    expect(added.body.addedCount).toBe(2);
+    expect((await keywordsOf(id)).map((k: { keyword: string }) => k.keyword)).toEqual(['\u00e9toile', 'caf\u00e9']);
+    const found = await app.request('GET', '/api/projects/keyword-updates', { key, query: { projectId: id, search: 'E\u0301TOILE' } });
+    expect(Object.values(found.body.data).map((entry) => (entry as { keyword: { value: string } }).keyword.value)).toEqual(['\u00e9toile']);
+  });
+
   it.each([
     [{ projectId: undefined, keywords: ['a'], geoCode: 'US', langCode: 'en' }, /projectId/],
+    [{ keywords: ['\u200b\u200d '], geoCode: 'US', langCode: 'en' }, /keywords.0 must not be empty/],
     [{ keywords: 'a', geoCode: 'US', langCode: 'en' }, /keywords must be an array/],
     [{ keywords: [1], geoCode: 'US', langCode: 'en' }, /each value in keywords must be a string/],
     [{ keywords: ['  '], geoCode: 'US', langCode: 'en' }, /keywords.0 must not be empty/],

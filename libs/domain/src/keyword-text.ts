@@ -1,4 +1,6 @@
-/** A keyword as the service stores it: trimmed, inner whitespace collapsed, lowercased. */
+import { trimText } from './trimmed-text';
+
+/** A keyword as the service stores it: composed (NFC), trimmed, inner whitespace collapsed, lowercased. */
 export function normaliseKeyword(text: string): string {
-  return text.trim().replace(/\s+/g, ' ').toLocaleLowerCase('en');
+  return trimText(text).replace(/\s+/g, ' ').toLocaleLowerCase('en').normalize('NFC');
 }

@@ -34,7 +34,9 @@ export type ProjectContentCommand =
   | { type: 'SaveNote'; noteId: string; date: string; text: string; color: NoteColor | undefined }
   | { type: 'DeleteNote'; noteId: string };
 
-export const keywordIdentity = (k: Pick<TrackedKeyword, 'value' | 'geoCode' | 'langCode'>) => `${k.geoCode}|${k.langCode}|${k.value}`;
+/** A keyword's identity in a project (clarifications); composed, so a keyword stored before input was composed (NFC) still meets its twin. */
+export const keywordIdentity = (k: Pick<TrackedKeyword, 'value' | 'geoCode' | 'langCode'>) =>
+  `${k.geoCode}|${k.langCode}|${k.value.normalize('NFC')}`;
 
 export function decideProjectContent(command: ProjectContentCommand, state: ProjectContentState, now: Date): ProjectContentEvent[] {
   const at = now.toISOString();

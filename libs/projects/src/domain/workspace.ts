@@ -44,7 +44,8 @@ export type WorkspaceCommand =
 
 export const FOLDER_NAME_TAKEN = 'Folder with this name already exists';
 
-const sameName = (a: string, b: string) => a.toLocaleLowerCase('en') === b.toLocaleLowerCase('en');
+/** Folder names are compared case-insensitively, and composed: names stored before input was composed (NFC) still meet. */
+const sameName = (a: string, b: string) => a.normalize('NFC').toLocaleLowerCase('en') === b.normalize('NFC').toLocaleLowerCase('en');
 
 function requireFolder(state: WorkspaceState, folderId: string): Folder {
   const folder = state.folders.find((f) => f.folderId === folderId);

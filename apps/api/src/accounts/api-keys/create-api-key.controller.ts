@@ -1,19 +1,14 @@
 import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiProperty, ApiTags, PickType } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { MAX_API_KEY_NAME_LENGTH } from '@rank/accounts/domain/account';
 import { IssueApiKey } from '@rank/accounts/api-keys/issue-api-key';
 import { AccountCaller, CurrentAccount } from '../../platform/auth/caller';
 import { CLOCK, Clock } from '@rank/platform/tokens';
+import { RequiredText } from '../../platform/http/validators';
 import { ApiKeyView } from './api-key.view';
 
 export class CreateApiKeyBody {
-  @ApiProperty({ maxLength: MAX_API_KEY_NAME_LENGTH, example: 'reporting script' })
-  @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(MAX_API_KEY_NAME_LENGTH)
+  @RequiredText(MAX_API_KEY_NAME_LENGTH, { example: 'reporting script' })
   name!: string;
 }
 

@@ -3,6 +3,7 @@ import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsNotEmpty, IsString, Matches, MaxLength, ValidateBy, ValidationOptions } from 'class-validator';
 import { isCalendarDate } from '@rank/domain/calendar-date';
+import { trimText } from '@rank/domain/trimmed-text';
 
 /** A 24-character lowercase hex id (clarifications: Identifiers), also written in the document so a client sees the form. */
 export const OBJECT_ID_PATTERN = '^[0-9a-f]{24}$';
@@ -18,11 +19,11 @@ export const IsObjectIdString = (options: ValidationOptions = {}) =>
 export const ObjectIdField = (description?: string) =>
   applyDecorators(ApiProperty({ example: '6740a1b2c3d4e5f601234567', pattern: OBJECT_ID_PATTERN, description }), IsObjectIdString());
 
-/** A required, trimmed, non-empty string of bounded length. */
+/** A required string of bounded length, composed and trimmed (`trimText`), not empty once trimmed. */
 export const RequiredText = (maxLength: number, api: ApiPropertyOptions = {}) =>
   applyDecorators(
     ApiProperty({ maxLength, ...api }),
-    Transform(({ value }) => (typeof value === 'string' ? value.trim() : value)),
+    Transform(({ value }) => (typeof value === 'string' ? trimText(value) : value)),
     IsString(),
     IsNotEmpty(),
     MaxLength(maxLength),

@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiProperty, ApiPropertyOptional, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { IsOptional, IsString, ValidateBy } from 'class-validator';
 import type { TrackedKeyword } from '@rank/projects/domain/project-content.events';
+import { normaliseKeyword } from '@rank/domain/keyword-text';
 import { isCountryCode, isLanguageCode } from '@rank/domain/iso-codes';
 import { PublicWhenShared } from '../../platform/auth/access.decorators';
 import { Caller, CurrentCaller } from '../../platform/auth/caller';
@@ -106,12 +107,12 @@ const NO_UPDATES = Buffer.alloc(0);
 
 /** A keyword's matches for the text and locale filters (all optional). */
 function keywordFilter(params: KeywordUpdatesParams): ((k: TrackedKeyword) => boolean) | undefined {
-  const search = params.search?.trim().toLowerCase() || undefined;
+  const search = params.search === undefined ? undefined : normaliseKeyword(params.search) || undefined;
   const geoCode = params.geoCode?.trim().toUpperCase();
   const langCode = params.langCode?.trim().toLowerCase();
   if (!search && !geoCode && !langCode) return undefined;
   return (k) =>
-    (!search || k.value.toLowerCase().includes(search)) && (!geoCode || k.geoCode === geoCode) && (!langCode || k.langCode === langCode);
+    (!search || k.value.includes(search)) && (!geoCode || k.geoCode === geoCode) && (!langCode || k.langCode === langCode);
 }
 
 @ApiTags('Ranking data')
