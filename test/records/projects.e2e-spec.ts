@@ -52,7 +52,8 @@ describe('Projects (GET/POST/PUT/DELETE /api/projects, GET /api/projects/:id)', 
       updateFrequency: 'custom',
       customUpdateDays: [5, 1, 1],
       updateTime: 7,
-      updateTimezone: 'Europe/Berlin',
+      // Zone names match without case, and are kept as the zone database spells them (before: as typed).
+      updateTimezone: 'europe/BERLIN',
       icon: 'https://listed.example/icon.png',
       shared: true,
     });

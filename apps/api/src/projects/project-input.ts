@@ -103,13 +103,16 @@ export class ProjectSettingsBody {
   serpTop?: SerpDepth;
 }
 
-export function isIanaTimeZone(name: string): boolean {
-  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(name)) return false;
+/**
+ * An IANA time zone name as the zone database spells it (`europe/paris` is `Europe/Paris`: zone names
+ * are matched without case, and the project shows and exports the name), or null for no zone.
+ */
+function ianaTimeZone(name: string): string | null {
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(name)) return null;
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name });
-    return true;
+    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
   } catch {
-    return false;
+    return null;
   }
 }
 
@@ -138,7 +141,8 @@ export function parseDomainList(field: string, input: string | string[] | undefi
  */
 export function settingsChangeOf(body: ProjectSettingsBody): SettingsChange {
   const domain = domainOrThrow('domain', body.domain);
-  if (body.updateTimezone !== undefined && !isIanaTimeZone(body.updateTimezone))
+  const updateTimezone = body.updateTimezone === undefined ? undefined : ianaTimeZone(body.updateTimezone);
+  if (updateTimezone === null)
     throw invalid(`updateTimezone must be an IANA time zone name such as Europe/Berlin (got "${body.updateTimezone}")`);
   const sent = <K extends keyof SettingsChange>(key: K, value: SettingsChange[K] | undefined) =>
     value === undefined ? {} : { [key]: value };
@@ -151,7 +155,7 @@ export function settingsChangeOf(body: ProjectSettingsBody): SettingsChange {
     ...sent('updateFrequency', body.updateFrequency),
     ...sent('customUpdateDays', body.customUpdateDays && [...new Set(body.customUpdateDays)].sort((a, b) => a - b)),
     ...sent('updateTime', body.updateTime),
-    ...sent('updateTimezone', body.updateTimezone),
+    ...sent('updateTimezone', updateTimezone),
     ...sent('serpTop', body.serpTop),
   };
 }
