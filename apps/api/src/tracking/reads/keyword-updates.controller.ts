@@ -111,8 +111,7 @@ function keywordFilter(params: KeywordUpdatesParams): ((k: TrackedKeyword) => bo
   const geoCode = params.geoCode?.trim().toUpperCase();
   const langCode = params.langCode?.trim().toLowerCase();
   if (!search && !geoCode && !langCode) return undefined;
-  return (k) =>
-    (!search || k.value.includes(search)) && (!geoCode || k.geoCode === geoCode) && (!langCode || k.langCode === langCode);
+  return (k) => (!search || k.value.includes(search)) && (!geoCode || k.geoCode === geoCode) && (!langCode || k.langCode === langCode);
 }
 
 @ApiTags('Ranking data')
