@@ -1,16 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { inProcessRateLimiter } from './flexible-rate-limiter';
+import { InProcessRateLimiter } from './in-process-rate-limiter';
 import { RATE_LIMIT_WINDOWS, RateLimiter } from './rate-limiter';
 import { openRedisRateLimiter } from './redis-rate-limiter';
 import { LocalRedis, startRedisServer } from './testing/redis-server';
 
 /** One contract, run on every adapter: what a caller of the port may rely on. */
-function rateLimiterContract(name: string, open: () => Promise<{ limiter: RateLimiter; close(): Promise<void> }>) {
+function rateLimiterContract(name: string, open: (now: () => number) => Promise<{ limiter: RateLimiter; close(): Promise<void> }>) {
   describe(`${name} rate limiter`, () => {
     let limiter: RateLimiter;
     let close: () => Promise<void>;
+    /** The limiter's clock: real time, plus what a test moves it on by. */
+    let ahead = 0;
     beforeAll(async () => {
-      ({ limiter, close } = await open());
+      ({ limiter, close } = await open(() => Date.now() + ahead));
     });
     afterAll(() => close());
     const account = () => `acc-${randomUUID()}`;
@@ -55,6 +57,32 @@ function rateLimiterContract(name: string, open: () => Promise<{ limiter: RateLi
       expect(decisions.filter((d) => d.allowed)).toHaveLength(10);
     });
 
+    it('holds the limit over any 60 s, not per fixed minute: calls at the end of one minute leave no room at the start of the next', async () => {
+      // Before: fixed windows opened by the first call let 9 calls at 57 s and 10 more at 60.5 s (19 in 4 s).
+      const id = account();
+      expect((await limiter.consume('serpCheck', id)).allowed).toBe(true);
+      ahead += 57_000;
+      for (let i = 0; i < 9; i++) expect((await limiter.consume('serpCheck', id)).allowed).toBe(true);
+      ahead += 3_500;
+      // At 60.5 s only the first call has left the window: one more passes, the next waits for 57 s + 60 s.
+      expect(await limiter.consume('serpCheck', id)).toEqual({ allowed: true, remaining: 0 });
+      expect(await limiter.consume('serpCheck', id)).toEqual({ allowed: false, retryAfter: 57, limit: 10, window: 60 });
+      ahead += 56_600;
+      expect(await limiter.remaining('serpCheck', id)).toBe(9);
+      expect(await limiter.consume('serpCheck', id)).toEqual({ allowed: true, remaining: 8 });
+    });
+
+    it('names the window that is full, with the longest wait, when a bucket has two', async () => {
+      const id = account();
+      for (let round = 0; round < 10; round++) {
+        for (let i = 0; i < 15; i++) expect((await limiter.consume('keywordResearch', id)).allowed).toBe(true);
+        ahead += 60_000;
+      }
+      // 150 calls over 10 minutes: the minute has room, the hour has none until its first call leaves it.
+      expect(await limiter.consume('keywordResearch', id)).toEqual({ allowed: false, retryAfter: 3000, limit: 150, window: 3600 });
+      expect(await limiter.remaining('keywordResearch', id)).toBe(0);
+    });
+
     it('reads remaining without taking a call', async () => {
       const id = account();
       expect(await limiter.remaining('domainReads', id)).toBe(60);
@@ -80,15 +108,15 @@ function rateLimiterContract(name: string, open: () => Promise<{ limiter: RateLi
   });
 }
 
-rateLimiterContract('in-process', async () => {
-  const limiter = inProcessRateLimiter();
+rateLimiterContract('in-process', async (now) => {
+  const limiter = new InProcessRateLimiter(now);
   return { limiter, close: () => limiter.close() };
 });
 
 let redis: LocalRedis;
-rateLimiterContract('Redis', async () => {
+rateLimiterContract('Redis', async (now) => {
   redis = await startRedisServer();
-  const limiter = await openRedisRateLimiter({ url: redis.url });
+  const limiter = await openRedisRateLimiter({ url: redis.url, now });
   return {
     limiter,
     close: async () => {
@@ -114,6 +142,23 @@ describe('Redis rate limiter across processes and outages', () => {
       expect(decisions.map((d) => d.allowed)).toEqual([...Array(10).fill(true), false, false]);
     } finally {
       await Promise.all([one.close(), two.close()]);
+    }
+  });
+
+  it('goes on limiting, in process, when Redis stops under a running limiter', async () => {
+    const own = await startRedisServer();
+    const states: string[] = [];
+    const limiter = await openRedisRateLimiter({ url: own.url, onConnectionChange: (state) => states.push(state) });
+    try {
+      const id = `acc-${randomUUID()}`;
+      for (let i = 0; i < 3; i++) expect(await limiter.consume('serpCheck', id)).toMatchObject({ allowed: true });
+      await own.stop();
+      const decisions = [];
+      for (let i = 0; i < 11; i++) decisions.push((await limiter.consume('serpCheck', id)).allowed);
+      expect(decisions).toEqual([...Array(10).fill(true), false]);
+      expect(states).toContain('lost');
+    } finally {
+      await limiter.close();
     }
   });
 

@@ -1,14 +1,14 @@
 import { Logger, Module } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../tokens';
-import { inProcessRateLimiter } from './flexible-rate-limiter';
+import { InProcessRateLimiter } from './in-process-rate-limiter';
 import { RATE_LIMITER, RateLimiter } from './rate-limiter';
 import { RateLimits } from './rate-limits';
 import { openRedisRateLimiter } from './redis-rate-limiter';
 
 /** REDIS_URL set: counters in Redis, shared by every replica; unset: counters in this process. */
 export async function rateLimiterFor(config: Pick<AppConfig, 'redisUrl'>, logger = new Logger('RateLimits')): Promise<RateLimiter> {
-  if (config.redisUrl === undefined) return inProcessRateLimiter();
+  if (config.redisUrl === undefined) return new InProcessRateLimiter();
   return openRedisRateLimiter({
     url: config.redisUrl,
     onConnectionChange: (state, reason) =>
