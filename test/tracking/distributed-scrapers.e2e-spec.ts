@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createEventStore } from '@rank/event-store/create-event-store';
-import type { EventStore } from '@rank/event-store/event-store.port';
+import type { EventStore, RecordedEvent } from '@rank/event-store/event-store.port';
 import { EventStoreDbDouble } from '@rank/event-store/eventstoredb/testing/eventstoredb-double';
 import { startChdbHttpServer, type ChdbHttpServer } from '@rank/read-store/testing/chdb-http-server';
 import { testChdbPath } from '@rank/read-store/testing/test-read-store';
@@ -56,7 +56,7 @@ describe('Distributed mode: api, projector and two scrapers as separate processe
   };
 
   it('shares one work order between the scrapers: each check runs once, all are stored and read back through the api', async () => {
-    const { connectionString } = await double.start();
+    const { connectionString, port } = await double.start();
     clickhouse = await startChdbHttpServer({ chdbPath: testChdbPath() });
     const shared = {
       EVENTSTORE_CONNECTION_STRING: connectionString,
@@ -159,5 +159,23 @@ describe('Distributed mode: api, projector and two scrapers as separate processe
     // The work dispatcher runs in the projector: it queued the six checks the scrapers settled.
     expect(projectorMetrics).toContain('rank_checks_queued_total 6');
     expect(projectorMetrics).toMatch(/rank_projection_lag_events\{projection="[^"]+"\} \d+/);
-  }, 150_000);
+
+    // The event store goes away for two seconds and comes back on its address, every connection
+    // dropped. Before: the dispatcher and the scrapers' workers logged their subscriptions' death
+    // once and stayed deaf to the log, so a paid order was never queued, while /ready said ready.
+    await double.stop();
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await double.start(port);
+    const later = ['eggs 7', 'eggs 8'];
+    const more = await call('POST', '/api/projects/keywords', key, { projectId, keywords: later, geoCode: 'US', langCode: 'en' });
+    const laterIds = (more.body.project.keywords as string[]).slice(-2);
+    expect((await call('POST', '/api/scrape/new-keywords', key, { projectId, keywordIds: laterIds })).status).toBe(200);
+    const ofLater = (events: RecordedEvent[]) => events.filter((e) => laterIds.includes(e.data.keywordId as string));
+    const after = await waitFor(
+      () => checkResultsOf(store!, projectId),
+      (events) => ofLater(events).length >= 2,
+      90_000,
+    );
+    expect(ofLater(after).map((e) => e.type)).toEqual(['CheckCompleted', 'CheckCompleted']);
+  }, 240_000);
 });

@@ -1,3 +1,4 @@
+import { followAllForGood } from '@rank/event-store/lasting-subscriptions';
 import { uuidFromName } from '@rank/domain/deterministic-uuid';
 import { parseEvent } from '@rank/domain/domain-event';
 import { STREAM_CATEGORIES } from '@rank/domain/stream-categories';
@@ -75,7 +76,7 @@ export class VolumeFetcher {
     const checkpoint = last && parseEvent<VolumeFetcherCheckpointed>(last, ['VolumeFetcherCheckpointed']);
     this.saved = checkpoint ? Number(checkpoint.data.position) : 0;
     this.lastHandled = this.saved;
-    this.subscription = this.deps.store.subscribeToAll({
+    this.subscription = followAllForGood(this.deps.store, {
       afterPosition: this.saved,
       onEvent: (event) => {
         const content = parseEvent<ProjectContentEvent>(event, PROJECT_CONTENT_EVENT_TYPES);
@@ -89,7 +90,8 @@ export class VolumeFetcher {
         this.lastHandled = event.position;
         if (this.isIdle()) this.saveSoon();
       },
-      onError: (error) => this.deps.log(`the volume fetcher stopped following the log: ${String(error)}`),
+      onLost: (error, againInMs) =>
+        this.deps.log(`the volume fetcher lost the log, following it again in ${againInMs} ms: ${String(error)}`),
     });
     void this.sweep();
     const every = this.deps.sweepEveryMs ?? 3600_000;

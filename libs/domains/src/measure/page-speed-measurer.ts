@@ -1,3 +1,4 @@
+import { joinGroupForGood } from '@rank/event-store/lasting-subscriptions';
 import { parseEvent } from '@rank/domain/domain-event';
 import type { EventStore, Subscription } from '@rank/event-store/event-store.port';
 import { PAGE_SPEED_WORK_EVENT_TYPES, PAGE_SPEED_WORK_STREAM_PREFIX, PageSpeedWorkEvent } from '../domain/page-speed-work.events';
@@ -26,7 +27,7 @@ export class PageSpeedMeasurer {
   constructor(private readonly deps: PageSpeedMeasurerDependencies) {}
 
   start(): void {
-    this.membership = this.deps.store.joinConsumerGroup({
+    this.membership = joinGroupForGood(this.deps.store, {
       group: PAGE_SPEED_MEASURERS_GROUP,
       streamPrefix: PAGE_SPEED_WORK_STREAM_PREFIX,
       maxInFlight: 1,
@@ -40,7 +41,8 @@ export class PageSpeedMeasurer {
         return run;
       },
       onParked: (event, error) => this.deps.log(`page-speed request ${event.id} was parked: ${String(error)}`),
-      onError: (error) => this.deps.log(`the page-speed measurer left its consumer group: ${String(error)}`),
+      onLost: (error, againInMs) =>
+        this.deps.log(`the page-speed measurer left its consumer group, joining again in ${againInMs} ms: ${String(error)}`),
     });
   }
 

@@ -1,3 +1,4 @@
+import { followAllForGood } from '@rank/event-store/lasting-subscriptions';
 import { uuidFromName } from '@rank/domain/deterministic-uuid';
 import { parseEvent } from '@rank/domain/domain-event';
 import { STREAM_CATEGORIES } from '@rank/domain/stream-categories';
@@ -56,7 +57,7 @@ export class DomainDataWorker {
     const checkpoint = last && parseEvent<FetchWorkerCheckpointed>(last, ['FetchWorkerCheckpointed']);
     this.saved = checkpoint ? Number(checkpoint.data.position) : 0;
     this.lastHandled = this.saved;
-    this.subscription = this.deps.store.subscribeToAll({
+    this.subscription = followAllForGood(this.deps.store, {
       afterPosition: this.saved,
       onEvent: async (event) => {
         // Its own checkpoints move nothing worth saving: saving for them would save forever.
@@ -64,7 +65,8 @@ export class DomainDataWorker {
         this.handle(event);
         this.lastHandled = event.position;
       },
-      onError: (error) => this.deps.log(`the domain-data worker stopped following the log: ${String(error)}`),
+      onLost: (error, againInMs) =>
+        this.deps.log(`the domain-data worker lost the log, following it again in ${againInMs} ms: ${String(error)}`),
     });
     this.tick();
   }

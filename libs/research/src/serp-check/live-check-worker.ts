@@ -1,3 +1,4 @@
+import { joinGroupForGood } from '@rank/event-store/lasting-subscriptions';
 import { parseEvent } from '@rank/domain/domain-event';
 import type { EventStore, RecordedEvent, Subscription } from '@rank/event-store/event-store.port';
 import type { SerpFetchOutcome, SerpRequest } from '@rank/serp/fetcher';
@@ -40,7 +41,7 @@ export class LiveCheckWorker {
   ) {}
 
   start(): void {
-    this.membership = this.deps.store.joinConsumerGroup({
+    this.membership = joinGroupForGood(this.deps.store, {
       group: LIVE_CHECK_GROUP,
       streamPrefix: LIVE_CHECK_STREAM_PREFIX,
       maxInFlight: this.options.concurrency,
@@ -48,7 +49,8 @@ export class LiveCheckWorker {
       maxRetries: 1,
       onEvent: (event) => this.handle(event),
       onParked: (event, error) => this.deps.log(`live check ${event.streamName} was given up: ${String(error)}`),
-      onError: (error) => this.deps.log(`the live-check worker left its consumer group: ${String(error)}`),
+      onLost: (error, againInMs) =>
+        this.deps.log(`the live-check worker left its consumer group, joining again in ${againInMs} ms: ${String(error)}`),
     });
   }
 

@@ -1,3 +1,4 @@
+import { followAllForGood } from '@rank/event-store/lasting-subscriptions';
 import { uuidFromName } from '@rank/domain/deterministic-uuid';
 import { parseEvent } from '@rank/domain/domain-event';
 import { STREAM_CATEGORIES, streamIdIn } from '@rank/domain/stream-categories';
@@ -60,7 +61,7 @@ export class SuggestionsRunner {
     const checkpoint = last && parseEvent<SuggestionsCheckpointed>(last, ['SuggestionsCheckpointed']);
     this.saved = checkpoint ? Number(checkpoint.data.position) : 0;
     this.lastHandled = this.saved;
-    this.subscription = this.deps.store.subscribeToAll({
+    this.subscription = followAllForGood(this.deps.store, {
       afterPosition: this.saved,
       onEvent: (event) => {
         const workspace = parseEvent<WorkspaceEvent>(event, WORKSPACE_EVENT_TYPES);
@@ -71,7 +72,8 @@ export class SuggestionsRunner {
         if (content?.type === 'KeywordsAdded' && projectId) this.enqueue({ kind: 'event', projectId, eventId: event.id, event: content });
         if (event.streamName !== SUGGESTIONS_CHECKPOINT_STREAM) this.lastHandled = event.position;
       },
-      onError: (error) => this.deps.log(`the suggestions runner stopped following the log: ${String(error)}`),
+      onLost: (error, againInMs) =>
+        this.deps.log(`the suggestions runner lost the log, following it again in ${againInMs} ms: ${String(error)}`),
     });
     void this.sweep();
     this.sweepTimer = setInterval(() => void this.sweep(), this.deps.refreshSweepEveryMs ?? 6 * 3600_000);

@@ -1,3 +1,4 @@
+import { joinGroupForGood } from '@rank/event-store/lasting-subscriptions';
 import { parseEvent } from '@rank/domain/domain-event';
 import type { EventStore, RecordedEvent, Subscription } from '@rank/event-store/event-store.port';
 import type { SerpFetchOutcome, SerpRequest } from '@rank/serp/fetcher';
@@ -102,7 +103,7 @@ export class CheckWorker {
 
   start(): void {
     const attempts = this.options.attempts ?? DEFAULT_ATTEMPTS;
-    this.membership = this.deps.store.joinConsumerGroup({
+    this.membership = joinGroupForGood(this.deps.store, {
       group: SCRAPER_GROUP,
       streamPrefix: CHECK_WORK_STREAM_PREFIX,
       maxInFlight: this.options.concurrency,
@@ -110,7 +111,8 @@ export class CheckWorker {
       maxRetries: attempts,
       onEvent: (event, attempt) => this.track(this.handle(event, attempt, attempts)),
       onParked: (event, error) => this.deps.log(`check work ${event.id} was parked after ${attempts + 1} attempts: ${String(error)}`),
-      onError: (error) => this.deps.log(`the check worker left its consumer group: ${String(error)}`),
+      onLost: (error, againInMs) =>
+        this.deps.log(`the check worker left its consumer group, joining again in ${againInMs} ms: ${String(error)}`),
     });
   }
 

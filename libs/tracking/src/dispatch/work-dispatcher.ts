@@ -1,3 +1,4 @@
+import { followAllForGood } from '@rank/event-store/lasting-subscriptions';
 import { uuidFromName } from '@rank/domain/deterministic-uuid';
 import { parseEvent } from '@rank/domain/domain-event';
 import { STREAM_CATEGORIES } from '@rank/domain/stream-categories';
@@ -53,7 +54,7 @@ export class WorkDispatcher {
     const checkpoint = last && parseEvent<DispatcherCheckpointed>(last, ['DispatcherCheckpointed']);
     this.saved = checkpoint ? Number(checkpoint.data.position) : 0;
     this.lastHandled = this.saved;
-    this.subscription = this.deps.store.subscribeToAll({
+    this.subscription = followAllForGood(this.deps.store, {
       afterPosition: this.saved,
       onEvent: async (event) => {
         const order = workOrderOf(event);
@@ -66,7 +67,8 @@ export class WorkDispatcher {
         // Its own checkpoints move nothing worth saving: saving for them would save forever.
         this.handled(event.position, event.streamName !== DISPATCHER_CHECKPOINT_STREAM);
       },
-      onError: (error) => this.deps.log(`the check dispatcher stopped following the log: ${String(error)}`),
+      onLost: (error, againInMs) =>
+        this.deps.log(`the check dispatcher lost the log, following it again in ${againInMs} ms: ${String(error)}`),
     });
   }
 

@@ -49,8 +49,11 @@ export class EventStoreDbDouble {
     writeFreshNodeSystemEvents(this.log);
   }
 
-  /** Listens on a free port of 127.0.0.1 (insecure, like a node started with `--insecure`). */
-  async start(): Promise<{ connectionString: string; port: number }> {
+  /**
+   * Listens on 127.0.0.1 (insecure, like a node started with `--insecure`): on a free port, or on
+   * `port`, as a node that comes back after `stop()` (its log kept; its persistent subscriptions not).
+   */
+  async start(port = 0): Promise<{ connectionString: string; port: number }> {
     if (this.server) throw new Error('The EventStoreDB double is already started');
     const server = new Server();
     const streams = new StreamsService(this.log, this.roundTrips);
@@ -58,15 +61,15 @@ export class EventStoreDbDouble {
     server.addService(StreamsDefinition, streams.implementation());
     server.addService(PersistentSubscriptionsDefinition, this.persistentSubscriptions.implementation());
     server.addService(ServerFeaturesDefinition, serverFeaturesImplementation({ batchAppend: this.options.batchAppend ?? true }));
-    const port = await new Promise<number>((resolve, reject) =>
-      server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
+    const bound = await new Promise<number>((resolve, reject) =>
+      server.bindAsync(`127.0.0.1:${port}`, ServerCredentials.createInsecure(), (error, at) => (error ? reject(error) : resolve(at))),
     );
     this.server = server;
     if (this.options.statsPeriodMs !== undefined) {
-      this.statsTimer = setInterval(() => writeStats(this.log, port), this.options.statsPeriodMs);
+      this.statsTimer = setInterval(() => writeStats(this.log, bound), this.options.statsPeriodMs);
       this.statsTimer.unref();
     }
-    return { connectionString: `esdb://127.0.0.1:${port}?tls=false`, port };
+    return { connectionString: `esdb://127.0.0.1:${bound}?tls=false`, port: bound };
   }
 
   /** Drops every connection at once, as a node that goes away does, and frees the port. */
