@@ -6,6 +6,7 @@ import { ProjectionRunner } from '@rank/projector/projection-runner';
 import { CheckScheduler } from '@rank/tracking/schedule/check-scheduler';
 import { ProjectContentRepository } from '@rank/projects/workspace.repository';
 import { MonthlyTokensRepository } from '@rank/tracking/schedule/monthly-tokens.repository';
+import { tokenSlotKey } from '@rank/tracking/domain/monthly-tokens';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /** A clock the test moves by hand; every replica reads the same one. */
@@ -96,7 +97,7 @@ describe('Scheduled checks draw on the monthly SERP-check tokens', () => {
     clock.current = new Date('2026-05-30T12:00:00.000Z');
     const counts = await Promise.all([a, b].map((app) => app.running.app.get(CheckScheduler).requestDueSlots()));
     expect(counts.sort()).toEqual([0, 1]);
-    expect(await ledger(a, accountId, '2026-05')).toEqual([`${cheap} 2026-05-30 drew 3`, `${deep} 2026-05-30 refused`]);
+    expect(await ledger(a, accountId, '2026-05')).toEqual([`${cheap} 2026-05-30@UTC drew 3`, `${deep} 2026-05-30@UTC refused`]);
     expect(await schedule(a, cheap)).toEqual(['2026-05-30 requested']);
     expect(await schedule(a, deep)).toEqual(['2026-05-30 skipped monthlyTokensExhausted (needs 4, 2 left)']);
 
@@ -118,7 +119,7 @@ describe('Scheduled checks draw on the monthly SERP-check tokens', () => {
 
     // A new UTC month brings the plan's tokens back.
     expect(await at('2026-06-01T12:00:00.000Z', c)).toBe(1);
-    expect(await ledger(c, accountId, '2026-06')).toEqual([`${cheap} 2026-06-01 drew 3`, `${deep} 2026-06-01 refused`]);
+    expect(await ledger(c, accountId, '2026-06')).toEqual([`${cheap} 2026-06-01@UTC drew 3`, `${deep} 2026-06-01@UTC refused`]);
     expect(await ledger(c, accountId, '2026-05')).toHaveLength(4);
 
     // The operator upgrades the plan: the next slot runs (the slot already skipped stays skipped).
@@ -127,10 +128,10 @@ describe('Scheduled checks draw on the monthly SERP-check tokens', () => {
     expect(await c.running.app.get(CheckScheduler).requestDueSlots()).toBe(0);
     expect(await at('2026-06-02T12:00:00.000Z', b)).toBe(2);
     expect(await ledger(c, accountId, '2026-06')).toEqual([
-      `${cheap} 2026-06-01 drew 3`,
-      `${deep} 2026-06-01 refused`,
-      `${cheap} 2026-06-02 drew 3`,
-      `${deep} 2026-06-02 drew 4`,
+      `${cheap} 2026-06-01@UTC drew 3`,
+      `${deep} 2026-06-01@UTC refused`,
+      `${cheap} 2026-06-02@UTC drew 3`,
+      `${deep} 2026-06-02@UTC drew 4`,
     ]);
     expect(await schedule(c, deep)).toEqual([
       '2026-05-30 skipped monthlyTokensExhausted (needs 4, 2 left)',
@@ -164,7 +165,7 @@ describe('Scheduled checks draw on the monthly SERP-check tokens', () => {
         accountId,
         month: '2026-07',
         projectId,
-        slotKey: '2026-06-30',
+        slotKey: tokenSlotKey('2026-06-30', 'America/New_York'),
         keywordCount: 5,
         serpTop: 50,
         refreshesPerMonth: 30,
@@ -176,7 +177,35 @@ describe('Scheduled checks draw on the monthly SERP-check tokens', () => {
 
     await app!.running.app.get(CheckScheduler).requestDueSlots();
     expect(await schedule(app!, projectId)).toEqual(['2026-06-30 requested']);
-    expect(await ledger(app!, accountId, '2026-07')).toEqual([`${projectId} 2026-06-30 drew 5`]);
+    expect(await ledger(app!, accountId, '2026-07')).toEqual([`${projectId} 2026-06-30@America/New_York drew 5`]);
     expect(await ledger(app!, accountId, '2026-06')).toEqual([]);
+  }, 60_000);
+
+  it("pays a zone change's new day apart from the old zone's day of the same date", async () => {
+    const [app] = replicas;
+    const { accountId, apiKey: key } = await app!.createAccount({ plan: 'roomy' });
+    clock.current = new Date('2026-08-02T12:00:00.000Z');
+    const body = { name: 'Zones', domain: 'zones.example', updateTime: 0 };
+    const projectId = await addProject(app!, key, { ...body, updateTimezone: 'UTC' }, 2);
+    await caughtUp(app!);
+    // (The earlier tests' projects have slots due too: only this project's streams are looked at.)
+    await at('2026-08-03T00:00:00.000Z', app!);
+    expect(await schedule(app!, projectId)).toEqual(['2026-08-03 requested']);
+
+    // Midnight in New York is 04:00 UTC: 3 August there is a new slot, run once, and paid.
+    clock.current = new Date('2026-08-03T01:00:00.000Z');
+    const moved = await app!.request('PUT', '/api/projects', {
+      key,
+      body: { _id: projectId, ...body, updateTimezone: 'America/New_York' },
+    });
+    expect(moved.status).toBe(200);
+    await caughtUp(app!);
+    await at('2026-08-03T04:00:00.000Z', app!);
+    expect(await schedule(app!, projectId)).toEqual(['2026-08-03 requested', '2026-08-03 requested']);
+    // Before: one draw, keyed by the date alone; New York's day was handed UTC's decision and ran unpaid.
+    expect(await ledger(app!, accountId, '2026-08')).toEqual([
+      `${projectId} 2026-08-03@UTC drew 2`,
+      `${projectId} 2026-08-03@America/New_York drew 2`,
+    ]);
   }, 60_000);
 });

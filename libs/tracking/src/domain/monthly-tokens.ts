@@ -76,6 +76,13 @@ export const monthlyTokensStreamName = STREAM_CATEGORIES.tokens;
 /** The month whose tokens a slot draws on: the UTC calendar month (`YYYY-MM`) of its due time. */
 export const tokenMonthOf = (dueAt: Date) => dueAt.toISOString().slice(0, 7);
 
+/**
+ * A slot's key in the ledger: its local day and the zone it is a day of. After a time-zone change
+ * the same date is another day, a new slot for the schedule; keyed by the date alone it was handed
+ * the old zone's decision (refused: the day skipped after an upgrade; drawn: the day run unpaid).
+ */
+export const tokenSlotKey = (day: string, timeZone: string) => `${day}@${timeZone}`;
+
 /** Tokens a scheduled check of a project costs: the on-demand cost rule, for every keyword. */
 export const slotTokenCost = (keywordCount: number, serpTop: SerpDepth) => keywordCount * checkCost(serpTop);
 

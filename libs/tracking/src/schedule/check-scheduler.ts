@@ -4,7 +4,7 @@ import type { PlanCatalogue } from '@rank/accounts/domain/plans';
 import { findProject } from '@rank/projects/domain/workspace';
 import { refreshesPerMonth } from '@rank/projects/domain/project-settings';
 import { newObjectId } from '@rank/domain/object-id';
-import { tokenMonthOf } from '../domain/monthly-tokens';
+import { tokenMonthOf, tokenSlotKey } from '../domain/monthly-tokens';
 import { latestDueSlot } from '../domain/schedule/due-slot';
 import type { ReadStore } from '@rank/read-store/read-store.port';
 import { AccountRepository } from '@rank/accounts/account.repository';
@@ -82,7 +82,7 @@ export class CheckScheduler {
           accountId,
           month,
           projectId,
-          slotKey: slot.key,
+          slotKey: tokenSlotKey(slot.key, timeZone),
           keywordCount,
           serpTop: project.settings.serpTop,
           refreshesPerMonth: refreshesPerMonth(project.settings),
