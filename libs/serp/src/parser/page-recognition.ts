@@ -22,6 +22,17 @@ export function isGoogleSearchPage($: CheerioAPI, resultsArea: boolean = hasResu
 }
 
 /**
+ * Whether the page reaches Google's footer, which every result page ends with, after its results and
+ * its pager: `#footcnt`/`#fbar` with `role=contentinfo` (desktop and mobile, 2019–2025) or `footer`
+ * (basic HTML, the 2021 smartphone page). A page cut short (a proxy or an API that ended the body
+ * early) lacks it, and its results would be a partial list: with the pager cut off too, the last
+ * result read would pass for the end of Google's list, and a site below it for "not ranking".
+ */
+export function reachesPageEnd($: CheerioAPI): boolean {
+  return $('#footcnt, #fbar, [role="contentinfo"], footer').length > 0;
+}
+
+/**
  * Google's "did not match any documents" message, in the languages the scraper queries most. It sits
  * in `#topstuff .card-section` (desktop 2023) or `#botstuff .mnr-c` (2026) as a `p[role=heading]`.
  */

@@ -101,6 +101,12 @@ describe('parseSerpPage on saved Google pages', () => {
         }
       });
 
+      it('cut short before its last title, is unrecognised, never a shorter list (its pager is cut off too)', () => {
+        const html = readSerpFixture(fileName);
+        const page = parseSerpPage(html.slice(0, html.lastIndexOf('<h3')));
+        expect(page).toEqual({ kind: 'unrecognised', detail: expect.stringMatching(/stops before Google's footer/) });
+      });
+
       it('has a link to the next page (every saved result page is a first page with a pager)', () => {
         expect(resultsOf(fileName).hasNextPage).toBe(true);
       });

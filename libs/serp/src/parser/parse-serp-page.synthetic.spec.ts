@@ -14,6 +14,7 @@ function googlePage(results: string, extra = ''): string {
       ${extra}
       <div id="res"><div id="search"><div id="rso">${results}</div></div></div>
     </div></div></div></div>
+    <div id="footcnt"><div id="fbar" role="contentinfo">Footer</div></div>
   </body></html>`;
 }
 
@@ -42,6 +43,14 @@ describe('parseSerpPage: pages it cannot read are "unrecognised", never an empty
     const page = parseSerpPage(googlePage('<div class="new-card"><span class="title">Example</span></div>'));
     expect(page.kind).toBe('unrecognised');
     expect(page.kind === 'unrecognised' && page.detail).toMatch(/no organic result and no "no results" message/);
+  });
+
+  it("a result page cut short before Google's footer, whose list would stop at the cut", () => {
+    const whole = googlePage(webResult('https://a.example/', 'A') + webResult('https://b.example/', 'B'));
+    expect(parseSerpPage(whole).kind).toBe('results');
+    const page = parseSerpPage(whole.slice(0, whole.indexOf('https://b.example/')));
+    expect(page.kind).toBe('unrecognised');
+    expect(page.kind === 'unrecognised' && page.detail).toMatch(/stops before Google's footer/);
   });
 
   it('a Google result page whose only title links are ads and People also ask', () => {

@@ -3,7 +3,7 @@ import { detectBlockPage } from './block-page';
 import { consentRedirectDetail, detectConsentPage } from './consent-page';
 import { loadSerpHtml } from './load-serp-html';
 import { extractOrganicResults } from './organic-results';
-import { hasResultsArea, isGoogleSearchPage, isNoResultsPage } from './page-recognition';
+import { hasResultsArea, isGoogleSearchPage, isNoResultsPage, reachesPageEnd } from './page-recognition';
 import { hasNextPage } from './pagination';
 import type { PageSource, SerpPage } from './serp-page';
 
@@ -18,7 +18,8 @@ import type { PageSource, SerpPage } from './serp-page';
  * 3. a page without a results column that shows the consent interstitial is `consent`;
  * 4. any other page that is not a Google result page is `unrecognised`;
  * 5. a result page with organic results is `results` (even under the consent dialog, which
- *    overlays real results without hiding them);
+ *    overlays real results without hiding them), if it reaches Google's footer; one cut short
+ *    before it is `unrecognised`, since its list would stop at the cut;
  * 6. one without, that says Google found nothing, is `no-results`;
  * 7. one without, under the consent dialog, is `consent`;
  * 8. one without, that does not say so, is `unrecognised`: its layout is one the parser does not
@@ -50,6 +51,12 @@ export function parseSerpPage(html: string, source?: PageSource): SerpPage {
 
   const organic = extractOrganicResults($);
   if (organic.length > 0) {
+    if (!reachesPageEnd($)) {
+      return {
+        kind: 'unrecognised',
+        detail: "the page stops before Google's footer (#footcnt, #fbar or footer): cut short, so its results would be a partial list",
+      };
+    }
     return { kind: 'results', organic, aiOverview: extractAiOverviewSources($), hasNextPage: hasNextPage($) };
   }
   if (isNoResultsPage($)) return { kind: 'no-results' };
