@@ -100,6 +100,26 @@ describe('paging', () => {
     expect(top100.organic[99]).toMatchObject({ position: 100, url: 'https://p9-r4.example/' });
   });
 
+  it('reads on past depth/10 pages while Google offers more: pages of 7 reach position 50 on the eighth', async () => {
+    // Before: at most depth/10 + 2 = 7 pages, 49 results, and a site at 50 stored as "not ranking".
+    google.reset(pagedGoogle(7));
+    const outcome = expectSuccess(await newFetcher().fetchSerp(check));
+    expect(google.starts).toEqual([0, 10, 20, 30, 40, 50, 60, 70]);
+    expect(outcome.organic).toHaveLength(50);
+    expect(outcome.organic[49]).toMatchObject({ position: 50, url: 'https://p8-r1.example/' });
+  });
+
+  it('fails a check whose pages run too short to reach the depth, never passing the list off as complete', async () => {
+    google.reset(pagedGoogle(2));
+    const outcome = expectFailure(await newFetcher().fetchSerp(check));
+    expect(google.starts).toHaveLength(13);
+    expect(outcome).toMatchObject({
+      cause: 'short_pages',
+      pagesRead: 13,
+      reason: 'Google offered a next page after 13 pages holding 26 of the 50 results: its pages run too short to read them all',
+    });
+  });
+
   it('stops at a page without a next link and succeeds with what Google has', async () => {
     google.reset(pagedGoogle(10, 20));
 

@@ -57,7 +57,9 @@ export type SerpFailureCause =
   /** A SERP API answered with something we cannot read. */
   | 'malformed_answer'
   /** A SERP API refused the request (a bad key, no credit left). */
-  | 'upstream_refused';
+  | 'upstream_refused'
+  /** Google's pages held too few results to reach the depth within the pages read. */
+  | 'short_pages';
 
 /** What the fetcher reports as it goes, for metrics; `egress` is `direct` or a proxy's host:port, never credentials. */
 export interface SerpFetchObserver {
@@ -108,8 +110,12 @@ type FetcherSettings = Pick<
 > &
   Partial<Pick<SerpFetcherConfig, 'minIntervalMs' | 'hourlyBudget'>>;
 
-/** Google sometimes shows 8 or 9 organic results a page; two spare pages still reach the depth. */
-const SPARE_PAGES = 2;
+/**
+ * Google shows 7 to 10 organic results a page, so the depth takes more pages than depth/10; paging
+ * goes on while Google offers a next page, as far as pages of 4 results would need. A list still
+ * short of the depth there fails the check: "not ranking" would be said of places never read.
+ */
+const FEWEST_RESULTS_A_PAGE = 4;
 
 /** Result of reading one page, after retries; a block never gets here as a page. */
 type PageRead =
@@ -165,7 +171,7 @@ export class SerpFetcher {
     const check: CheckState = { blockRetryLeft: this.egresses.usesProxies };
     const success = (): SerpFetchOutcome => ({ kind: 'success', organic, aiOverview, pagesRead });
 
-    const maxPages = request.depth / RESULTS_PER_PAGE + SPARE_PAGES;
+    const maxPages = Math.ceil(request.depth / FEWEST_RESULTS_A_PAGE);
     for (let pageIndex = 0; pageIndex < maxPages; pageIndex++) {
       const start = pageIndex * RESULTS_PER_PAGE;
       const where = `page ${pageIndex + 1} (start=${start})`;
@@ -223,7 +229,12 @@ export class SerpFetcher {
           return assertNever(page);
       }
     }
-    return success();
+    return {
+      kind: 'failed',
+      reason: `Google offered a next page after ${maxPages} pages holding ${organic.length} of the ${request.depth} results: its pages run too short to read them all`,
+      pagesRead,
+      cause: 'short_pages',
+    };
   }
 
   async close(): Promise<void> {
