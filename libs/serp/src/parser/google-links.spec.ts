@@ -24,6 +24,26 @@ describe('resultUrlFromHref', () => {
     expect(resultUrlFromHref('/url?q=https://example.com/%3Futm_medium%3Dcpc%26id%3D3&sa=U')).toBe('https://example.com/?id=3');
   });
 
+  it("reads the page behind Google Translate and the AMP viewer, which is the result (before: Google's or the proxy's host)", () => {
+    expect(resultUrlFromHref('https://www-my--proj-com.translate.goog/eggs?id=1&_x_tr_sl=de&_x_tr_tl=en&_x_tr_hl=en')).toBe(
+      'https://www.my-proj.com/eggs?id=1',
+    );
+    expect(resultUrlFromHref('https://old-example-org.translate.goog/?_x_tr_sch=http&_x_tr_sl=fr&_x_tr_tl=en')).toBe(
+      'http://old.example.org/',
+    );
+    expect(resultUrlFromHref('https://translate.google.com/translate?hl=en&sl=de&u=https://www.myproj.com/eggs%3Futm_source%3Dx')).toBe(
+      'https://www.myproj.com/eggs',
+    );
+    expect(resultUrlFromHref('https://www.google.com/amp/s/www.myproj.com/amp/eggs')).toBe('https://www.myproj.com/amp/eggs');
+    expect(resultUrlFromHref('/amp/s/www.myproj.com/amp/eggs')).toBe('https://www.myproj.com/amp/eggs');
+    expect(resultUrlFromHref('https://www-myproj-com.cdn.ampproject.org/c/s/www.myproj.com/amp/eggs')).toBe(
+      'https://www.myproj.com/amp/eggs',
+    );
+    // Not proxies: a site's own /amp/ page, a host that only contains the words.
+    expect(resultUrlFromHref('https://news.example/amp/s/story')).toBe('https://news.example/amp/s/story');
+    expect(resultUrlFromHref('https://translate.goog.example/page')).toBe('https://translate.goog.example/page');
+  });
+
   it("returns null for links that stay on Google's result pages", () => {
     expect(resultUrlFromHref('/search?q=coffee&start=10')).toBeNull();
     expect(resultUrlFromHref('https://www.google.com/search?q=coffee&tbm=nws')).toBeNull();

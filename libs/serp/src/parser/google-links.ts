@@ -6,6 +6,13 @@
  * basic-HTML and some mobile pages; `/url?url=…` on some desktop pages), or to one of its own
  * pages (`/search?…` for a refinement, a local place or a knowledge-panel entity). Only the first
  * two lead off Google's result pages.
+ *
+ * A result can also be shown through a proxy of Google's: a translated result opens the page in
+ * Google Translate (`www-example-com.translate.goog/…`, or `translate.google.com/translate?u=…`),
+ * and an AMP result in Google's AMP viewer (`google.com/amp/s/example.com/…`, or the AMP cache
+ * `example-com.cdn.ampproject.org/c/s/example.com/…`). The result is still the site's page, so
+ * the page behind the proxy is what is stored and matched: read as the proxy's host, a site ranking
+ * there was stored as not ranking.
  */
 
 /** Resolves Google's relative links; the host is irrelevant, only path and query are read. */
@@ -91,10 +98,32 @@ export function resultUrlFromHref(href: string | undefined): string | null {
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return null;
   if (isGoogleSearchNavigation(parsed)) return null;
+  const proxied = pageBehindProxy(parsed);
+  if (proxied !== null) return resultUrlFromHref(proxied);
 
   // A relative link that was not a redirect is one of Google's own pages.
   if (!/^https?:\/\//i.test(trimmed)) return null;
   return withoutTrackingParameters(trimmed);
+}
+
+/** The page a Google Translate or AMP-viewer link shows, or null for any other link. */
+function pageBehindProxy(url: URL): string | null {
+  const host = url.hostname.toLowerCase();
+  if (host.endsWith('.translate.goog')) {
+    // The site's host with its dots as `-` and its own `-` doubled; `_x_tr_*` are the proxy's settings.
+    const label = host.slice(0, -'.translate.goog'.length);
+    const site = label.replace(/--/g, '\0').replace(/-/g, '.').replace(/\0/g, '-');
+    const query = [...url.searchParams].filter(([name]) => !name.startsWith('_x_tr_'));
+    const search = query.length === 0 ? '' : `?${new URLSearchParams(query).toString()}`;
+    const scheme = url.searchParams.get('_x_tr_sch') === 'http' ? 'http' : 'https';
+    return `${scheme}://${site}${url.pathname}${search}${url.hash}`;
+  }
+  if (isGoogleHost(host) && host.startsWith('translate.') && url.pathname === '/translate') return url.searchParams.get('u');
+  const amp = isGoogleHost(host) ? /^\/amp\/(s\/)?(.+)$/.exec(url.pathname) : null;
+  if (amp) return `${amp[1] ? 'https' : 'http'}://${amp[2]}${url.search}${url.hash}`;
+  const cached = host.endsWith('.cdn.ampproject.org') ? /^\/[a-z]\/(s\/)?(.+)$/.exec(url.pathname) : null;
+  if (cached) return `${cached[1] ? 'https' : 'http'}://${cached[2]}${url.search}${url.hash}`;
+  return null;
 }
 
 /** google.com, www.google.fr, google.co.uk… (not googleusercontent.com or blog.google). */
