@@ -34,7 +34,7 @@ export function extractOrganicResults($: CheerioAPI): OrganicResult[] {
 
   const candidates = findTitleLinks($, area).filter((link) => !nonOrganic.has(link.anchor) && !hasAncestorIn(link.anchor, nonOrganic));
 
-  const titleStyle = pageTitleStyle(candidates);
+  const titleStyle = pageTitleStyle(candidates, area.is('#rcnt'));
   const accepted: TitleLink[] = [];
   const seenUrls = new Set<string>();
   for (const link of candidates) {
@@ -63,9 +63,12 @@ export function extractOrganicResults($: CheerioAPI): OrganicResult[] {
  * On every saved page one kind is absent from the result links after the non-organic containers are
  * left out. A few h3 links on a mobile page (some feature a future layout brings) must not hide its
  * results, hence the majority rule; three h3-titled results settle it for desktop pages, whose
- * carousels can outnumber the results.
+ * carousels can outnumber the results. A desktop page (`#rcnt`) is always read by its h3 titles:
+ * one without any has its results in a markup the parser does not know, and reading its carousels
+ * instead (a brand carousel, say) would pass them off as the results.
  */
-function pageTitleStyle(candidates: readonly TitleLink[]): 'h3' | 'heading' {
+function pageTitleStyle(candidates: readonly TitleLink[], desktop: boolean): 'h3' | 'heading' {
+  if (desktop) return 'h3';
   const h3Titled = candidates.filter((link) => link.titleElement === 'h3').length;
   const headingTitled = candidates.length - h3Titled;
   return h3Titled >= 3 || h3Titled >= headingTitled ? 'h3' : 'heading';

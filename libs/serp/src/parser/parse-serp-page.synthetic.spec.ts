@@ -18,6 +18,15 @@ function googlePage(results: string, extra = ''): string {
   </body></html>`;
 }
 
+/** A minimal mobile result page: as real ones, `#cnt` without the desktop's `#rcnt`. */
+function mobileGooglePage(results: string): string {
+  return `<!doctype html><html><head><title>q - Google Search</title></head><body>
+    <form action="/search"><textarea name="q">q</textarea></form>
+    <div id="main"><div id="cnt"><div id="rso">${results}</div></div></div>
+    <div id="fbar" role="contentinfo">Footer</div>
+  </body></html>`;
+}
+
 function webResult(href: string, title: string, snippet = 'A snippet.'): string {
   return `<div class="g"><div class="yuRUbf"><a href="${href}"><h3>${title}</h3><cite>${href}</cite></a></div>
     <div class="VwiC3b">${snippet}</div></div>`;
@@ -51,6 +60,16 @@ describe('parseSerpPage: pages it cannot read are "unrecognised", never an empty
     const page = parseSerpPage(whole.slice(0, whole.indexOf('https://b.example/')));
     expect(page.kind).toBe('unrecognised');
     expect(page.kind === 'unrecognised' && page.detail).toMatch(/stops before Google's footer/);
+  });
+
+  it('a desktop result page whose results lost their h3 titles, even with a carousel titled by role=heading', () => {
+    // Before: the majority rule read the carousel's links as the results.
+    const brands = ['nike', 'asics', 'hoka']
+      .map((brand) => `<a href="https://www.${brand}.example/"><div role="heading">${brand}</div></a>`)
+      .join('');
+    const titles = `<div class="g"><a href="https://a.example/"><div class="title">A</div></a></div>`;
+    const page = parseSerpPage(googlePage(titles, `<div class="brands">${brands}</div>`));
+    expect(page.kind).toBe('unrecognised');
   });
 
   it('a Google result page whose only title links are ads and People also ask', () => {
@@ -250,7 +269,7 @@ describe('parseSerpPage: counting organic results', () => {
   it('reads mobile results titled by div[role=heading] when the page has no h3 titles', () => {
     const mobile = `<div class="MjjYud"><a href="https://m.example/"><div role="heading" aria-level="3">Mobile title</div></a>
       <div class="yDYNvb">Mobile snippet.</div></div>`;
-    const page = expectResults(parseSerpPage(googlePage(mobile)));
+    const page = expectResults(parseSerpPage(mobileGooglePage(mobile)));
     expect(page.organic).toEqual([
       { position: 1, url: 'https://m.example/', title: 'Mobile title', domain: 'm.example', snippet: 'Mobile snippet.' },
     ]);
@@ -266,7 +285,7 @@ describe('parseSerpPage: counting organic results', () => {
     const mobileResult = (n: number) =>
       `<div class="MjjYud"><a href="https://m${n}.example/"><div role="heading" aria-level="3">M${n}</div></a></div>`;
     const stray = `<div><a href="https://feature.example/"><h3>Some feature</h3></a></div>`;
-    const page = expectResults(parseSerpPage(googlePage(mobileResult(1) + stray + mobileResult(2) + mobileResult(3))));
+    const page = expectResults(parseSerpPage(mobileGooglePage(mobileResult(1) + stray + mobileResult(2) + mobileResult(3))));
     expect(page.organic.map((result) => result.url)).toEqual(['https://m1.example/', 'https://m2.example/', 'https://m3.example/']);
   });
 
