@@ -1,4 +1,5 @@
 import type { CheerioAPI } from 'cheerio';
+import { hasSearchBox } from './page-recognition';
 import type { BlockReason } from './serp-page';
 
 /**
@@ -9,7 +10,9 @@ import type { BlockReason } from './serp-page';
  * Google's /sorry/ pages. The other two signs also occur on real result pages, so they count only
  * when the page has no results area:
  * - real result pages rendered in 2025 carry the same `<noscript>` redirect to
- *   `/httpservice/retry/enablejs` that makes up the whole JavaScript-challenge page;
+ *   `/httpservice/retry/enablejs` that makes up the whole JavaScript-challenge page, which has no
+ *   search box either: a page with one is a result page whose column the parser does not know
+ *   (unrecognised), not a block that would rest the egress for every check;
  * - "unusual traffic" can be the text of a snippet.
  */
 export function detectBlockPage($: CheerioAPI, hasResultsArea: boolean): BlockReason | null {
@@ -20,7 +23,8 @@ export function detectBlockPage($: CheerioAPI, hasResultsArea: boolean): BlockRe
   const noscriptRedirect = $('noscript')
     .toArray()
     .some((element) => ($(element).html() ?? '').includes('/httpservice/retry/enablejs'));
-  if (noscriptRedirect || $('a[href*="/httpservice/retry/enablejs"], meta[content*="/httpservice/retry/enablejs"]').length > 0) {
+  const enableJs = noscriptRedirect || $('a[href*="/httpservice/retry/enablejs"], meta[content*="/httpservice/retry/enablejs"]').length > 0;
+  if (enableJs && !hasSearchBox($)) {
     return 'javascript-challenge';
   }
 

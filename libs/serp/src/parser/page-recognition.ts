@@ -17,7 +17,11 @@ export function hasResultsArea($: CheerioAPI): boolean {
  * empty document has neither. `resultsArea` is {@link hasResultsArea}, when the caller has it.
  */
 export function isGoogleSearchPage($: CheerioAPI, resultsArea: boolean = hasResultsArea($)): boolean {
-  if (!resultsArea) return false;
+  return resultsArea && hasSearchBox($);
+}
+
+/** Google's search box (`q`, in a form that submits to `/search`): on every result page, on no block page. */
+export function hasSearchBox($: CheerioAPI): boolean {
   return $('input[name="q"], textarea[name="q"], form[action$="/search"]').length > 0;
 }
 

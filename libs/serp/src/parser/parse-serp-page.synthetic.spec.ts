@@ -110,6 +110,16 @@ describe('parseSerpPage: block pages are "blocked"', () => {
     expect(parseSerpPage(html)).toEqual({ kind: 'blocked', reason: 'javascript-challenge' });
   });
 
+  it('nor a result page whose results column the parser does not know, which has a search box', () => {
+    // Before: "blocked (javascript-challenge)", which rests the egress for every check.
+    const noscript = '<noscript><meta content="0;url=/httpservice/retry/enablejs?sei=x" http-equiv="refresh"></noscript>';
+    const renamed = googlePage(webResult('https://a.example/', 'A'), noscript).replace(
+      /id="(search|rso|center_col|rcnt|res|cnt)"/g,
+      'id="$1-new"',
+    );
+    expect(parseSerpPage(renamed)).toMatchObject({ kind: 'unrecognised' });
+  });
+
   it('but not a result page that carries the same <noscript> redirect, as 2025 pages do', () => {
     const noscript = '<noscript><meta content="0;url=/httpservice/retry/enablejs?sei=x" http-equiv="refresh"></noscript>';
     const page = parseSerpPage(googlePage(webResult('https://a.example/', 'A'), noscript));
