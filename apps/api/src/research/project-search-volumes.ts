@@ -10,10 +10,16 @@ import { ReadModelMemo } from '../platform/read-models/read-model-memo';
 /** Keyword id -> average monthly searches, for the keywords with stored figures. */
 export type SearchVolumes = ReadonlyMap<string, number | null>;
 
-/** About 70 projects of 3,500 keywords. */
+/** About 20 projects of 3,500 keywords, or thousands of small ones. */
 const MEMO_BYTES = 16 * 1024 * 1024;
 /** A map entry of a 24-character id and a number, roughly. */
 const ENTRY_BYTES = 64;
+/**
+ * A keyword of the list a map was read for, which the memo keeps to compare by identity: its id,
+ * text and market. Counted because a project without stored volumes (every project, without a
+ * keyword-data provider) has an empty map, and its entry held the whole list at no cost.
+ */
+const KEYWORD_BYTES = 200;
 
 /**
  * The average monthly searches of a project's keywords, as project detail, keyword-updates and the
@@ -25,7 +31,7 @@ const ENTRY_BYTES = 64;
  */
 @Injectable()
 export class ProjectSearchVolumes {
-  private readonly memo: ReadModelMemo<SearchVolumes>;
+  private readonly memo: ReadModelMemo<SearchVolumes, ProjectContentState['keywords']>;
 
   constructor(
     @Inject(EVENT_STORE) eventStore: EventStore,
@@ -33,9 +39,9 @@ export class ProjectSearchVolumes {
     private readonly volumes: KeywordVolumes,
   ) {
     // keyword_volumes is market data, not the project's: any change to it may touch any project.
-    this.memo = new ReadModelMemo<SearchVolumes>(eventStore, readStore, {
+    this.memo = new ReadModelMemo<SearchVolumes, ProjectContentState['keywords']>(eventStore, readStore, {
       tables: ['keyword_volumes'],
-      bytesOf: (map) => map.size * ENTRY_BYTES,
+      bytesOf: (map, keywords) => map.size * ENTRY_BYTES + keywords.length * KEYWORD_BYTES,
       maxBytes: MEMO_BYTES,
     });
   }

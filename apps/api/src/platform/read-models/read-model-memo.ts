@@ -6,32 +6,38 @@ import type { Projection, ReadModelChange } from '@rank/read-store/projection';
 import type { ReadStore } from '@rank/read-store/read-store.port';
 
 /** What a memo keeps its values by, and how it knows one still holds. */
-export interface MemoSpec<T> {
+export interface MemoSpec<T, I extends object = object> {
   /** The read-model tables a value is read from. */
   tables: readonly string[];
   /** Whether a change to one of those tables may alter the value kept under `key`; without it, any change does. */
   affects?(change: ReadModelChange, key: string): boolean;
-  /** Roughly the bytes a value holds, for the memo's bound. */
-  bytesOf(value: T): number;
+  /** Roughly the bytes a value and what it was read for (which the memo keeps too) hold, for the memo's bound. */
+  bytesOf(value: T, inputs: I): number;
   /** The bound: the least recently used values go first beyond it. */
   maxBytes: number;
 }
 
 /** A value and how far the read models had got when it was read. */
-interface Held<T> {
+interface Held<T, I> {
   value: T;
   /** What the value was read for (compared by identity): a value read for other inputs is read again. */
-  inputs: object;
+  inputs: I;
   /** A projected position up to which the value is known current: read before it was, and raised when the events projected since are found to touch none of its rows. */
   projectedUpTo: number;
 }
 
 /** A read under way; `queried` once its ClickHouse queries have been sent. */
-interface Reading<T> {
-  inputs: object;
+interface Reading<T, I> {
+  inputs: I;
   queried: boolean;
-  held: Promise<Held<T>>;
+  held: Promise<Held<T, I>>;
 }
+
+/**
+ * What keeping any value costs besides its own bytes: the record around it, its key, the map entry.
+ * Without it, values that weigh nothing by their own estimate (an empty map) were never evicted.
+ */
+const HELD_BYTES = 256;
 
 /** Beyond this many events projected since, reading again is cheaper than looking at each. */
 const MAX_EVENTS_LOOKED_AT = 1_000;
@@ -47,21 +53,26 @@ const MAX_EVENTS_LOOKED_AT = 1_000;
  *   events it projected since write none of the value's rows (found by running the projections
  *   that write its tables on them).
  */
-export class ReadModelMemo<T> {
+export class ReadModelMemo<T, I extends object = object> {
   private readonly held: StateCache;
   /** Reads under way, per key: concurrent first requests share one read. */
-  private readonly reading = new Map<string, Reading<T>>();
+  private readonly reading = new Map<string, Reading<T, I>>();
   private readonly projections: readonly Projection[];
   private readonly tables: ReadonlySet<string>;
 
   constructor(
     private readonly eventStore: EventStore,
     private readonly readStore: ReadStore,
-    private readonly spec: MemoSpec<T>,
+    private readonly spec: MemoSpec<T, I>,
   ) {
     this.held = new StateCache(spec.maxBytes);
     this.tables = new Set(spec.tables);
     this.projections = ALL_PROJECTIONS.filter((p) => p.tables.some((t) => this.tables.has(t)));
+  }
+
+  /** How many values are kept now. */
+  get size(): number {
+    return this.held.size;
   }
 
   /**
@@ -69,8 +80,8 @@ export class ReadModelMemo<T> {
    * log's last position read by the caller during this request, spares the read here: a caller that
    * asks several memos reads it once (on EventStoreDB it is a round trip).
    */
-  async get(key: string, inputs: object, read: () => Promise<T>, logEnd?: number): Promise<T> {
-    const known = this.held.get<Held<T>>(key)?.value;
+  async get(key: string, inputs: I, read: () => Promise<T>, logEnd?: number): Promise<T> {
+    const known = this.held.get<Held<T, I>>(key)?.value;
     let projectedNow: number | undefined;
     if (known && known.inputs === inputs) {
       if ((logEnd ?? (await this.eventStore.lastPosition())) <= known.projectedUpTo) return known.value;
@@ -85,19 +96,19 @@ export class ReadModelMemo<T> {
     // at least what this request's own would.
     const pending = this.reading.get(key);
     if (pending && pending.inputs === inputs && !pending.queried) return (await pending.held).value;
-    const entry = { inputs, queried: false } as Reading<T>;
+    const entry = { inputs, queried: false } as Reading<T, I>;
     entry.held = this.readNow(inputs, read, projectedNow, entry);
     this.reading.set(key, entry);
     try {
       const held = await entry.held;
-      this.held.set(key, held, this.spec.bytesOf(held.value));
+      this.held.set(key, held, HELD_BYTES + this.spec.bytesOf(held.value, inputs));
       return held.value;
     } finally {
       if (this.reading.get(key) === entry) this.reading.delete(key);
     }
   }
 
-  private async readNow(inputs: object, read: () => Promise<T>, projectedNow: number | undefined, entry: Reading<T>): Promise<Held<T>> {
+  private async readNow(inputs: I, read: () => Promise<T>, projectedNow: number | undefined, entry: Reading<T, I>): Promise<Held<T, I>> {
     // Read before the value: whatever its queries see includes at least everything up to it.
     const projectedUpTo = projectedNow ?? (await projectedPosition(this.readStore));
     entry.queried = true;
