@@ -11,8 +11,8 @@ export type Now = () => number;
  * allowance.
  */
 export class InProcessRateLimiter implements RateLimiter {
-  /** Times of the calls let through, oldest first, by `${bucket}:${windowSeconds}:${accountId}`. */
-  private readonly calls = new Map<string, number[]>();
+  /** By `${bucket}:${windowSeconds}:${accountId}`: the window's length and the times of the calls it let through, oldest first. */
+  private readonly calls = new Map<string, { spanMs: number; times: number[] }>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly now: Now = Date.now) {
@@ -51,19 +51,18 @@ export class InProcessRateLimiter implements RateLimiter {
   private logOf(bucket: RateLimitBucket, window: RateLimitWindow, accountId: string, now: number): number[] {
     const key = `${bucket}:${window.windowSeconds}:${accountId}`;
     let log = this.calls.get(key);
-    if (!log) this.calls.set(key, (log = []));
-    const since = now - window.windowSeconds * 1000;
+    if (!log) this.calls.set(key, (log = { spanMs: window.windowSeconds * 1000, times: [] }));
+    const { times } = log;
     let left = 0;
-    while (left < log.length && log[left]! <= since) left++;
-    if (left > 0) log.splice(0, left);
-    return log;
+    while (left < times.length && times[left]! <= now - log.spanMs) left++;
+    if (left > 0) times.splice(0, left);
+    return times;
   }
 
   private sweep(): void {
     const now = this.now();
-    for (const [key, log] of this.calls) {
-      const windowSeconds = Number(key.split(':')[1]);
-      if (log.length === 0 || log[log.length - 1]! <= now - windowSeconds * 1000) this.calls.delete(key);
+    for (const [key, { spanMs, times }] of this.calls) {
+      if (times.length === 0 || times[times.length - 1]! <= now - spanMs) this.calls.delete(key);
     }
   }
 }

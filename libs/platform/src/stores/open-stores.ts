@@ -43,9 +43,13 @@ async function answersAt(store: EventStore, connectionString: string): Promise<v
     await store.close().catch(() => undefined);
     if ((error as { type?: unknown } | null)?.type !== 'unavailable') throw error;
     const cause = /\b(E[A-Z]{3,})\b/.exec(error instanceof Error ? error.message : '')?.[1] ?? 'unavailable';
-    throw new ConfigError([
-      `EVENTSTORE_CONNECTION_STRING ${withoutCredentials(connectionString)} cannot be reached (${cause}): start EventStoreDB there, or correct the connection string`,
-    ]);
+    throw serverNotReached(
+      'EVENTSTORE_CONNECTION_STRING',
+      withoutCredentials(connectionString),
+      cause,
+      'EventStoreDB',
+      'connection string',
+    );
   }
 }
 
@@ -95,8 +99,12 @@ export async function openStores(config: AppConfig, metrics?: Metrics): Promise<
 function unreachableServer(error: unknown, url: string | undefined): ConfigError | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   if (url === undefined || typeof code !== 'string' || !UNREACHABLE.has(code)) return undefined;
-  return new ConfigError([`CLICKHOUSE_URL ${new URL(url).origin} cannot be reached (${code}): start ClickHouse there, or correct the URL`]);
+  return serverNotReached('CLICKHOUSE_URL', new URL(url).origin, code, 'ClickHouse', 'URL');
 }
+
+/** The refusal of a start whose store server does not answer, naming the variable and where it points (never its credentials). */
+const serverNotReached = (variable: string, where: string, cause: string, server: string, setting: string) =>
+  new ConfigError([`${variable} ${where} cannot be reached (${cause}): start ${server} there, or correct the ${setting}`]);
 
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ECONNRESET']);
 

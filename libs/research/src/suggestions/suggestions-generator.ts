@@ -61,25 +61,24 @@ export class SuggestionsGenerator {
 
   async generate(input: SuggestionsInput): Promise<SuggestionsOutput> {
     let seedUsed: SeedUsed = 'autocomplete';
-    let error: string | null = null;
+    let modelFailure: string | null = null;
     let found: Map<string, string[]> | undefined;
     if (this.deps.llm) {
       try {
         found = await this.fromModel(this.deps.llm, input);
         seedUsed = 'llm';
       } catch (failure) {
-        error = `The language model failed, autocomplete was used instead: ${reasonOf(failure)}`;
-        this.deps.log(`keyword suggestions for ${input.domain}: ${error}`);
+        modelFailure = reasonOf(failure);
+        this.deps.log(`keyword suggestions for ${input.domain}: the language model failed, autocomplete was used instead: ${modelFailure}`);
       }
     }
     try {
       found ??= await this.fromAutocomplete(input);
     } catch (failure) {
       // Both seeds failed: the run's error says so, the model's failure too, not only the last one.
-      throw error === null
-        ? failure
-        : new Error(`${reasonOf(failure)}; before it, the language model failed: ${error.replace(/^[^:]*: /, '')}`);
+      throw modelFailure === null ? failure : new Error(`${reasonOf(failure)}; before it, the language model failed: ${modelFailure}`);
     }
+    const error = modelFailure === null ? null : `The language model failed, autocomplete was used instead: ${modelFailure}`;
     const locales: LocalePhrases[] = [];
     for (const market of input.locales) {
       const tracked = new Set(

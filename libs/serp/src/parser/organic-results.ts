@@ -61,17 +61,16 @@ export function extractOrganicResults($: CheerioAPI): OrganicResult[] {
  * `div[role=heading]`; desktop and basic-HTML pages with `h3`, and use role=heading titles only for
  * features (brand and news carousels, local places, app cards), whose links are then not results.
  * On every saved page one kind is absent from the result links after the non-organic containers are
- * left out. A few h3 links on a mobile page (some feature a future layout brings) must not hide its
- * results, hence the majority rule; three h3-titled results settle it for desktop pages, whose
- * carousels can outnumber the results. A desktop page (`#rcnt`) is always read by its h3 titles:
- * one without any has its results in a markup the parser does not know, and reading its carousels
- * instead (a brand carousel, say) would pass them off as the results.
+ * left out. A desktop page (`#rcnt`, whose carousels can outnumber its results) is always read by
+ * its h3 titles: one without any has its results in a markup the parser does not know, and reading
+ * its carousels instead (a brand carousel, say) would pass them off as the results. Elsewhere the
+ * majority decides, so that a few h3 links on a mobile page (some feature a future layout brings)
+ * do not hide its results.
  */
 function pageTitleStyle(candidates: readonly TitleLink[], desktop: boolean): 'h3' | 'heading' {
   if (desktop) return 'h3';
   const h3Titled = candidates.filter((link) => link.titleElement === 'h3').length;
-  const headingTitled = candidates.length - h3Titled;
-  return h3Titled >= 3 || h3Titled >= headingTitled ? 'h3' : 'heading';
+  return h3Titled >= candidates.length - h3Titled ? 'h3' : 'heading';
 }
 
 /**
