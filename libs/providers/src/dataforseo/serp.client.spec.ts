@@ -3,6 +3,7 @@ import { parseSerpPage } from '@rank/serp/parser';
 import { FAILURES, type FakeJsonApi } from '../testing/fake-json-api';
 import { DATAFORSEO_SERP_PATH, DataForSeoSerpSource } from './serp.client';
 import {
+  dataForSeoSerpAnswer,
   dataForSeoTaskError,
   FAKE_DATAFORSEO_LOGIN,
   FAKE_DATAFORSEO_PASSWORD,
@@ -18,6 +19,8 @@ function savedSerp(fileName: string): FakeSerp {
 }
 const HUNDRED = savedSerp('zlurad__serp-parser__desktop-google-100.html');
 const EGGS = savedSerp('fra50__persistent_browser_service__ai_overview.html');
+/** The same page, its first result shown as a featured snippet and its 3rd and 4th indented under the 2nd. */
+const SNIPPET_AND_INDENTED: FakeSerp = { ...HUNDRED, featuredSnippet: true, indented: [3, 4] };
 
 describe('DataForSeoSerpSource against a fake DataForSEO SERP API', () => {
   let api: FakeJsonApi;
@@ -36,6 +39,7 @@ describe('DataForSeoSerpSource against a fake DataForSEO SERP API', () => {
       new Map([
         ['google', HUNDRED],
         ['how to boil eggs', EGGS],
+        ['featured', SNIPPET_AND_INDENTED],
       ]),
     );
   });
@@ -50,7 +54,15 @@ describe('DataForSeoSerpSource against a fake DataForSEO SERP API', () => {
     expect(api.requests).toHaveLength(1);
     expect(api.requests[0]).toMatchObject({ method: 'POST', path: DATAFORSEO_SERP_PATH });
     expect(api.requests[0].body).toEqual([
-      { keyword: 'google', location_code: 2840, language_code: 'en', depth: 100, device: 'desktop', load_async_ai_overview: true },
+      {
+        keyword: 'google',
+        location_code: 2840,
+        language_code: 'en',
+        depth: 100,
+        device: 'desktop',
+        group_organic_results: false,
+        load_async_ai_overview: true,
+      },
     ]);
     expect(outcome.kind).toBe('success');
     if (outcome.kind !== 'success') return;
@@ -65,6 +77,28 @@ describe('DataForSeoSerpSource against a fake DataForSEO SERP API', () => {
     expect(api.requests[0].body).toEqual([expect.objectContaining({ location_code: 2276, language_code: 'pt', depth: 50 })]);
     expect(outcome.kind === 'success' && outcome.aiOverview.map((s) => s.url)).toEqual(EGGS.aiOverview.map((s) => s.url));
     expect(outcome.kind === 'success' && outcome.organic.map((r) => r.position)).toEqual(EGGS.organic.map((r) => r.position));
+  });
+
+  it('counts a featured snippet as the organic result it cites, and an indented result as its own position, as our parser does', async () => {
+    const outcome = await source().fetchSerp({ keyword: 'featured', geoCode: 'US', langCode: 'en', depth: 100 });
+    const expected = HUNDRED.organic.map(({ position, url }) => ({ position, url }));
+    expect(outcome.kind === 'success' && outcome.organic.map(({ position, url }) => ({ position, url }))).toEqual(expected);
+
+    // An answer that still folds indented results into their parent (`related_result`) reads the same.
+    const grouped = dataForSeoSerpAnswer({ keyword: 'featured', location_code: 2840, language_code: 'en' }, SNIPPET_AND_INDENTED);
+    expect(JSON.stringify(grouped)).toContain('"related_result":[{');
+    api.failWith({ kind: 'json', body: grouped });
+    const folded = await source().fetchSerp({ keyword: 'featured', geoCode: 'US', langCode: 'en', depth: 100 });
+    expect(folded.kind === 'success' && folded.organic.map(({ position, url }) => ({ position, url }))).toEqual(expected);
+  });
+
+  it('sends "+" and "%" in a keyword as DataForSEO asks (%2B, %25), since it decodes them', async () => {
+    await source().fetchSerp({ keyword: 'c++ tutorial', geoCode: 'US', langCode: 'en', depth: 10 });
+    await source().fetchSerp({ keyword: '100% cotton', geoCode: 'US', langCode: 'en', depth: 10 });
+    expect(api.requests.map((request) => (request.body as { keyword: string }[])[0].keyword)).toEqual([
+      'c%2B%2B tutorial',
+      '100%25 cotton',
+    ]);
   });
 
   it('reads a query Google finds nothing for (items null) as an empty result, not a failure', async () => {

@@ -20,9 +20,9 @@ export interface DataForSeoSerpOptions extends DataForSeoAccess {
  * The `dataforseo` source: DataForSEO's SERP API, `POST /v3/serp/google/organic/live/advanced`, one
  * live task a call, through the DataForSEO envelope shared with the keyword data client (HTTP Basic,
  * call and task status codes). `depth` asks for the whole top 50 or 100 at once, so a check costs
- * one call however many pages Google would have shown. Organic items are ordered by `rank_group`
- * (their rank among organic results); the AI Overview's references become its sources, the
- * overview loaded even when Google loads it asynchronously (`load_async_ai_overview`).
+ * one call however many pages Google would have shown. The results are read as our parser reads a
+ * page (see `organicOf`); the AI Overview's references become its sources, the overview loaded even
+ * when Google loads it asynchronously (`load_async_ai_overview`).
  */
 export class DataForSeoSerpSource implements SerpSource {
   readonly name = 'dataforseo' as const;
@@ -44,22 +44,21 @@ export class DataForSeoSerpSource implements SerpSource {
       };
     }
     const task = {
-      keyword: request.keyword,
+      keyword: keywordField(request.keyword),
       location_code: locationCode,
       language_code: request.langCode.split(/[-_]/)[0].toLowerCase(),
       depth: request.depth,
       device: 'desktop',
+      // An indented second result of a site is its own position (clarifications); by default
+      // DataForSEO folds it into its parent as a `related_result`.
+      group_organic_results: false,
       // Google loads most AI Overviews asynchronously; without this DataForSEO sends only a cached
       // overview, often an item with no references (costs $0.002 more, refunded when none is loaded).
       load_async_ai_overview: true,
     };
     try {
       const items = resultItems(await this.http.postLiveTask(DATAFORSEO_SERP_PATH, task));
-      const organic = items
-        .filter((item) => item.type === 'organic')
-        .map((item) => ({ rank: asNumber(item.rank_group), url: text(item.url), title: text(item.title), snippet: text(item.description) }))
-        .filter((item): item is { rank: number; url: string; title: string; snippet: string } => item.rank !== undefined && item.url !== '')
-        .sort((a, b) => a.rank - b.rank);
+      const organic = organicOf(items);
       const references = items.filter((item) => item.type === 'ai_overview').flatMap(referencesOf);
       return { kind: 'success', organic: organicFrom(organic, request.depth), aiOverview: aiOverviewFrom(references), pagesRead: 1 };
     } catch (error) {
@@ -85,6 +84,32 @@ function resultItems(result: unknown[]): JsonObject[] {
   if (!items) throw new UpstreamError(DATAFORSEO, 'malformed', `${DATAFORSEO_SERP_PATH} answered items that are not a list`);
   return items.map(asObject).filter((item): item is JsonObject => item !== undefined);
 }
+/**
+ * DataForSEO decodes `%xx` and reads `+` as a space in `keyword` ("if you need to use the "+"
+ * character for your keyword, please specify it as "%2B""): `c++ tutorial` is sent as `c%2B%2B tutorial`.
+ */
+const keywordField = (keyword: string): string => keyword.replace(/%/g, '%25').replace(/\+/g, '%2B');
+
+/** The item types that are organic results: a featured snippet counts as the organic result it cites (clarifications). */
+const ORGANIC_TYPES = new Set(['organic', 'featured_snippet']);
+
+/**
+ * The organic results in page order (`rank_absolute`; `rank_group` counts within one item type, so
+ * a featured snippet and the first organic item both have 1). An indented result still folded into
+ * its parent's `related_result` follows its parent. `organicFrom` drops a URL seen before, as a
+ * featured snippet repeated below is.
+ */
+function organicOf(items: JsonObject[]): { url: string; title: string; snippet: string }[] {
+  const unranked = Number.MAX_SAFE_INTEGER;
+  return items
+    .filter((item) => ORGANIC_TYPES.has(text(item.type)))
+    .map((item) => ({ item, rank: asNumber(item.rank_absolute) ?? unranked }))
+    .sort((a, b) => a.rank - b.rank)
+    .flatMap(({ item }) => [item, ...(asArray(item.related_result) ?? []).map(asObject).filter((r): r is JsonObject => r !== undefined)])
+    .map((item) => ({ url: text(item.url), title: text(item.title), snippet: text(item.description) }))
+    .filter((item) => item.url !== '');
+}
+
 /** References sit on the AI Overview and, in some answers, on its elements; both are read, in order. */
 function referencesOf(overview: JsonObject): { url: string; title: string }[] {
   const own = asArray(overview.references) ?? [];

@@ -9,20 +9,28 @@ export const FAKE_DATAFORSEO_PASSWORD = 'test-password';
 export interface FakeSerp {
   organic: OrganicResult[];
   aiOverview: AiOverviewSource[];
+  /** The first result is shown as a featured snippet: a `featured_snippet` item, not an `organic` one. */
+  featuredSnippet?: boolean;
+  /** Positions that are an indented second result of the site above: a `related_result` of the result before them, unless the task sets `group_organic_results: false`. */
+  indented?: number[];
 }
 
 /**
  * DataForSEO's answer to one live SERP task, in the envelope its docs describe (`version`,
- * `status_code` 20000, `tasks[0].result[0].items`): organic items with `rank_group` and
- * `rank_absolute` (the AI Overview takes an absolute rank of its own, as on a real page), and an
- * `ai_overview` item whose `references` carry `source`, `domain`, `url`, `title` and `text`.
+ * `status_code` 20000, `tasks[0].result[0].items`): `organic` and `featured_snippet` items with
+ * `rank_group` (the rank among items of their type) and `rank_absolute` (the rank on the page; the
+ * AI Overview takes one of its own), and an `ai_overview` item whose `references` carry `source`,
+ * `domain`, `url`, `title` and `text`. An indented result is folded into its parent's
+ * `related_result` by default ("if set to false, the related_result element will be provided as a
+ * separate organic result; default value: true").
  * Google loads the overview asynchronously (`asynchronous_ai_overview: true`), and, as the docs
  * say, its content comes only when the task sets `load_async_ai_overview`; otherwise the item is
  * there without elements or references.
  */
 export function dataForSeoSerpAnswer(task: Record<string, unknown>, serp: FakeSerp | null): unknown {
   const loaded = task.load_async_ai_overview === true;
-  const aiItems =
+  const grouped = task.group_organic_results !== false;
+  const aiItems: Record<string, unknown>[] =
     serp && serp.aiOverview.length > 0
       ? [
           {
@@ -45,18 +53,20 @@ export function dataForSeoSerpAnswer(task: Record<string, unknown>, serp: FakeSe
           },
         ]
       : [];
-  const offset = aiItems.length;
-  const organicItems = (serp?.organic ?? []).map((result, index) => ({
-    type: 'organic',
-    rank_group: result.position,
-    rank_absolute: index + 1 + offset,
-    position: 'left',
-    domain: result.domain,
-    title: result.title,
-    url: result.url,
-    description: result.snippet,
-    breadcrumb: result.url,
-  }));
+  const organicItems: Record<string, unknown>[] = [];
+  const ranks = new Map<string, number>();
+  for (const [index, result] of (serp?.organic ?? []).entries()) {
+    const shown = { domain: result.domain, title: result.title, url: result.url, description: result.snippet, breadcrumb: result.url };
+    const parent = organicItems.at(-1);
+    if (grouped && parent && serp?.indented?.includes(result.position)) {
+      parent.related_result = [...((parent.related_result as unknown[] | null) ?? []), { type: 'related_result', ...shown }];
+      continue;
+    }
+    const type = index === 0 && serp?.featuredSnippet ? 'featured_snippet' : 'organic';
+    ranks.set(type, (ranks.get(type) ?? 0) + 1);
+    const rankAbsolute = aiItems.length + organicItems.length + 1;
+    organicItems.push({ type, rank_group: ranks.get(type), rank_absolute: rankAbsolute, position: 'left', ...shown, related_result: null });
+  }
   const items = serp === null ? null : [...aiItems, ...organicItems];
   return {
     version: '0.1.20250101',
