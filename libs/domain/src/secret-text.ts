@@ -18,3 +18,11 @@ export function withoutSecrets(text: string, secrets: readonly (string | undefin
   for (const form of forms) if (result.includes(form)) result = result.split(form).join(SECRET_MARK);
   return result;
 }
+
+/**
+ * A URL or connection string as a message may show it: everything between `//` and its last `@`
+ * (a user and password, even one a URL parser would refuse) becomes `***`.
+ */
+export function withoutUserinfo(url: string): string {
+  return url.replace(/\/\/\S*@/, '//***@');
+}

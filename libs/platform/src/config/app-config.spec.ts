@@ -62,6 +62,24 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ REDIS_URL: 'http://redis:6379' })).toThrow(/REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/);
   });
 
+  it('names a URL it refuses without its password: a bad port or scheme must not print the credentials', () => {
+    const refusal = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error('the configuration was accepted');
+    };
+    const redis = refusal({ REDIS_URL: 'redis://user:REDIS-PW-SECRET@127.0.0.1:abc' });
+    expect(redis).toContain('REDIS_URL must be a redis:// or rediss:// URL (got "redis://***@127.0.0.1:abc")');
+    const clickhouse = refusal({ CLICKHOUSE_URL: 'http://u:CH-PW-SECRET@127.0.0.1:99999' });
+    expect(clickhouse).toContain('CLICKHOUSE_URL must be an http(s) URL (got "http://***@127.0.0.1:99999")');
+    const provider = refusal({ PAGESPEED_BASE_URL: 'htp://u:PSI/PW-SECRET@127.0.0.1/x' });
+    expect(provider).toContain('PAGESPEED_BASE_URL must be an http(s) URL (got "htp://***@127.0.0.1/x")');
+    for (const message of [redis, clickhouse, provider]) expect(message).not.toMatch(/PW-SECRET/);
+  });
+
   it('refuses an api without projections on the embedded ClickHouse, which nothing else writes, and ROLES naming no role', () => {
     expect(() => loadConfig({ ROLES: 'api,scraper' })).toThrow(
       'ROLES has api without projections, so CLICKHOUSE_URL must name the ClickHouse server the projector writes',

@@ -6,6 +6,7 @@ import { DomainDataProvidersConfig, domainDataProvidersConfigFromEnv } from '@ra
 import { envReader } from '@rank/providers/shared/env-reader';
 import { KeywordProvidersConfig, keywordProvidersConfigFromEnv } from '@rank/providers/keyword-data/keyword-data-config';
 import { SerpSourcesConfig, serpSourcesConfigFromEnv } from '@rank/serp/sources/serp-sources-config';
+import { withoutUserinfo } from '@rank/domain/secret-text';
 import { StartRefusal } from '../start-refusal';
 
 /** Which parts of the system this process runs. Standalone runs them all in one process. */
@@ -165,7 +166,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   // DATAFORSEO_BASE_URL is read by the SERP sources too: one message is enough.
   problems.push(...keywordProviders.problems.filter((problem) => !problems.includes(problem)));
   const redisUrl = get('REDIS_URL');
-  if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
+  if (redisUrl !== undefined && !isRedisUrl(redisUrl))
+    problems.push(`REDIS_URL must be a redis:// or rediss:// URL (got "${withoutUserinfo(redisUrl)}")`);
   const mcpAllowedOrigins = (get('MCP_ALLOWED_ORIGINS') ?? '')
     .split(',')
     .map((origin) => origin.trim())
@@ -217,5 +219,15 @@ function originOf(text: string): string | null {
     return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null;
   } catch {
     return null;
+  }
+}
+
+/** What ioredis can connect to: a URL it parses (it uses `new URL`, which throws on a bad port) with a redis scheme. */
+function isRedisUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '';
+  } catch {
+    return false;
   }
 }

@@ -1,3 +1,5 @@
+import { withoutUserinfo } from '@rank/domain/secret-text';
+
 export type Env = Readonly<Record<string, string | undefined>>;
 
 /**
@@ -19,7 +21,7 @@ export function envReader(env: Env) {
       if (!['http:', 'https:'].includes(new URL(raw).protocol)) throw new Error('scheme');
       return raw.replace(/\/+$/, '');
     } catch {
-      problems.push(`${name} must be an http(s) URL (got "${raw}")`);
+      problems.push(`${name} must be an http(s) URL (got "${withoutUserinfo(raw)}")`);
       return fallback;
     }
   };

@@ -1,6 +1,7 @@
 /** Settings of the SERP fetcher, and how they are read from the environment. */
 
 import { isCountryCode } from '@rank/domain/iso-codes';
+import { withoutUserinfo } from '@rank/domain/secret-text';
 
 /** A forward proxy as Playwright takes it; credentials are kept apart from the label we log. */
 export interface ProxyConfig {
@@ -163,7 +164,7 @@ function readProxies(env: Env, problems: string[]): ProxyConfig[] {
     .forEach((entry, index) => {
       const parsed = parseProxyUrl(entry);
       if (typeof parsed === 'string') {
-        problems.push(`SCRAPER_PROXIES entry ${index + 1} (${redactCredentials(entry)}): ${parsed}`);
+        problems.push(`SCRAPER_PROXIES entry ${index + 1} (${withoutUserinfo(entry)}): ${parsed}`);
       } else if (proxies.some((proxy) => proxy.server === parsed.server)) {
         problems.push(`SCRAPER_PROXIES entry ${index + 1} (${parsed.label}) is listed twice`);
       } else {
@@ -204,8 +205,4 @@ export function parseProxyUrl(text: string): ProxyConfig | string {
     label,
     ...(country ? { country: country.toUpperCase() } : {}),
   };
-}
-
-function redactCredentials(entry: string): string {
-  return entry.replace(/\/\/[^@/]*@/, '//***@');
 }
