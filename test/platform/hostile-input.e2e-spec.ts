@@ -181,6 +181,16 @@ describe('Hostile input', () => {
       (await app.request('POST', '/api/projects', { key: 'wrong', rawBody: 'not json', headers: { 'content-type': 'application/json' } }))
         .status,
     ).toBe(401);
+    // A percent-encoded prefix is the same route (the router decodes it), and is refused the same way.
+    const encoded = await app.request('POST', '/%61pi/projects', {
+      key: null,
+      rawBody: '{"name":',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect({ status: encoded.status, message: encoded.body.message }).toEqual({
+      status: 401,
+      message: expect.stringMatching(/Missing API key/),
+    });
     // Parsing would have cost far more than this (the probe measured 60 ms of CPU per 4.9 MB body).
     expect(process.cpuUsage(started).user / 1000).toBeLessThan(2_000);
   });
@@ -256,6 +266,17 @@ describe('Hostile input', () => {
     expect(listed.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
     const refused = await app.request('GET', '/api/projects', { key: null });
     expect(refused.headers.get('cache-control')).toBe('no-store');
+    // The router serves /%61pi/projects as /api/projects: its answer is not cached either.
+    const encoded = await app.request('GET', '/%61pi/projects', { key });
+    expect({ status: encoded.status, cacheControl: encoded.headers.get('cache-control') }).toEqual({
+      status: 200,
+      cacheControl: 'no-store',
+    });
+    const docsAsset = await app.request('GET', '/api/docs/swagger-ui.css');
+    expect({ status: docsAsset.status, policy: docsAsset.headers.get('content-security-policy') }).toEqual({
+      status: 200,
+      policy: expect.stringMatching(/style-src 'self' 'unsafe-inline'/),
+    });
     const docs = await app.request('GET', '/api/docs');
     expect(docs.status).toBe(200);
     expect(docs.headers.get('content-security-policy')).toMatch(/script-src 'self' 'unsafe-inline'/);

@@ -5,6 +5,7 @@ import { accountIdOfApiKey, hashApiKey } from '@rank/accounts/api-keys/api-key-s
 import type { ApiKeyRecord } from '@rank/accounts/domain/account';
 import { KeyUsageTracker } from '@rank/accounts/api-keys/key-usage.tracker';
 import { CLOCK, Clock } from '@rank/platform/tokens';
+import { routedPath } from '../http/url-encoding';
 import type { AccountCaller } from './caller';
 
 /**
@@ -68,7 +69,7 @@ const METHODS_WITH_BODIES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  */
 export function authenticateBeforeBody(fastify: FastifyInstance, authenticator: ApiKeyAuthenticator): void {
   fastify.addHook('onRequest', async (request, reply) => {
-    if (!METHODS_WITH_BODIES.has(request.method) || !request.url.startsWith('/api/')) return;
+    if (!METHODS_WITH_BODIES.has(request.method) || !routedPath(request).startsWith('/api/')) return;
     try {
       await authenticator.authenticate(request.headers.authorization);
     } catch (error) {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { routedPath } from './url-encoding';
 
 /** Swagger UI's page loads its own scripts and styles (some inline) and data: images. */
 const DOCS_POLICY =
@@ -13,7 +14,7 @@ const API_POLICY = "default-src 'none'; frame-ancestors 'none'";
  */
 export function addSecurityHeaders(fastify: FastifyInstance): void {
   fastify.addHook('onSend', async (request, reply, payload) => {
-    const path = request.url.split('?')[0] ?? '/';
+    const path = routedPath(request);
     void reply.header('x-content-type-options', 'nosniff');
     void reply.header('x-frame-options', 'DENY');
     void reply.header('referrer-policy', 'no-referrer');

@@ -9,6 +9,22 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
  */
 export const MAX_PATH_PARAMETER_LENGTH = 16 * 1024;
 
+/**
+ * The path a request is routed by, for decisions by prefix (`/api/`, `/admin/`): its route's pattern,
+ * or, when no route matched, its path decoded as the router decodes it. The raw `request.url` would
+ * let `/%61pi/projects`, which the router serves as `/api/projects`, past such a test.
+ */
+export function routedPath(request: FastifyRequest): string {
+  const pattern = request.routeOptions.url;
+  if (pattern !== undefined) return pattern;
+  const path = request.url.split('?')[0] ?? '/';
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
 /** The longest part of a client's URL an error message quotes. */
 const QUOTED_PATH_CHARACTERS = 100;
 
