@@ -18,55 +18,86 @@ export interface FittedJson {
 
 interface Collection {
   keys: string[];
-  size: number;
-  /** The serialized length of each entry (an object's with its key), in order: one per entry. */
+  node: unknown[] | Record<string, unknown>;
+  /** The serialized length of each entry (an object's with its key), in order. */
   entrySizes: number[];
-  parent: unknown[] | Record<string, unknown>;
+  size: number;
 }
 
 /**
- * Shrinks a JSON value under `limit` characters by keeping the first entries of its largest
- * collections (arrays, or objects keyed by id), one at a time, largest first. Order is kept: the
- * REST answer's own sorting decides what is shown.
+ * Shrinks a JSON value under `limit` characters by keeping the first entries of a large collection
+ * (an array, or an object keyed by id), one collection a round. Order is kept: the REST answer's own
+ * sorting decides what is shown. The input is not changed: each cut copies only the containers on
+ * its way from the root.
  */
 export function fitJson(value: unknown, limit = MAX_ANSWER_CHARS): FittedJson {
-  let current: unknown = structuredClone(value);
+  let current: unknown = value;
   const cuts = new Map<string, Cut>();
   for (let round = 0; round < 100; round++) {
-    const collections: Collection[] = [];
-    const size = measure(current, [], collections);
-    if (size <= limit) break;
-    const cuttable = collections.filter((c) => c.entrySizes.length > 1).sort((a, b) => b.size - a.size);
-    // A list (its size spread over its entries), not a wrapper such as {success, data}: a collection
-    // mostly made of one entry is cut inside that entry, in a later round.
-    const largest = cuttable.find((c) => largestOf(c.entrySizes) * 2 < c.size) ?? cuttable[0];
-    if (!largest) break;
-    const keep = entriesThatFit(largest, largest.size - (size - limit));
-    const path = largest.keys.join('.');
-    cuts.set(path, { path, kept: keep, total: cuts.get(path)?.total ?? largest.entrySizes.length });
-    current = replaceAt(current, largest.keys, shorten(largest.parent, keep));
+    const { size, collection } = survey(current);
+    if (size <= limit || !collection) break;
+    const keep = entriesThatFit(collection.entrySizes, collection.size - (size - limit));
+    const path = collection.keys.join('.');
+    cuts.set(path, { path, kept: keep, total: cuts.get(path)?.total ?? collection.entrySizes.length });
+    current = replaceAt(current, collection.keys, shorten(collection.node, keep));
   }
   return { value: current, cuts: [...cuts.values()] };
 }
 
 /**
+ * The answer's serialized length, and the collection a round cuts: going down from the root into the largest entry, the first
+ * collection of several entries none of which holds half of it (a list, its size spread over its
+ * entries, not a wrapper such as `{success, data}`), else the first of several entries met. Sizes
+ * come from JSON.stringify, entry by entry: an answer of tens of megabytes is serialized a few
+ * times natively rather than walked node by node in script, since the service waits while it is.
+ */
+function survey(root: unknown): { size: number; collection: Collection | undefined } {
+  let rootSize: number | undefined;
+  let first: Collection | undefined;
+  let node = root;
+  const keys: string[] = [];
+  while (node !== null && typeof node === 'object') {
+    const container = node as unknown[] | Record<string, unknown>;
+    const entries = Array.isArray(container)
+      ? container.map((entry, index) => [String(index), entry, serializedSize(entry)] as const)
+      : Object.entries(container)
+          .filter(([, entry]) => entry !== undefined)
+          .map(([key, entry]) => [key, entry, JSON.stringify(key).length + 1 + serializedSize(entry)] as const);
+    if (entries.length === 0) break;
+    const entrySizes = entries.map(([, , size]) => size);
+    const size = 2 + entries.length - 1 + entrySizes.reduce((a, b) => a + b, 0);
+    rootSize ??= size;
+    let largest = 0;
+    for (let i = 1; i < entrySizes.length; i++) if (entrySizes[i]! > entrySizes[largest]!) largest = i;
+    if (entries.length > 1) {
+      const collection = { keys: [...keys], node: container, entrySizes, size };
+      if (entrySizes[largest]! * 2 < size) return { size: rootSize, collection };
+      first ??= collection;
+    }
+    keys.push(entries[largest]![0]);
+    node = entries[largest]![1];
+  }
+  return { size: rootSize ?? serializedSize(root), collection: first };
+}
+
+/** The length of a value as JSON.stringify writes it (undefined as `null`, as inside a list). */
+const serializedSize = (value: unknown): number => (JSON.stringify(value) ?? 'null').length;
+
+/**
  * How many first entries of a collection keep it within `budget` characters: as many as fit, at
  * least one (a single entry too large is cut inside in a later round) and at most all but one.
  */
-function entriesThatFit(collection: Collection, budget: number): number {
+function entriesThatFit(entrySizes: number[], budget: number): number {
   let size = 2;
   let keep = 0;
-  for (const entry of collection.entrySizes) {
+  for (const entry of entrySizes) {
     const next = size + entry + (keep > 0 ? 1 : 0);
     if (next > budget) break;
     size = next;
     keep += 1;
   }
-  return Math.max(1, Math.min(collection.entrySizes.length - 1, keep));
+  return Math.max(1, Math.min(entrySizes.length - 1, keep));
 }
-
-// Not Math.max(...sizes): a list of a million entries would overflow the call's arguments.
-const largestOf = (sizes: number[]) => sizes.reduce((a, b) => (b > a ? b : a), 0);
 
 /** Cuts plain text (CSV, Markdown) at a line boundary under the limit. */
 export function fitText(text: string, limit = MAX_ANSWER_CHARS): { text: string; cut: boolean } {
@@ -81,43 +112,15 @@ function shorten(collection: unknown[] | Record<string, unknown>, keep: number):
   return Object.fromEntries(Object.entries(collection).slice(0, keep));
 }
 
-/** The serialized length of a value (as JSON.stringify writes it), noting every collection with its size. */
-function measure(value: unknown, keys: string[], collections: Collection[]): number {
-  if (Array.isArray(value)) {
-    let size = 2 + Math.max(0, value.length - 1);
-    const entrySizes: number[] = [];
-    for (let i = 0; i < value.length; i++) {
-      const entry = measure(value[i], [...keys, String(i)], collections);
-      size += entry;
-      entrySizes.push(entry);
-    }
-    collections.push({ keys, size, entrySizes, parent: value });
-    return size;
+/** The value with the node at `keys` replaced, each container on the way copied (the input stays as it was). */
+function replaceAt(node: unknown, keys: string[], replacement: unknown, depth = 0): unknown {
+  if (depth === keys.length) return replacement;
+  const key = keys[depth]!;
+  if (Array.isArray(node)) {
+    const copy = node.slice();
+    copy[Number(key)] = replaceAt(copy[Number(key)], keys, replacement, depth + 1);
+    return copy;
   }
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
-    let size = 2 + Math.max(0, entries.length - 1);
-    const entrySizes: number[] = [];
-    for (const [key, v] of entries) {
-      const entry = JSON.stringify(key).length + 1 + measure(v, [...keys, key], collections);
-      size += entry;
-      entrySizes.push(entry);
-    }
-    collections.push({
-      keys,
-      size,
-      entrySizes,
-      parent: value as Record<string, unknown>,
-    });
-    return size;
-  }
-  return (JSON.stringify(value) ?? 'null').length;
-}
-
-function replaceAt(root: unknown, keys: string[], replacement: unknown): unknown {
-  if (keys.length === 0) return replacement;
-  let node = root as Record<string, unknown>;
-  for (const key of keys.slice(0, -1)) node = node[key] as Record<string, unknown>;
-  node[keys[keys.length - 1]!] = replacement;
-  return root;
+  const record = node as Record<string, unknown>;
+  return { ...record, [key]: replaceAt(record[key], keys, replacement, depth + 1) };
 }
