@@ -156,6 +156,23 @@ describe('MCP endpoint (/api/mcp) with the official SDK client', () => {
     const missing = await call(client, 'getKeywordUpdates', {});
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toMatch(/projectId/);
+
+    // Query parameters are text: before, {"a":1}, false or null were searched for as "[object Object]", "false", "null".
+    for (const [search, message] of [
+      [{ a: 1 }, 'search must be a string'],
+      [false, 'search must be a string'],
+      [[1], 'search must be a list of strings'],
+    ] as const) {
+      const wrong = await call(client, 'getKeywordUpdates', { projectId, search });
+      expect({ search, structured: wrong.structuredContent }).toEqual({ search, structured: { status: 400, success: false, message } });
+    }
+    // null is an optional parameter left out, as function-calling agents send it.
+    const left = await call(client, 'getKeywordUpdates', { projectId, search: null });
+    const all = await call(client, 'getKeywordUpdates', { projectId });
+    expect({ isError: left.isError, structured: left.structuredContent }).toEqual({
+      isError: undefined,
+      structured: all.structuredContent,
+    });
   });
 
   it('refuses text a URL cannot carry (a lone surrogate) in path and query arguments as the route refuses it in a body', async () => {
@@ -316,11 +333,20 @@ describe('MCP endpoint (/api/mcp) with the official SDK client', () => {
     const report = await client.readResource({ uri: `project://${projectId}/report` });
     expect(report.contents[0]).toMatchObject({ mimeType: 'text/markdown', text: expect.stringMatching(/res\.example/) });
     await expect(client.readResource({ uri: 'project://0123456789abcdef01234567' })).rejects.toThrow(/Project not found/);
+    // An id whose encoding does not decode is the caller's mistake (-32602), not an internal error.
+    await expect(client.readResource({ uri: 'project://%E0%A4%A' })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('The id in project://%E0%A4%A must be percent-encoded UTF-8 text'),
+    });
 
     const { prompts } = await client.listPrompts();
     expect(prompts.map((p) => p.name)).toEqual(['weekly-ranking-report']);
     const prompt = await client.getPrompt({ name: 'weekly-ranking-report', arguments: { projectId } });
-    expect((prompt.messages[0]!.content as { text: string }).text).toContain(`getKeywordUpdates with projectId ${projectId}`);
+    const text = (prompt.messages[0]!.content as { text: string }).text;
+    expect(text).toContain(`getKeywordUpdates with projectId ${projectId}`);
+    // "The last 7 days", both ends read: today and the six days before it.
+    const [, from, to] = /startDate (\d{4}-\d{2}-\d{2}), endDate (\d{4}-\d{2}-\d{2})/.exec(text)!;
+    expect((Date.parse(to!) - Date.parse(from!)) / 86_400_000).toBe(6);
     // The argument is an id of a project the caller may read: before, any text was pasted into the prompt.
     await expect(client.getPrompt({ name: 'weekly-ranking-report', arguments: { projectId: 'x\u0000\ud800' } })).rejects.toThrow(
       /projectId must be a 24-character hex id/,

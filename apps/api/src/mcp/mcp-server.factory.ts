@@ -122,9 +122,9 @@ export class McpServerFactory {
       const project = PROJECT_URI.exec(uri);
       if (!report && !project)
         throw new McpError(ErrorCode.InvalidParams, `Unknown resource ${uri}: use project://{id} or project://{id}/report`);
-      const [name, args] = report
-        ? ['exportAgentReport', { projectId: decodeURIComponent(report[1]!) }]
-        : ['getProject', { id: decodeURIComponent(project![1]!) }];
+      const id = decodedId((report ?? project)![1]!);
+      if (id === null) throw new McpError(ErrorCode.InvalidParams, `The id in ${uri} must be percent-encoded UTF-8 text`);
+      const [name, args] = report ? ['exportAgentReport', { projectId: id }] : ['getProject', { id }];
       const answer = await this.callByName(name, args, authorization);
       const fitted = fitAnswer(this.toolsByName().get(name)!, answer);
       return { contents: [{ uri, mimeType: report ? 'text/markdown' : 'application/json', text: fitted.text }] };
@@ -152,7 +152,8 @@ export class McpServerFactory {
       await this.callByName('getProject', { id: projectId }, authorization);
       const now = this.clock.now();
       const today = utcDay(now);
-      const weekAgo = utcDay(new Date(now.getTime() - 7 * 86_400_000));
+      // Seven days, today included: getKeywordUpdates reads both ends of its range.
+      const weekAgo = utcDay(new Date(now.getTime() - 6 * 86_400_000));
       return {
         description: `Weekly ranking report for project ${projectId}`,
         messages: [{ role: 'user', content: { type: 'text', text: weeklyReportPrompt(projectId, weekAgo, today) } }],
@@ -168,6 +169,15 @@ export class McpServerFactory {
     const answer = await this.rest.call(tool, args, authorization);
     if (answer.status >= 400) throw new McpError(ErrorCode.InvalidParams, messageOf(answer));
     return answer;
+  }
+}
+
+/** A resource URI's id, percent-decoded; null when its encoding is not UTF-8 text (`%E0%A4%A`). */
+function decodedId(encoded: string): string | null {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return null;
   }
 }
 

@@ -29,14 +29,22 @@ export class RestDispatcher {
     for (const [name, value] of Object.entries(args)) {
       if (value === undefined) continue;
       const where = tool.parameterLocations.get(name) ?? (tool.hasBody ? 'body' : 'query');
+      if (where === 'body') {
+        body[name] = value;
+        continue;
+      }
+      // Function-calling agents send null for an optional parameter they leave out.
+      if (value === null) continue;
+      const texts = Array.isArray(value) ? value : [value];
+      // Path and query parameters are all text: `search: {"a":1}` would become the text "[object Object]".
+      if (!texts.every((text): text is string => typeof text === 'string'))
+        return refused(`${name} must be ${Array.isArray(value) ? 'a list of strings' : 'a string'}`);
       // A URL cannot carry a lone surrogate (encodeURIComponent throws, URLSearchParams writes U+FFFD
       // in its place), so the route would never see it: refused here as the route refuses it.
-      const problem =
-        where === 'body' ? null : (findIllFormedText(value, name) ?? (where === 'path' ? pathProblem(tool, name, value) : null));
+      const problem = findIllFormedText(value, name) ?? (where === 'path' ? pathProblem(tool, name, texts[0]!) : null);
       if (problem) return refused(problem);
-      if (where === 'path') path = path.replace(`{${name}}`, encodeURIComponent(asText(value)));
-      else if (where === 'query') for (const item of Array.isArray(value) ? value : [value]) query.append(name, asText(item));
-      else body[name] = value;
+      if (where === 'path') path = path.replace(`{${name}}`, encodeURIComponent(texts[0]!));
+      else for (const text of texts) query.append(name, text);
     }
     const url = query.size > 0 ? `${path}?${query.toString()}` : path;
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
@@ -58,9 +66,9 @@ export class RestDispatcher {
  * `folders` for its sibling route `/api/projects/folders`, and answer another operation. So a path
  * parameter is held to its documented pattern here, with the route's message.
  */
-function pathProblem(tool: ToolDefinition, name: string, value: unknown): string | null {
+function pathProblem(tool: ToolDefinition, name: string, value: string): string | null {
   const pattern = tool.inputSchema.properties[name]?.pattern;
-  if (typeof pattern !== 'string' || new RegExp(pattern).test(asText(value))) return null;
+  if (typeof pattern !== 'string' || new RegExp(pattern).test(value)) return null;
   return pattern === OBJECT_ID_PATTERN ? `${name} must be a 24-character hex id` : `${name} must match ${pattern}`;
 }
 
@@ -68,8 +76,4 @@ function pathProblem(tool: ToolDefinition, name: string, value: unknown): string
 function refused(message: string): RestAnswer {
   const json = { success: false, message };
   return { status: 400, contentType: 'application/json; charset=utf-8', text: JSON.stringify(json), json };
-}
-
-function asText(value: unknown): string {
-  return typeof value === 'string' ? value : typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
 }
