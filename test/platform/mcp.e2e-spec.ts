@@ -1,6 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { launchOfflineChromium } from '@rank/serp/fetcher/test-support/offline-chromium';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /** The operations of issue 12's table that are tools (all but API-key creation and revocation). */
@@ -280,6 +283,80 @@ describe('MCP endpoint (/api/mcp) with the official SDK client', () => {
     } finally {
       await listed.close();
     }
+  });
+
+  it('lets a page on a listed origin call the endpoint from a real browser (preflight and answer carry CORS), and no other page', async () => {
+    // Two sites the browser resolves to a local server: one listed, one not.
+    const pages: Server = createServer((_request, response) => response.end('<html><body>agent</body></html>'));
+    await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
+    const port = (pages.address() as AddressInfo).port;
+    const listed = await startTestApp({ env: { MCP_ALLOWED_ORIGINS: `http://agents.example.com:${port}` } });
+    const browser = await launchOfflineChromium({ localHosts: ['agents.example.com', 'evil.example.com'] });
+    try {
+      const { apiKey } = await listed.createAccount();
+      const callFrom = async (site: string) => {
+        const page = await browser.newPage();
+        await page.goto(`http://${site}:${port}/`);
+        return page.evaluate(
+          async ({ url, apiKey }) => {
+            try {
+              const response = await fetch(url, {
+                method: 'POST',
+                headers: {
+                  authorization: `Bearer ${apiKey}`,
+                  'content-type': 'application/json',
+                  accept: 'application/json, text/event-stream',
+                },
+                body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+              });
+              const body = (await response.json()) as { result?: { tools: unknown[] } };
+              return {
+                status: response.status,
+                tools: body.result?.tools.length ?? 0,
+                requestId: response.headers.get('x-request-id') !== null,
+              };
+            } catch (error) {
+              return { failed: String(error) };
+            }
+          },
+          { url: `${listed.url}/api/mcp`, apiKey },
+        );
+      };
+      // Before, the preflight got 405 without CORS headers and the browser refused every call.
+      expect(await callFrom('agents.example.com')).toEqual({ status: 200, tools: expect.any(Number), requestId: true });
+      expect(await callFrom('evil.example.com')).toEqual({ failed: expect.stringMatching(/Failed to fetch/) });
+
+      const preflight = (origin: string) =>
+        listed.request('OPTIONS', '/api/mcp', { key: null, headers: { origin, 'access-control-request-method': 'POST' } });
+      const allowed = await preflight(`http://agents.example.com:${port}`);
+      expect({ status: allowed.status, origin: allowed.headers.get('access-control-allow-origin') }).toEqual({
+        status: 204,
+        origin: `http://agents.example.com:${port}`,
+      });
+      expect(allowed.headers.get('access-control-allow-headers')).toMatch(/authorization/);
+      expect((await preflight('http://evil.example.com')).status).toBe(403);
+      // An OPTIONS request that is no preflight is a method the endpoint does not serve.
+      expect((await listed.request('OPTIONS', '/api/mcp', { key: null })).status).toBe(405);
+    } finally {
+      await browser.close();
+      await listed.close();
+      pages.close();
+    }
+  }, 60_000);
+
+  it('sends the security headers and the request id on its answers, which the transport writes itself', async () => {
+    const answer = await app.request('POST', '/api/mcp', {
+      key,
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      headers: { accept: 'application/json, text/event-stream', 'x-request-id': 'agent-call-1' },
+    });
+    expect(answer.status).toBe(200);
+    expect({
+      requestId: answer.headers.get('x-request-id'),
+      cache: answer.headers.get('cache-control'),
+      sniff: answer.headers.get('x-content-type-options'),
+      policy: answer.headers.get('content-security-policy'),
+    }).toEqual({ requestId: 'agent-call-1', cache: 'no-store', sniff: 'nosniff', policy: "default-src 'none'; frame-ancestors 'none'" });
   });
 
   it("keeps accounts apart: another account's project is not found", async () => {

@@ -4,7 +4,10 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '@rank/platform/config/app-config';
 import { APP_CONFIG } from '@rank/platform/tokens';
+import { routedPath } from '../platform/http/url-encoding';
+import { securityHeadersOf } from '../platform/http/security-headers';
 import { isAllowedOrigin } from './allowed-origin';
+import { corsHeadersOf } from './mcp-cors';
 import { McpServerFactory } from './mcp-server.factory';
 
 /**
@@ -12,8 +15,8 @@ import { McpServerFactory } from './mcp-server.factory';
  * its answers in the response, so any api replica serves any call and no session is kept. GET (a
  * server-initiated stream) and DELETE (ending a session) have nothing to do here and answer 405.
  * The global guard has already authenticated the key (401) and checked the plan and blocking (403);
- * a browser page's Origin is checked here (403, see allowed-origin.ts); each tool then runs its
- * REST route with the same Authorization header.
+ * a browser page's Origin is checked here (403, see allowed-origin.ts; its preflight is answered in
+ * mcp-cors.ts); each tool then runs its REST route with the same Authorization header.
  */
 @ApiExcludeController()
 @Controller('api/mcp')
@@ -36,7 +39,14 @@ export class McpController {
       void transport.close();
       void server.close();
     });
-    // The transport writes the response itself.
+    // The transport writes the response itself, so Fastify's onSend hooks do not run: the headers
+    // they add (security, the request id set on the reply) go on the raw response here.
+    const headers = {
+      ...reply.getHeaders(),
+      ...securityHeadersOf(routedPath(request)),
+      ...corsHeadersOf(request.headers.origin, this.config.mcpAllowedOrigins),
+    };
+    for (const [name, value] of Object.entries(headers)) if (value !== undefined) reply.raw.setHeader(name, value);
     reply.hijack();
     await server.connect(transport);
     await transport.handleRequest(request.raw, reply.raw, request.body);

@@ -8,19 +8,25 @@ const DOCS_POLICY =
 const API_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
 /**
- * Headers on every answer: no MIME sniffing, no framing, no referrer, a content security policy, and
- * no caching of anything behind /api or /admin (answers with an account's data must not sit in a
- * shared cache or a browser's history).
+ * The headers every answer carries, by its routed path: no MIME sniffing, no framing, no referrer, a
+ * content security policy, and no caching of anything behind /api or /admin (answers with an
+ * account's data must not sit in a shared cache or a browser's history).
  */
+export function securityHeadersOf(path: string): Record<string, string> {
+  const docs = path === '/api/docs' || path.startsWith('/api/docs/');
+  return {
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+    'content-security-policy': docs ? DOCS_POLICY : API_POLICY,
+    ...(!docs && (path.startsWith('/api/') || path.startsWith('/admin/')) ? { 'cache-control': 'no-store' } : {}),
+  };
+}
+
+/** Adds `securityHeadersOf` to every answer Fastify sends (an answer a route writes itself adds them itself). */
 export function addSecurityHeaders(fastify: FastifyInstance): void {
   fastify.addHook('onSend', async (request, reply, payload) => {
-    const path = routedPath(request);
-    void reply.header('x-content-type-options', 'nosniff');
-    void reply.header('x-frame-options', 'DENY');
-    void reply.header('referrer-policy', 'no-referrer');
-    const docs = path === '/api/docs' || path.startsWith('/api/docs/');
-    void reply.header('content-security-policy', docs ? DOCS_POLICY : API_POLICY);
-    if (!docs && (path.startsWith('/api/') || path.startsWith('/admin/'))) void reply.header('cache-control', 'no-store');
+    void reply.headers(securityHeadersOf(routedPath(request)));
     return payload;
   });
 }
