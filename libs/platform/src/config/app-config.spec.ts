@@ -7,6 +7,8 @@ describe('loadConfig', () => {
     expect(config.scraper.baseUrl).toBe('https://www.google.com');
     expect(config.clickhouse.database).toBe('rank_tracker');
     expect([...config.roles].sort()).toEqual(['api', 'projections', 'scheduler', 'scraper']);
+    // serp-check answers within a minute: the MCP SDK client and many reverse proxies give up at 60 s.
+    expect(config.serpCheckTimeoutMs).toBe(50_000);
   });
 
   it('names every bad variable at once', () => {

@@ -55,7 +55,11 @@ export interface AppConfig {
   keywordProviders: KeywordProvidersConfig;
   /** REDIS_URL: where the per-account rate-limit counters live, shared by every api replica; unset, each process counts alone. */
   redisUrl: string | undefined;
-  /** SERP_CHECK_TIMEOUT_MS: how long serp-check waits for a scraper's first page before answering without it. */
+  /**
+   * SERP_CHECK_TIMEOUT_MS: how long serp-check waits for a scraper's first page before answering
+   * without it. 50 s by default, so that the answer comes within the 60 s after which the MCP SDK's
+   * client and common reverse proxies (nginx's proxy_read_timeout, load balancers' idle timeouts) give up.
+   */
   serpCheckTimeoutMs: number;
   /** MCP_ALLOWED_ORIGINS: the browser origins, besides loopback ones, whose pages may call /api/mcp. */
   mcpAllowedOrigins: readonly string[];
@@ -205,7 +209,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     domainData: domainData.config,
     keywordProviders: keywordProviders.config,
     redisUrl,
-    serpCheckTimeoutMs: integer('SERP_CHECK_TIMEOUT_MS', 60_000, 100, 600_000),
+    serpCheckTimeoutMs: integer('SERP_CHECK_TIMEOUT_MS', 50_000, 100, 600_000),
     mcpAllowedOrigins,
   };
   if (problems.length > 0) throw new ConfigError(problems);
