@@ -1,7 +1,10 @@
+import { tmpdir } from 'node:os';
 import { chromium, type Browser } from 'playwright-core';
+import { unpackChromium } from './bundled-chromium';
 import {
   BUNDLED_CHROMIUM_PACKAGE,
   BrowserUnavailableError,
+  bundledChromium,
   CHROMIUM_FLAGS,
   NO_BROWSER_FIX,
   chooseChromium,
@@ -50,14 +53,15 @@ function describeFailure(choice: ChromiumChoice, error: unknown): string {
 let unpacking: Promise<string> | undefined;
 
 /**
- * Unpacks the bundled Chromium into the temp directory (once per machine: later calls find it there)
- * and answers its path. Loaded only when chosen, so machines with a browser never pay for it.
- * Its recommended flags are not used: they serve AWS Lambda (single process, web security off), and
- * ours run it as a normal headless browser.
+ * Unpacks the bundled Chromium into the temp directory (once per machine: later calls, in any thread
+ * or process, find it there; see bundled-chromium.ts) and answers its path. Only when chosen, so
+ * machines with a browser never pay for it. The package's recommended flags are not used: they serve
+ * AWS Lambda (single process, web security off), and ours run it as a normal headless browser.
  */
 function unpackBundledChromium(): Promise<string> {
   if (!unpacking) {
-    unpacking = import('@sparticuz/chromium').then(({ default: bundled }) => bundled.executablePath());
+    const bundle = bundledChromium();
+    unpacking = bundle ? unpackChromium(bundle, tmpdir()) : Promise.reject(new Error(`${BUNDLED_CHROMIUM_PACKAGE} is not installed`));
     // A failed unpack (disk full, say) is tried again by the next launch.
     unpacking.catch(() => (unpacking = undefined));
   }

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
+import { type ChromiumBundle, unpackedFolder } from './bundled-chromium';
 import { ChromiumPathError } from './chromium-path-error';
 
 export { ChromiumPathError };
@@ -168,20 +169,26 @@ const machineProbes: ChromiumProbes = {
     }
   },
   bundled() {
-    let entry: string;
-    try {
-      entry = require.resolve(BUNDLED_CHROMIUM_PACKAGE);
-    } catch {
-      return undefined;
-    }
-    // Its package.json is not exported; it sits two folders above the CommonJS entry (build/cjs/).
-    const manifest = join(dirname(entry), '..', '..', 'package.json');
-    let packageVersion = 'unknown';
-    try {
-      packageVersion = (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
-    } catch {
-      // The version only decorates the log line.
-    }
-    return { packageVersion, unpackTo: join(tmpdir(), 'chromium') };
+    const bundle = bundledChromium();
+    return bundle && { packageVersion: bundle.version, unpackTo: join(unpackedFolder(tmpdir(), bundle.version), 'chromium') };
   },
 };
+
+/** The bundled package's compressed browser, or undefined if the package is not installed. */
+export function bundledChromium(): ChromiumBundle | undefined {
+  let entry: string;
+  try {
+    entry = require.resolve(BUNDLED_CHROMIUM_PACKAGE);
+  } catch {
+    return undefined;
+  }
+  // Its package.json and bin folder are not exported; they sit two folders above the CommonJS entry (build/cjs/).
+  const root = join(dirname(entry), '..', '..');
+  let version = 'unknown';
+  try {
+    version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    // Unpacked under "unknown" then: still once per machine.
+  }
+  return { binDir: join(root, 'bin'), version };
+}
