@@ -21,6 +21,11 @@ void runApp('Projector', async () => {
     ProjectorAppModule.forRoot({ config, stores, plans: loadPlans(config.plansFile), clock: systemClock, metrics }),
     { logger: createAppLogger(config) },
   );
+  const close = async () => {
+    await app.close();
+    await stores.readStore.close();
+    await stores.eventStore.close();
+  };
   const runner = app.get(ProjectionRunner);
   const ready = () =>
     checkReadiness({
@@ -28,14 +33,17 @@ void runApp('Projector', async () => {
       readStore: readStoreProbe(stores.readStore),
       projections: projectionsProbe(runner, config.readyMaxLag),
     });
-  const operations = await operationsEndpointOf(config, metrics, ready, 'Projector');
+  // A refused OPS_PORT stops what has started first: the embedded ClickHouse left open crashed or hung the exit.
+  const operations = await operationsEndpointOf(config, metrics, ready, 'Projector').catch(async (error: unknown) => {
+    await close().catch(() => undefined);
+    throw error;
+  });
   announce(config, 'Projector', `Projector started${describeEndpoint(operations)}`);
   return {
     close: async () => {
       await operations?.close();
-      await app.close();
-      await stores.readStore.close();
-      await stores.eventStore.close();
+      await close();
     },
+    shutdownTimeoutMs: config.shutdownTimeoutMs,
   };
 });

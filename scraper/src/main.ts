@@ -21,15 +21,23 @@ void runApp('Scraper', async () => {
     ScraperAppModule.forRoot({ config, stores: { eventStore }, plans: loadPlans(config.plansFile), clock: systemClock, metrics }),
     { logger: createAppLogger(config) },
   );
+  const close = async () => {
+    await app.close();
+    await eventStore.close();
+  };
   const checkWorker = app.get(CheckWorkerLifecycle);
   const ready = () => checkReadiness({ eventStore: eventStoreProbe(eventStore), browser: () => checkWorker.browserState() });
-  const operations = await operationsEndpointOf(config, metrics, ready, 'Scraper');
+  // A refused OPS_PORT stops what has started first: the worker has joined its group already.
+  const operations = await operationsEndpointOf(config, metrics, ready, 'Scraper').catch(async (error: unknown) => {
+    await close().catch(() => undefined);
+    throw error;
+  });
   announce(config, 'Scraper', `Scraper started (checks at once: ${config.scraperChecksAtOnce})${describeEndpoint(operations)}`);
   return {
     close: async () => {
       await operations?.close();
-      await app.close();
-      await eventStore.close();
+      await close();
     },
+    shutdownTimeoutMs: config.shutdownTimeoutMs,
   };
 });

@@ -17,5 +17,5 @@ void runApp('Api', async () => {
       ? `To get a first API key: curl -X POST ${running.url}/admin/accounts -H "Authorization: Bearer $ADMIN_TOKEN" -H "Content-Type: application/json" -d '{"name":"My agency"}'`
       : 'To get a first API key: npm run admin -- create-account --name "My agency"   (or set ADMIN_TOKEN to enable the operator API)',
   );
-  return running;
+  return { close: () => running.close(), shutdownTimeoutMs: config.shutdownTimeoutMs };
 });

@@ -61,6 +61,8 @@ export interface AppConfig {
    * client and common reverse proxies (nginx's proxy_read_timeout, load balancers' idle timeouts) give up.
    */
   serpCheckTimeoutMs: number;
+  /** SHUTDOWN_TIMEOUT_MS: how long SIGTERM/SIGINT let the process close (checks under way finish) before it exits anyway. */
+  shutdownTimeoutMs: number;
   /** MCP_ALLOWED_ORIGINS: the browser origins, besides loopback ones, whose pages may call /api/mcp. */
   mcpAllowedOrigins: readonly string[];
 }
@@ -210,6 +212,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     keywordProviders: keywordProviders.config,
     redisUrl,
     serpCheckTimeoutMs: integer('SERP_CHECK_TIMEOUT_MS', 50_000, 100, 600_000),
+    shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 20_000, 1_000, 600_000),
     mcpAllowedOrigins,
   };
   if (problems.length > 0) throw new ConfigError(problems);
