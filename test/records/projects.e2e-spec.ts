@@ -173,6 +173,24 @@ describe('Projects (GET/POST/PUT/DELETE /api/projects, GET /api/projects/:id)', 
     });
   });
 
+  it('keeps a time zone as the zone database spells it today, not by the older name Node knows it by', async () => {
+    // Before, Asia/Kathmandu came back as Asia/Katmandu and Europe/Kyiv as Europe/Kiev (ICU's old names).
+    for (const [sent, kept] of [
+      ['Asia/Kathmandu', 'Asia/Kathmandu'],
+      ['europe/kyiv', 'Europe/Kyiv'],
+      ['asia/ho_chi_minh', 'Asia/Ho_Chi_Minh'],
+      ['america/port-au-prince', 'America/Port-au-Prince'],
+      ['Asia/Katmandu', 'Asia/Katmandu'],
+    ]) {
+      const created = await app.request('POST', '/api/projects', {
+        key,
+        body: { name: `Zone ${sent}`, domain: 'zone.example', updateTimezone: sent },
+      });
+      const shown = await app.request('GET', `/api/projects/${created.body.project._id}`, { key });
+      expect({ sent, kept: shown.body.project.updateTimezone }).toEqual({ sent, kept });
+    }
+  });
+
   it('deletes a project and answers with the refreshed lists; the project is gone everywhere', async () => {
     const { body } = await create({ name: 'Doomed', domain: 'doomed.example' });
     const id = body.project._id;

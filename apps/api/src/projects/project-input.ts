@@ -105,15 +105,20 @@ export class ProjectSettingsBody {
 
 /**
  * An IANA time zone name as the zone database spells it (`europe/paris` is `Europe/Paris`: zone names
- * are matched without case, and the project shows and exports the name), or null for no zone.
+ * are matched without case, and the project shows and exports the name), or null for no zone. Node's
+ * ICU answers some zones by an old name (`Asia/Kathmandu` resolves to `Asia/Katmandu`, `Europe/Kyiv`
+ * to `Europe/Kiev`): a name it accepts under another spelling keeps the caller's, each word capitalised.
  */
 function ianaTimeZone(name: string): string | null {
   if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(name)) return null;
+  let resolved: string;
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+    resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
   } catch {
     return null;
   }
+  if (resolved.toLowerCase() === name.toLowerCase()) return resolved;
+  return name.toLowerCase().replace(/(^|[/_-])([a-z])/g, (_, before: string, letter: string) => before + letter.toUpperCase());
 }
 
 function domainOrThrow(field: string, raw: string): string {
