@@ -12,10 +12,13 @@ import type { QueryParams } from './read-store.port';
  */
 export function toUnixTimestampText(date: Date): string {
   const millis = date.getTime();
-  if (Number.isNaN(millis)) throw new Error('Cannot send an invalid Date to ClickHouse');
+  if (Number.isNaN(millis) || millis < 0) throw new Error('Cannot send an invalid Date or one before 1970 to ClickHouse');
   const seconds = Math.floor(millis / 1000);
   const fraction = millis - seconds * 1000;
-  return fraction === 0 ? String(seconds) : `${seconds}.${String(fraction).padStart(3, '0')}`;
+  // ClickHouse reads a number of fewer than ten digits as a date (`20240102`) or not at all: the
+  // seconds of 1970 to 1973-03-03 are padded to ten.
+  const whole = String(seconds).padStart(10, '0');
+  return fraction === 0 ? whole : `${whole}.${String(fraction).padStart(3, '0')}`;
 }
 
 function toPortableValue(value: unknown): unknown {

@@ -90,6 +90,23 @@ export function describeReadStoreContract(name: string, makeStore: () => Promise
       ]);
     });
 
+    it('binds a time from the first days the store keeps, and one with milliseconds, to DateTime and DateTime64 alike', async () => {
+      // A unix timestamp under nine digits is not read as one: 1970-01-01 was refused (a 500 on a read
+      // from that day) and 1970-01-01T00:00:01 read as the first of this year's January.
+      const times = ['1970-01-01T00:00:00.000Z', '1970-01-01T00:00:01.000Z', '1971-06-01T00:00:00.000Z', '1970-01-02T00:00:00.500Z'];
+      for (const time of times) {
+        const [row] = await store.query<{ at: string; whole: string }>(
+          "SELECT toString({at:DateTime64(3, 'UTC')}) AS at, toString(toDateTime({at:DateTime64(3, 'UTC')}, 'UTC')) AS whole",
+          { at: new Date(time) },
+        );
+        expect({ time, at: row!.at }).toEqual({ time, at: time.replace('T', ' ').replace('Z', '') });
+      }
+      const [row] = await store.query<{ at: string }>("SELECT toString({at:DateTime('UTC')}) AS at", {
+        at: new Date('1970-01-01T00:00:01Z'),
+      });
+      expect(row!.at).toBe('1970-01-01 00:00:01');
+    });
+
     it('binds typed parameters and returns 64-bit integers as strings', async () => {
       const rows = await store.query(
         `SELECT {u:UInt64} AS u, {i:Int64} AS i, {small:Int32} AS small, {f:Float64} AS f,

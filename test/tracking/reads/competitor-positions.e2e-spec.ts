@@ -122,6 +122,12 @@ describe('GET /api/projects/competitor-positions', () => {
       '2026-03-18',
       '2026-03-19',
     ]);
+    // From the first day the store keeps (before, 1970-01-01 was a 500).
+    const all = await get({ startDate: '1970-01-01', endDate: '2026-03-16' });
+    expect({ status: all.status, first: positionsOf(all.body, ids.espresso!)[0] }).toEqual({
+      status: 200,
+      first: ['2026-02-01T09:00:00.000Z', 'success', 2],
+    });
   });
 
   it('uses the best of several competitor results in a check', async () => {
