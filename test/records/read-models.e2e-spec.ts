@@ -1,5 +1,6 @@
 import { ALL_PROJECTIONS } from '@rank/projector/all-projections';
 import { ProjectionRunner, resetReadModels } from '@rank/projector/projection-runner';
+import type { QueryParams, ReadStore } from '@rank/read-store/read-store.port';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /** Every row of the analyst tables, in a stable order, for comparing two builds. */
@@ -127,6 +128,41 @@ describe("Read models of the account's records (ClickHouse, built from the event
     await rebuilt.start();
     await rebuilt.waitUntilCaughtUp();
     await rebuilt.stop();
+    expect(await dumpReadModels(app)).toEqual(before);
+  });
+
+  it('a rebuild cut off while emptying the tables is taken up again from the first event, not left empty', async () => {
+    const { apiKey: key } = await app.createAccount();
+    for (let i = 0; i < 2; i++) {
+      const p = await app.request('POST', '/api/projects', { key, body: { name: `Cut ${i}`, domain: `cut${i}.example` } });
+      await app.request('POST', '/api/projects/keywords', {
+        key,
+        body: { projectId: p.body.project._id, keywords: ['one', 'two'], geoCode: 'US', langCode: 'en' },
+      });
+    }
+    const store = app.running.stores.readStore;
+    const fresh = new ProjectionRunner(app.running.stores.eventStore, store, ALL_PROJECTIONS);
+    await fresh.start();
+    await fresh.waitUntilCaughtUp();
+    const before = await dumpReadModels(app);
+    await fresh.stop();
+
+    // The process dies at the third table (a kill -9 or Ctrl-C early in `npm run projections:rebuild`).
+    let truncated = 0;
+    const dying: ReadStore = Object.assign(Object.create(store) as ReadStore, {
+      command: async (sql: string, params?: QueryParams) => {
+        if (sql.startsWith('TRUNCATE') && ++truncated === 3) throw new Error('killed');
+        return store.command(sql, params);
+      },
+    });
+    await expect(resetReadModels(dying, ALL_PROJECTIONS)).rejects.toThrow('killed');
+
+    // Before, the checkpoint outlived the emptied tables: the next start went on from it, leaving
+    // projects, keywords and accounts out of every read and of the scheduler.
+    const restarted = new ProjectionRunner(app.running.stores.eventStore, store, ALL_PROJECTIONS);
+    await restarted.start();
+    await restarted.waitUntilCaughtUp();
+    await restarted.stop();
     expect(await dumpReadModels(app)).toEqual(before);
   });
 });

@@ -489,13 +489,18 @@ const printable = (text: string) => text.toWellFormed().replace(/[\u0000-\u001F\
 
 const describe = (error: unknown) => printable(error instanceof Error ? error.message : String(error));
 
-/** Empties the projections' tables and forgets the checkpoint, for a rebuild from the first event. */
+/**
+ * Forgets the checkpoint, then empties the projections' tables, for a rebuild from the first event.
+ * In that order: a process killed part-way then starts from the first event over what is left (the
+ * projections are idempotent), where a checkpoint kept past emptied tables would go on from it and
+ * leave them empty for good.
+ */
 export async function resetReadModels(
   readStore: ReadStore,
   projections: readonly Projection[],
   name = READ_MODELS_CHECKPOINT,
 ): Promise<void> {
-  for (const table of new Set(projections.flatMap((p) => p.tables))) await readStore.command(`TRUNCATE TABLE IF EXISTS ${table}`);
   await readStore.command('DELETE FROM projection_checkpoints WHERE name = {name:String}', { name });
   await readStore.command('DELETE FROM projection_dead_letters WHERE runner = {name:String}', { name });
+  for (const table of new Set(projections.flatMap((p) => p.tables))) await readStore.command(`TRUNCATE TABLE IF EXISTS ${table}`);
 }
