@@ -109,6 +109,19 @@ describe('Refused starts', () => {
       ROLES: 'api,projections',
     });
     try {
+      // A second service on the same data is refused naming CHDB_PATH, without a stack trace (before: chDB's Error with its stack).
+      const second = await runTypeScript(
+        'apps/api/src/main.ts',
+        [],
+        { DATA_DIR: dataDir, CHDB_PATH: chdbPath, PORT: '0', HOST: '127.0.0.1', ROLES: 'api,projections', LOG_LEVEL: 'error' },
+        90_000,
+      );
+      expect({ code: second.code, refusal: second.stderr.trim().split('\n').at(-1) }).toEqual({
+        code: 1,
+        refusal: `  - CHDB_PATH ${JSON.stringify(chdbPath)}: Cannot open chDB at ${chdbPath}: another process (PID ${service.process.pid}) runs ClickHouse on this directory. A ClickHouse data directory serves one process: give each process its own CHDB_PATH (a scraper started apart from the api, say), or run the roles in one process.`,
+      });
+      expect(second.stderr).not.toMatch(/^\s+at /m);
+
       const beside = await rebuild({ DATA_DIR: dataDir, CHDB_PATH: chdbPath });
       expect(beside.code).toBe(1);
       // chDB's native code prints its own line (Code: 76, cannot lock the status file) first.

@@ -19,6 +19,14 @@ interface LiveEngine {
 
 let liveEngine: LiveEngine | undefined;
 
+/** The directory is another process's ClickHouse: a start meeting this is refused (not a crash). */
+export class ChdbDirectoryInUseError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'ChdbDirectoryInUseError';
+  }
+}
+
 export interface ChdbEngineLease {
   readonly path: string;
   /** Opens a client (its own chDB connection) whose statements run in `database`. */
@@ -59,7 +67,8 @@ export function acquireChdbEngine(requestedPath: string): ChdbEngineLease {
             : `Cannot open chDB at ${path}: another process (PID ${owner}) runs ClickHouse on this directory. ` +
               'A ClickHouse data directory serves one process: give each process its own CHDB_PATH (a scraper ' +
               'started apart from the api, say), or run the roles in one process.';
-        throw new Error(`${why} (chDB: ${(error as Error).message})`, { cause: error });
+        if (owner === undefined) throw new Error(`${why} (chDB: ${(error as Error).message})`, { cause: error });
+        throw new ChdbDirectoryInUseError(why, { cause: error });
       }
       return createClient({
         // The settings go to the connection, which SETs them once for its session (see there).

@@ -2,6 +2,7 @@ import { accessSync, constants, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createEventStore } from '@rank/event-store/create-event-store';
 import type { EventStore } from '@rank/event-store/event-store.port';
+import { ChdbDirectoryInUseError } from '@rank/read-store/chdb-engine';
 import { createReadStore } from '@rank/read-store/create-read-store';
 import { loadMigrationsFromDir } from '@rank/read-store/migrations';
 import type { ReadStore } from '@rank/read-store/read-store.port';
@@ -91,6 +92,8 @@ export async function openStores(config: AppConfig, metrics?: Metrics): Promise<
     return { eventStore, readStore };
   } catch (error) {
     await eventStore.close();
+    // A second service on the same DATA_DIR meets the first one's ClickHouse: a refusal naming CHDB_PATH, no stack trace.
+    if (error instanceof ChdbDirectoryInUseError) throw new ConfigError([`CHDB_PATH ${JSON.stringify(config.chdbPath)}: ${error.message}`]);
     throw unreachableServer(error, config.clickhouse.url) ?? error;
   }
 }
