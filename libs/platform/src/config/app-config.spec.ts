@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigError, loadConfig } from './app-config';
 
 describe('loadConfig', () => {
@@ -131,5 +134,20 @@ describe('loadConfig', () => {
       'CHROMIUM_PATH is set to "/nowhere/chromium", but no file exists there',
     );
     expect(loadConfig({ CHROMIUM_PATH: '/nowhere/chromium', ROLES: 'api,projections' }).port).toBe(3000);
+  });
+
+  it('refuses a CHROMIUM_PATH that is a directory or a file that cannot be run (before, the first check failed instead)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chromium-path-'));
+    const text = join(dir, 'chromium.txt');
+    writeFileSync(text, 'not a browser', { mode: 0o644 });
+    try {
+      expect(() => loadConfig({ CHROMIUM_PATH: dir })).toThrow(
+        `CHROMIUM_PATH is set to "${dir}", which is a directory, not the browser binary`,
+      );
+      expect(() => loadConfig({ CHROMIUM_PATH: text })).toThrow(`CHROMIUM_PATH is set to "${text}", which is not executable`);
+      expect(loadConfig({ CHROMIUM_PATH: process.execPath }).port).toBe(3000);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

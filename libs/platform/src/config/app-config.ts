@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { ChromiumPathError } from '@rank/serp/browser/chromium-path-error';
+import { chromiumPathProblem } from '@rank/serp/browser/chromium-path-error';
 import { SerpFetcherConfig, SerpFetcherConfigError, serpFetcherConfigFromEnv } from '@rank/serp/fetcher/serp-fetcher-config';
 import { DomainDataProvidersConfig, domainDataProvidersConfigFromEnv } from '@rank/providers/domain-data-config';
 import { envReader } from '@rank/providers/shared/env-reader';
@@ -138,8 +137,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
 
   // Only a scraper drives the browser; elsewhere the variable may be left over from a shared env file.
   const chromiumPath = get('CHROMIUM_PATH');
-  if (chromiumPath !== undefined && roles.has('scraper') && !existsSync(chromiumPath))
-    problems.push(new ChromiumPathError(chromiumPath).message);
+  const chromiumProblem = chromiumPath !== undefined && roles.has('scraper') ? chromiumPathProblem(chromiumPath) : undefined;
+  if (chromiumProblem) problems.push(chromiumProblem.message);
 
   const logLevelRaw = get('LOG_LEVEL') ?? 'log';
   const logLevels = ['error', 'warn', 'log', 'debug'] as const;
