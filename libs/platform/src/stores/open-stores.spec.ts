@@ -38,9 +38,39 @@ describe('opening the embedded stores where their directories cannot be', () => 
       await expect(openStores(loadConfig({ DATA_DIR: join(dir, 'data-ro'), CHDB_PATH: readOnly }))).rejects.toThrow(
         `CHDB_PATH "${readOnly}" cannot be used as a directory: ${why}, access '${readOnly}'`,
       );
+      // A directory still to be made there: the reason is the disk's, not the ENOENT a recursive mkdir says.
+      const below = join(readOnly, 'srv', 'data');
+      await expect(openEventStore(loadConfig({ DATA_DIR: below }))).rejects.toThrow(
+        `DATA_DIR "${below}" cannot be used as a directory: ${readOnly}: ${why}, access '${readOnly}'`,
+      );
     } finally {
       if (asRoot) execFileSync('umount', [readOnly]);
       else chmodSync(readOnly, 0o755);
+    }
+  });
+
+  it('stops the start naming DATA_DIR when its disk is full, not with SQLite\'s "disk I/O error" and its stack', async () => {
+    // A full disk of its own: a small tmpfs (root, as the read-only case above).
+    const small = join(dir, 'small');
+    mkdirSync(small);
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', small]);
+    try {
+      const config = loadConfig({ DATA_DIR: small });
+      await (await openEventStore(config)).close();
+      try {
+        execFileSync('dd', ['if=/dev/zero', `of=${join(small, 'filler')}`, 'bs=64k'], { stdio: 'ignore' });
+      } catch {
+        // dd stops when the disk is full: that is the point.
+      }
+      const opening = openEventStore(config);
+      await expect(opening).rejects.toBeInstanceOf(ConfigError);
+      await expect(opening).rejects.toThrow(
+        new RegExp(
+          `^Invalid configuration:\\n  - DATA_DIR "${small}": the event store cannot be opened \\(SQLITE_(FULL|IOERR\\w*): .*, 0 KiB free on its disk\\); free space on its disk$`,
+        ),
+      );
+    } finally {
+      execFileSync('umount', [small]);
     }
   });
 

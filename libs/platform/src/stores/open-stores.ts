@@ -1,5 +1,5 @@
-import { accessSync, constants, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { accessSync, constants, existsSync, mkdirSync, statfsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createEventStore } from '@rank/event-store/create-event-store';
 import type { EventStore } from '@rank/event-store/event-store.port';
 import { ChdbDirectoryInUseError } from '@rank/read-store/chdb-engine';
@@ -28,6 +28,8 @@ export async function openEventStore(config: AppConfig, metrics?: Metrics): Prom
   const store = await createEventStore({
     eventStoreConnectionString: config.eventStoreConnectionString,
     sqlitePath: join(config.dataDir, EMBEDDED_EVENT_STORE_FILE),
+  }).catch((error: unknown) => {
+    throw unopenableLog(error, config.dataDir) ?? error;
   });
   if (config.eventStoreConnectionString !== undefined) await answersAt(store, config.eventStoreConnectionString);
   return metrics ? timeAppends(store, metrics) : store;
@@ -122,6 +124,45 @@ function usableDirectory(variable: 'DATA_DIR' | 'CHDB_PATH', path: string): void
     // deep inside SQLite or chDB, with a message about something else.
     accessSync(path, constants.W_OK);
   } catch (error) {
-    throw new ConfigError([`${variable} ${JSON.stringify(path)} cannot be used as a directory: ${(error as Error).message}`]);
+    throw new ConfigError([`${variable} ${JSON.stringify(path)} cannot be used as a directory: ${reasonOf(error, path)}`]);
   }
+}
+
+/**
+ * Why a directory cannot be made: a recursive mkdir on a read-only disk says ENOENT of the path it
+ * was asked for, so the nearest folder that exists is asked whether it can be written (EROFS, EACCES).
+ */
+function reasonOf(error: unknown, path: string): string {
+  const message = (error as Error).message;
+  if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return message;
+  for (let parent = dirname(path); parent !== dirname(parent); parent = dirname(parent)) {
+    if (!existsSync(parent)) continue;
+    try {
+      accessSync(parent, constants.W_OK);
+    } catch (denied) {
+      return `${parent}: ${(denied as Error).message}`;
+    }
+    break;
+  }
+  return message;
+}
+
+/**
+ * SQLite cannot open or prepare the log on a full disk (`SQLITE_FULL`, or the `SQLITE_IOERR` of
+ * writing its journal there): a refusal naming DATA_DIR and the space left, not SQLite's stack trace,
+ * which says "disk I/O error" and points at the hardware.
+ */
+function unopenableLog(error: unknown, dataDir: string): ConfigError | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !/^SQLITE_(FULL|IOERR)/.test(code)) return undefined;
+  let free = '';
+  try {
+    const disk = statfsSync(dataDir);
+    free = `, ${Math.floor((disk.bavail * disk.bsize) / 1024)} KiB free on its disk`;
+  } catch {
+    // The space only decorates the message.
+  }
+  return new ConfigError([
+    `DATA_DIR ${JSON.stringify(dataDir)}: the event store cannot be opened (${code}: ${(error as Error).message}${free}); free space on its disk`,
+  ]);
 }
