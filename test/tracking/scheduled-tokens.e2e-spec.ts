@@ -149,6 +149,29 @@ describe('Scheduled checks draw on the monthly SERP-check tokens', () => {
     expect(capacity.body).toMatchObject({ total: 100, booked: 3 * 30 + 2 * 30 * 2, available: 100 - 210 });
   }, 60_000);
 
+  it("skips a blocked account's slots without drawing tokens; a suspended account's run, and so do the blocked one's once it is active again", async () => {
+    const app = await start();
+    const blocked = await app.createAccount({ plan: 'roomy' });
+    const suspended = await app.createAccount({ plan: 'roomy' });
+    clock.current = new Date('2026-08-10T08:00:00.000Z');
+    const theirs = await addProject(app, blocked.apiKey, {}, 2);
+    const held = await addProject(app, suspended.apiKey, {}, 2);
+    expect((await app.admin('PATCH', `/admin/accounts/${blocked.accountId}`, { status: 'blocked' })).status).toBe(200);
+    expect((await app.admin('PATCH', `/admin/accounts/${suspended.accountId}`, { status: 'suspended' })).status).toBe(200);
+    await caughtUp(app);
+
+    // Before, the blocked account, which may not even read, drew tokens and sent its checks to Google.
+    // (The earlier tests' projects share the data: the counts of the runs are theirs too.)
+    await at('2026-08-10T12:00:00.000Z', app);
+    expect(await schedule(app, theirs)).toEqual(['2026-08-10 skipped accountBlocked (needs 0, 0 left)']);
+    expect(await ledger(app, blocked.accountId, '2026-08')).toEqual([]);
+    expect(await schedule(app, held)).toEqual(['2026-08-10 requested']);
+
+    expect((await app.admin('PATCH', `/admin/accounts/${blocked.accountId}`, { status: 'active' })).status).toBe(200);
+    await at('2026-08-11T12:00:00.000Z', app);
+    expect(await schedule(app, theirs)).toEqual(['2026-08-10 skipped accountBlocked (needs 0, 0 left)', '2026-08-11 requested']);
+  }, 60_000);
+
   it('draws on the UTC month of the due time, and a scheduler that crashed after drawing does not pay twice', async () => {
     const [app] = replicas;
     const { accountId, apiKey: key } = await app!.createAccount({ plan: 'tiny' });

@@ -6,7 +6,8 @@ import { localDayKey } from './schedule/due-slot';
 
 /**
  * A project's scheduled checks (stream `schedule-<projectId>`): one decision per due slot, a local
- * day: requested (the scraper's work order) or skipped (the month's tokens did not cover it). Replicas
+ * day: requested (the scraper's work order) or skipped (the month's tokens did not cover it, or the
+ * account is blocked). Replicas
  * and restarts race to decide a slot; the expected revision lets exactly one win, and every later
  * attempt at a day already decided is a change of nothing. Which local day a decided slot took is
  * read from its due instant on the project's clock as it is now, not from its key: after a time-zone
@@ -17,7 +18,12 @@ export type ScheduledCheckRequested = {
   data: { projectId: string; accountId: string; slotKey: string; batchId: string; dueAt: string; requestedAt: string };
 };
 
-export type SkipReason = 'monthlyTokensExhausted';
+/**
+ * Why a slot is skipped: the month's tokens did not cover it, or the operator blocked the account
+ * (it may not even read; its checks would spend proxies and Google's patience on nobody). For
+ * `accountBlocked`, `needed` and `available` are 0: no tokens were asked for.
+ */
+export type SkipReason = 'monthlyTokensExhausted' | 'accountBlocked';
 
 /** A slot that will not run: recorded, so it is neither lost silently nor tried again every minute. */
 export type ScheduledCheckSkipped = {

@@ -72,9 +72,15 @@ export class CheckScheduler {
       if (!slot || (await this.schedules.isHandled(projectId, slot.dueAt, timeZone))) continue;
       const dueAt = slot.dueAt.toISOString();
 
+      const account = await this.accounts.load(accountId);
+      if (account.kind === 'open' && account.status === 'blocked') {
+        const base = { type: 'SkipSlot', projectId, accountId, slotKey: slot.key, dueAt, timeZone } as const;
+        if (await this.schedules.decideSlot({ ...base, reason: 'accountBlocked', needed: 0, available: 0 }, now))
+          this.logger.warn(`skipped the ${slot.key} check of project ${projectId}: its account ${accountId} is blocked`);
+        continue;
+      }
       const month = tokenMonthOf(slot.dueAt);
       const keywordCount = (await this.contents.load(projectId)).keywords.length;
-      const account = await this.accounts.load(accountId);
       const total = (account.kind === 'open' ? this.plans.find(account.plan)?.monthlySerpTokens : undefined) ?? 0;
       const tokens = await this.tokens.draw(
         {
