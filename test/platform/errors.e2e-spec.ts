@@ -26,6 +26,26 @@ describe('Errors on every route', () => {
     expect((await app.request('DELETE', '/health')).status).toBe(405);
   });
 
+  it('answers 405 to a method a path does not serve though a parameter route beside it would take the path', async () => {
+    // Before, GET /api/projects/keyword-ideas reached GET /api/projects/:id: 400 "id must be a 24-character hex id".
+    for (const [method, path, allow] of [
+      ['GET', '/api/projects/keyword-ideas', 'POST'],
+      ['GET', '/api/projects/keywords', 'DELETE, POST'],
+      ['PUT', '/api/projects/keywords', 'DELETE, POST'],
+    ] as const) {
+      const response = await app.request(method, path, { key: apiKey, ...(method === 'PUT' ? { body: {} } : {}) });
+      expect({ path, method, status: response.status, allow: response.headers.get('allow'), message: response.body.message }).toEqual({
+        path,
+        method,
+        status: 405,
+        allow,
+        message: `Method ${method} is not supported on ${path}; use ${allow}`,
+      });
+    }
+    // The parameter route itself still answers its own requests.
+    expect((await app.request('GET', '/api/projects/not-an-id', { key: apiKey })).body.message).toBe('id must be a 24-character hex id');
+  });
+
   it('answers malformed JSON with 400 and a message, before anything is written', async () => {
     const response = await app.request('POST', '/api/user/api-keys', { key: apiKey, rawBody: '{"name": "x",' });
     expect(response.status).toBe(400);

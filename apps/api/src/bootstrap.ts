@@ -16,7 +16,7 @@ import { compressAnswers } from './platform/http/compression';
 import { answerMcpPreflight } from './mcp/mcp-cors';
 import { logRequests, requestIdOf } from './platform/http/access-log';
 import { ApiKeyAuthenticator, authenticateBeforeBody } from './platform/auth/api-key-authenticator';
-import { RouteRegistry } from './platform/http/route-registry';
+import { refuseMethodsOfLiteralPaths, RouteRegistry } from './platform/http/route-registry';
 import { setupOpenApi } from './platform/openapi';
 import { loadPlans } from '@rank/platform/plans/load-plans';
 import { openStores, Stores } from '@rank/platform/stores/open-stores';
@@ -62,6 +62,7 @@ export async function createApp(config: AppConfig, overrides: { clock?: Clock } 
     const fastify = adapter.getInstance();
     fastify.addHook('onRoute', (route) => routes.add(route.method as string | string[], route.url));
     logRequests(fastify, metrics);
+    refuseMethodsOfLiteralPaths(fastify, routes);
     parseJsonBodies(fastify);
     refuseUndecodableQuery(fastify);
     addSecurityHeaders(fastify);

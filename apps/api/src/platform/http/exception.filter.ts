@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, DomainErrorKind } from '@rank/domain/domain-error';
-import { RouteRegistry } from './route-registry';
+import { methodNotAllowed, RouteRegistry } from './route-registry';
 
 const STATUS_OF_KIND: Record<DomainErrorKind, number> = { invalid: 400, 'not-found': 404, conflict: 409, forbidden: 403 };
 
@@ -46,13 +46,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const path = request.url.split('?')[0] ?? '/';
       if (status === HttpStatus.NOT_FOUND && this.isRouteMiss(exception)) {
         const allowed = this.routes.methodsFor(path);
-        if (allowed.length > 0) {
-          return {
-            status: 405,
-            body: { success: false, message: `Method ${request.method} is not supported on ${path}; use ${allowed.join(', ')}` },
-            headers: { allow: allowed.join(', ') },
-          };
-        }
+        if (allowed.length > 0) return methodNotAllowed(request.method, path, allowed);
         return { status: 404, body: { success: false, message: `No route ${request.method} ${path}` }, headers: {} };
       }
       const response = exception.getResponse();

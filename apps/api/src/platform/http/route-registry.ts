@@ -1,24 +1,64 @@
+import type { FastifyInstance } from 'fastify';
+import { decodedPath } from './url-encoding';
+
 /**
  * The routes the app serves, as (method, pattern) pairs collected from Fastify's onRoute hook, so
  * that a request for a known path with another method answers 405 (with Allow), not 404.
  */
 export class RouteRegistry {
-  private readonly routes: { method: string; pattern: RegExp }[] = [];
+  private readonly routes: { method: string; pattern: RegExp; literal: boolean }[] = [];
 
   add(method: string | string[], url: string): void {
     const methods = Array.isArray(method) ? method : [method];
+    const parts = url.split('/');
     const pattern = new RegExp(
       '^' +
-        url
-          .split('/')
+        parts
           .map((part) => (part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
           .join('/') +
         '/?$',
     );
-    for (const m of methods) if (m !== 'HEAD' && m !== 'OPTIONS') this.routes.push({ method: m, pattern });
+    const literal = !parts.some((part) => part.startsWith(':') || part === '*');
+    for (const m of methods) if (m !== 'HEAD' && m !== 'OPTIONS') this.routes.push({ method: m, pattern, literal });
   }
 
+  /**
+   * The methods served at a path. A path that is a route of its own (`/api/projects/keywords`) has
+   * only its own methods: the parameter route beside it (`/api/projects/:id`) is another resource.
+   */
   methodsFor(path: string): string[] {
-    return [...new Set(this.routes.filter((r) => r.pattern.test(path)).map((r) => r.method))].sort();
+    const matching = this.routes.filter((r) => r.pattern.test(path));
+    const own = matching.filter((r) => r.literal);
+    return [...new Set((own.length > 0 ? own : matching).map((r) => r.method))].sort();
   }
+
+  /** The methods of the literal route at `path`, if there is one: empty otherwise. */
+  literalMethodsFor(path: string): string[] {
+    return [...new Set(this.routes.filter((r) => r.literal && r.pattern.test(path)).map((r) => r.method))].sort();
+  }
+}
+
+/** The answer to a method a known path does not serve. */
+export function methodNotAllowed(method: string, path: string, allowed: string[]) {
+  return {
+    status: 405,
+    body: { success: false, message: `Method ${method} is not supported on ${path}; use ${allowed.join(', ')}` },
+    headers: { allow: allowed.join(', ') },
+  };
+}
+
+/**
+ * A method a literal route does not serve must not fall through to the parameter route beside it:
+ * `GET /api/projects/keyword-ideas` reached `GET /api/projects/:id` and answered 400 "id must be a
+ * 24-character hex id", where the path is known and the method is not (405, as the spec says).
+ */
+export function refuseMethodsOfLiteralPaths(fastify: FastifyInstance, routes: RouteRegistry): void {
+  fastify.addHook('onRequest', (request, reply, done) => {
+    if (!request.routeOptions.url?.includes(':')) return done();
+    const path = decodedPath(request.url);
+    const allowed = routes.literalMethodsFor(path);
+    if (allowed.length === 0) return done();
+    const refusal = methodNotAllowed(request.method, path, allowed);
+    void reply.code(refusal.status).headers(refusal.headers).send(refusal.body);
+  });
 }

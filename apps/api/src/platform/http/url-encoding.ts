@@ -15,9 +15,12 @@ export const MAX_PATH_PARAMETER_LENGTH = 16 * 1024;
  * let `/%61pi/projects`, which the router serves as `/api/projects`, past such a test.
  */
 export function routedPath(request: FastifyRequest): string {
-  const pattern = request.routeOptions.url;
-  if (pattern !== undefined) return pattern;
-  const path = request.url.split('?')[0] ?? '/';
+  return request.routeOptions.url ?? decodedPath(request.url);
+}
+
+/** A URL's path, percent-decoded as the router decodes it (as sent when it does not decode). */
+export function decodedPath(url: string): string {
+  const path = url.split('?')[0] ?? '/';
   try {
     return decodeURIComponent(path);
   } catch {
