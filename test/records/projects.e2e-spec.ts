@@ -177,10 +177,15 @@ describe('Projects (GET/POST/PUT/DELETE /api/projects, GET /api/projects/:id)', 
     // Before, Asia/Kathmandu came back as Asia/Katmandu and Europe/Kyiv as Europe/Kiev (ICU's old names).
     for (const [sent, kept] of [
       ['Asia/Kathmandu', 'Asia/Kathmandu'],
-      ['europe/kyiv', 'Europe/Kyiv'],
-      ['asia/ho_chi_minh', 'Asia/Ho_Chi_Minh'],
-      ['america/port-au-prince', 'America/Port-au-Prince'],
+      ['Europe/Kyiv', 'Europe/Kyiv'],
       ['Asia/Katmandu', 'Asia/Katmandu'],
+      // Other names of the database, as written (before the first version of this fix: "Est5edt", "Us/Eastern").
+      ['EST5EDT', 'EST5EDT'],
+      ['US/Eastern', 'US/Eastern'],
+      ['America/Argentina/ComodRivadavia', 'America/Argentina/ComodRivadavia'],
+      // Case is corrected where ICU spells the name the same; an all-lower-case other name takes ICU's.
+      ['america/port-au-prince', 'America/Port-au-Prince'],
+      ['us/eastern', 'America/New_York'],
     ]) {
       const created = await app.request('POST', '/api/projects', {
         key,

@@ -104,10 +104,11 @@ export class ProjectSettingsBody {
 }
 
 /**
- * An IANA time zone name as the zone database spells it (`europe/paris` is `Europe/Paris`: zone names
- * are matched without case, and the project shows and exports the name), or null for no zone. Node's
- * ICU answers some zones by an old name (`Asia/Kathmandu` resolves to `Asia/Katmandu`, `Europe/Kyiv`
- * to `Europe/Kiev`): a name it accepts under another spelling keeps the caller's, each word capitalised.
+ * An IANA time zone name as the zone database spells it, or null for no zone. Zone names are matched
+ * without case, and the project shows and exports the name: `europe/paris` is kept as `Europe/Paris`.
+ * Node's ICU answers some names by another one of the database (`Asia/Kathmandu` by its old spelling
+ * `Asia/Katmandu`, `US/Eastern` by `America/New_York`): such a name is kept as the caller wrote it,
+ * unless it is all lower case (its right case unknown here), when ICU's name stands in for it.
  */
 function ianaTimeZone(name: string): string | null {
   if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(name)) return null;
@@ -117,8 +118,8 @@ function ianaTimeZone(name: string): string | null {
   } catch {
     return null;
   }
-  if (resolved.toLowerCase() === name.toLowerCase()) return resolved;
-  return name.toLowerCase().replace(/(^|[/_-])([a-z])/g, (_, before: string, letter: string) => before + letter.toUpperCase());
+  if (resolved.toLowerCase() === name.toLowerCase() || name === name.toLowerCase()) return resolved;
+  return name;
 }
 
 function domainOrThrow(field: string, raw: string): string {
