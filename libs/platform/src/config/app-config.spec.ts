@@ -82,7 +82,11 @@ describe('loadConfig', () => {
     expect(clickhouse).toContain('CLICKHOUSE_URL must be an http(s) URL (got "http://***@127.0.0.1:99999")');
     const provider = refusal({ PAGESPEED_BASE_URL: 'htp://u:PSI/PW-SECRET@127.0.0.1/x' });
     expect(provider).toContain('PAGESPEED_BASE_URL must be an http(s) URL (got "htp://***@127.0.0.1/x")');
-    for (const message of [redis, clickhouse, provider]) expect(message).not.toMatch(/PW-SECRET/);
+    // A password whose % escape does not decode: the clients' URIError named no variable.
+    const escaped = refusal({ REDIS_URL: 'redis://u:PW-SECRET%@127.0.0.1:6379', CLICKHOUSE_URL: 'http://u:PW-SECRET%@127.0.0.1:8123' });
+    expect(escaped).toContain('REDIS_URL must be a redis:// or rediss:// URL (got "redis://***@127.0.0.1:6379")');
+    expect(escaped).toContain('CLICKHOUSE_URL must be an http(s) URL (got "http://***@127.0.0.1:8123")');
+    for (const message of [redis, clickhouse, provider, escaped]) expect(message).not.toMatch(/PW-SECRET/);
   });
 
   it('refuses an api without projections on the embedded ClickHouse, which nothing else writes, and ROLES naming no role', () => {

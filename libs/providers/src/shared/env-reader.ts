@@ -18,7 +18,9 @@ export function envReader(env: Env) {
     const raw = get(name);
     if (raw === undefined) return fallback;
     try {
-      if (!['http:', 'https:'].includes(new URL(raw).protocol)) throw new Error('scheme');
+      const url = new URL(raw);
+      if (!['http:', 'https:'].includes(url.protocol)) throw new Error('scheme');
+      decodedUserinfo(url);
       return raw.replace(/\/+$/, '');
     } catch {
       problems.push(`${name} must be an http(s) URL (got "${withoutUserinfo(raw)}")`);
@@ -26,4 +28,14 @@ export function envReader(env: Env) {
     }
   };
   return { problems, get, httpUrl };
+}
+
+/**
+ * Decodes a URL's user and password as the clients do (`decodeURIComponent`), throwing for an escape
+ * that does not decode (`pass%word`): `new URL` keeps it, and the client's URIError would stop the
+ * start with a stack trace that names no variable.
+ */
+export function decodedUserinfo(url: URL): void {
+  decodeURIComponent(url.username);
+  decodeURIComponent(url.password);
 }
