@@ -335,6 +335,16 @@ describe('MCP endpoint (/api/mcp) with the official SDK client', () => {
       });
       expect(allowed.headers.get('access-control-allow-headers')).toMatch(/authorization/);
       expect((await preflight('http://evil.example.com')).status).toBe(403);
+      // A refusal before the transport (a bad key) carries them too, so that the page can read it.
+      const badKey = await listed.request('POST', '/api/mcp', {
+        key: 'not-a-key',
+        body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+        headers: { origin: `http://agents.example.com:${port}`, accept: 'application/json, text/event-stream' },
+      });
+      expect({ status: badKey.status, origin: badKey.headers.get('access-control-allow-origin') }).toEqual({
+        status: 401,
+        origin: `http://agents.example.com:${port}`,
+      });
       // An OPTIONS request that is no preflight is a method the endpoint does not serve.
       expect((await listed.request('OPTIONS', '/api/mcp', { key: null })).status).toBe(405);
     } finally {

@@ -13,7 +13,7 @@ import { WellFormedInputPipe } from './platform/http/well-formed-input';
 import { parseJsonBodies } from './platform/http/json-body';
 import { addSecurityHeaders } from './platform/http/security-headers';
 import { compressAnswers } from './platform/http/compression';
-import { answerMcpPreflight } from './mcp/mcp-cors';
+import { allowMcpOrigins } from './mcp/mcp-cors';
 import { logRequests, requestIdOf } from './platform/http/access-log';
 import { ApiKeyAuthenticator, authenticateBeforeBody } from './platform/auth/api-key-authenticator';
 import { refuseMethodsOfLiteralPaths, RouteRegistry } from './platform/http/route-registry';
@@ -66,7 +66,7 @@ export async function createApp(config: AppConfig, overrides: { clock?: Clock } 
     parseJsonBodies(fastify);
     refuseUndecodableQuery(fastify);
     addSecurityHeaders(fastify);
-    answerMcpPreflight(fastify, config.mcpAllowedOrigins);
+    allowMcpOrigins(fastify, config.mcpAllowedOrigins);
 
     const app = (started = await NestFactory.create<NestFastifyApplication>(
       AppModule.forRoot({ config, stores, plans, clock: overrides.clock ?? systemClock, routes, metrics }),

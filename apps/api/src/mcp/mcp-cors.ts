@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { routedPath } from '../platform/http/url-encoding';
 import { isAllowedOrigin } from './allowed-origin';
 
@@ -17,15 +17,19 @@ export function corsHeadersOf(origin: string | undefined, allowedOrigins: readon
 }
 
 /**
- * Answers a browser's preflight of /api/mcp before any route or key check (a preflight carries no
- * key): 204 with what the page may send for an allowed origin, 403 for any other. A page sends its
- * key in `Authorization` and JSON, so every call of it is preflighted. An OPTIONS request that is no
- * preflight goes on to the 405 of a method the endpoint does not serve.
+ * Lets pages of allowed origins call /api/mcp (see allowed-origin.ts). Their preflight (a preflight
+ * carries no key) is answered before any route or key check: 204 with what the page may send for an
+ * allowed origin, 403 for any other. A page sends its key in `Authorization` and JSON, so every call
+ * of it is preflighted. An OPTIONS request that is no preflight goes on to the 405 of a method the
+ * endpoint does not serve. Answers Fastify sends (a 401 for a bad key, a 429, a 400 for a body that
+ * is not JSON) carry the CORS headers here, so that the page can read why it was refused; the
+ * transport's own answers get them from the controller.
  */
-export function answerMcpPreflight(fastify: FastifyInstance, allowedOrigins: readonly string[]): void {
+export function allowMcpOrigins(fastify: FastifyInstance, allowedOrigins: readonly string[]): void {
+  const isMcp = (request: FastifyRequest) => routedPath(request).replace(/\/+$/, '') === MCP_PATH;
   fastify.addHook('onRequest', (request, reply, done) => {
     const preflight = request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
-    if (!preflight || routedPath(request).replace(/\/+$/, '') !== MCP_PATH) return done();
+    if (!preflight || !isMcp(request)) return done();
     const cors = corsHeadersOf(request.headers.origin, allowedOrigins);
     if (Object.keys(cors).length === 0) {
       void reply.code(403).send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Forbidden: Origin not allowed' } });
@@ -40,5 +44,9 @@ export function answerMcpPreflight(fastify: FastifyInstance, allowedOrigins: rea
         'access-control-max-age': '600',
       })
       .send();
+  });
+  fastify.addHook('onSend', async (request, reply, payload) => {
+    if (isMcp(request)) void reply.headers(corsHeadersOf(request.headers.origin, allowedOrigins));
+    return payload;
   });
 }

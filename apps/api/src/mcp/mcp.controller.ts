@@ -15,8 +15,8 @@ import { McpServerFactory } from './mcp-server.factory';
  * its answers in the response, so any api replica serves any call and no session is kept. GET (a
  * server-initiated stream) and DELETE (ending a session) have nothing to do here and answer 405.
  * The global guard has already authenticated the key (401) and checked the plan and blocking (403);
- * a browser page's Origin is checked here (403, see allowed-origin.ts; its preflight is answered in
- * mcp-cors.ts); each tool then runs its REST route with the same Authorization header.
+ * a browser page's Origin is checked here (403, see allowed-origin.ts; its preflight and the CORS headers
+ * of answers Fastify sends are in mcp-cors.ts); each tool then runs its REST route with the same Authorization header.
  */
 @ApiExcludeController()
 @Controller('api/mcp')
