@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +35,18 @@ describe('unpacking the bundled Chromium', () => {
     const binary = await unpackChromium(bundle, into, { pollMs: 20, staleLockMs: 30_000 });
     expect(versionOf(binary)).toMatch(/Chromium \d+/);
     expect(readdirSync(into)).toEqual([`rank-tracker-chromium-${bundle.version}`]);
+  }, 120_000);
+
+  it('breaks at once the lock of a process that is gone', async () => {
+    const folder = unpackedFolder(into, bundle.version);
+    // The id of a process that has ended.
+    const ended = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    writeFileSync(`${folder}.lock`, ended.stdout);
+    const started = Date.now();
+    const binary = await unpackChromium(bundle, into, { pollMs: 20, staleLockMs: 600_000 });
+    expect(versionOf(binary)).toMatch(/Chromium \d+/);
+    // Before, it waited for the lock to be 5 minutes old.
+    expect(Date.now() - started).toBeLessThan(60_000);
   }, 120_000);
 
   it('waits for a fresh lock instead of unpacking beside its holder', async () => {

@@ -5,11 +5,13 @@ import {
   existsSync,
   mkdirSync,
   openSync,
+  readFileSync,
   readdirSync,
   renameSync,
   rmSync,
   statSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -28,7 +30,7 @@ export interface ChromiumBundle {
 export interface UnpackOptions {
   /** How often a waiting unpack looks whether the one unpacking is done. */
   pollMs?: number;
-  /** A lock older than this is a dead unpacker's (killed mid-way): it is broken. */
+  /** A lock older than this is a dead unpacker's (killed mid-way): it is broken. A lock whose process is gone is broken at once. */
   staleLockMs?: number;
 }
 
@@ -44,7 +46,8 @@ const COMPLETE = '.complete';
  * first run. One of them takes a lock file and unpacks into a folder of its own, marked complete
  * and renamed into place; the others wait for that folder. Before, each found the package's fixed
  * `/tmp/chromium` as soon as the first had begun writing it, and launched a half-written file
- * (`spawn ETXTBSY`); and a process killed while unpacking left such a file for good.
+ * (`spawn ETXTBSY`); and a process killed while unpacking left such a file for good. The lock holds
+ * its process's id: a lock whose process is gone is broken at once, any other after `staleLockMs`.
  */
 export async function unpackChromium(bundle: ChromiumBundle, into: string, options: UnpackOptions = {}): Promise<string> {
   const pollMs = options.pollMs ?? 250;
@@ -76,18 +79,42 @@ export async function unpackChromium(bundle: ChromiumBundle, into: string, optio
         rmSync(lockPath, { force: true });
       }
     }
-    if (ageOf(lockPath) > staleLockMs) rmSync(lockPath, { force: true });
+    if (ageOf(lockPath) > staleLockMs || holderIsGone(lockPath)) rmSync(lockPath, { force: true });
     await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
 }
 
-/** The lock's descriptor when this caller made it; undefined when another holds it. */
+/** The lock's descriptor when this caller made it (its process id written in it); undefined when another holds it. */
 function tryLock(path: string): number | undefined {
+  let lock: number;
   try {
-    return openSync(path, 'wx');
+    lock = openSync(path, 'wx');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
     throw error;
+  }
+  writeSync(lock, String(process.pid));
+  return lock;
+}
+
+/**
+ * Whether the process that took the lock has ended (killed while unpacking): its id is in the lock.
+ * An empty lock (taken a moment ago, its id not written yet) or one of another machine's process
+ * (a shared temp directory) waits for its age instead.
+ */
+function holderIsGone(path: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(path, 'utf8'));
+  } catch {
+    return false;
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
   }
 }
 
