@@ -45,8 +45,9 @@ export function allowMcpOrigins(fastify: FastifyInstance, allowedOrigins: readon
       })
       .send();
   });
-  fastify.addHook('onSend', async (request, reply, payload) => {
-    if (isMcp(request)) void reply.headers(corsHeadersOf(request.headers.origin, allowedOrigins));
-    return payload;
+  // A callback hook, not an async one: it runs on every answer, and a promise each would cost them all.
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    if (request.headers.origin !== undefined && isMcp(request)) void reply.headers(corsHeadersOf(request.headers.origin, allowedOrigins));
+    done(null, payload);
   });
 }
