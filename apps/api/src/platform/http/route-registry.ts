@@ -6,11 +6,21 @@ import { decodedPath } from './url-encoding';
  * that a request for a known path with another method answers 405 (with Allow), not 404.
  */
 export class RouteRegistry {
-  private readonly routes: { method: string; pattern: RegExp; literal: boolean }[] = [];
+  /** Routes with parameters or a wildcard, matched by pattern. */
+  private readonly patterns: { method: string; pattern: RegExp }[] = [];
+  /** Routes of a fixed path (without its trailing slash), looked up whole: the methods of each. */
+  private readonly literals = new Map<string, Set<string>>();
 
   add(method: string | string[], url: string): void {
-    const methods = Array.isArray(method) ? method : [method];
+    const methods = (Array.isArray(method) ? method : [method]).filter((m) => m !== 'HEAD' && m !== 'OPTIONS');
     const parts = url.split('/');
+    if (!parts.some((part) => part.startsWith(':') || part === '*')) {
+      const path = withoutTrailingSlash(url);
+      const known = this.literals.get(path) ?? new Set<string>();
+      for (const m of methods) known.add(m);
+      this.literals.set(path, known);
+      return;
+    }
     const pattern = new RegExp(
       '^' +
         parts
@@ -18,8 +28,7 @@ export class RouteRegistry {
           .join('/') +
         '/?$',
     );
-    const literal = !parts.some((part) => part.startsWith(':') || part === '*');
-    for (const m of methods) if (m !== 'HEAD' && m !== 'OPTIONS') this.routes.push({ method: m, pattern, literal });
+    for (const m of methods) this.patterns.push({ method: m, pattern });
   }
 
   /**
@@ -27,16 +36,18 @@ export class RouteRegistry {
    * only its own methods: the parameter route beside it (`/api/projects/:id`) is another resource.
    */
   methodsFor(path: string): string[] {
-    const matching = this.routes.filter((r) => r.pattern.test(path));
-    const own = matching.filter((r) => r.literal);
-    return [...new Set((own.length > 0 ? own : matching).map((r) => r.method))].sort();
+    const own = this.literalMethodsFor(path);
+    if (own.length > 0) return own;
+    return [...new Set(this.patterns.filter((r) => r.pattern.test(path)).map((r) => r.method))].sort();
   }
 
-  /** The methods of the literal route at `path`, if there is one: empty otherwise. */
+  /** The methods of the literal route at `path`, if there is one: empty otherwise. One map lookup (it runs on parameter routes' requests). */
   literalMethodsFor(path: string): string[] {
-    return [...new Set(this.routes.filter((r) => r.literal && r.pattern.test(path)).map((r) => r.method))].sort();
+    return [...(this.literals.get(withoutTrailingSlash(path)) ?? [])].sort();
   }
 }
+
+const withoutTrailingSlash = (path: string) => (path.length > 1 ? path.replace(/\/+$/, '') : path);
 
 /** The answer to a method a known path does not serve. */
 export function methodNotAllowed(method: string, path: string, allowed: string[]) {
