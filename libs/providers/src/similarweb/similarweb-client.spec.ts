@@ -25,6 +25,7 @@ describe('SimilarwebClient against a fake Similarweb API', () => {
     similarweb.sites.clear();
     similarweb.api.failWith(undefined);
     similarweb.api.requests.length = 0;
+    similarweb.endpointsWithoutData.clear();
   });
 
   it('the window is the 12 complete months before now', () => {
@@ -64,6 +65,21 @@ describe('SimilarwebClient against a fake Similarweb API', () => {
 
   it('answers null for a site Similarweb has no data for', async () => {
     await expect(client.monthlyTraffic('unknown.example', NOW)).resolves.toBeNull();
+  });
+
+  it('fails on a 404 that is not "Data not found" (a wrong base URL), which must not be cached as no data', async () => {
+    similarweb.sites.set('example.com', months);
+    const misrouted = new SimilarwebClient({ baseUrl: `${similarweb.baseUrl}/api`, apiKey: KEY, timeoutMs: 1_000 });
+    const error = (await misrouted.monthlyTraffic('example.com', NOW).catch((e: unknown) => e)) as UpstreamError;
+    expect(error).toMatchObject({ provider: 'similarweb', kind: 'http', status: 404 });
+    expect(error.message).toMatch(/Endpoint does not exist/);
+  });
+
+  it('keeps visits with null engagement when Similarweb has no data for one engagement series', async () => {
+    similarweb.sites.set('example.com', months);
+    similarweb.endpointsWithoutData.add('bounce-rate');
+    const traffic = await client.monthlyTraffic('example.com', NOW);
+    expect(traffic?.months[11]).toEqual({ month: '2025-05', visits: 1_013, bounceRate: null, avgVisitDuration: 113.25 });
   });
 
   it('answers null without calling anyone when not configured', async () => {

@@ -24,8 +24,9 @@ export interface SimilarwebOptions {
 
 /**
  * Similarweb REST v1 total traffic and engagement: visits, bounce rate and average visit duration
- * of the last 12 complete months, worldwide, subdomains included. All three or nothing: a record
- * with visits but no engagement would be cached as if complete.
+ * of the last 12 complete months, worldwide, subdomains included. A failure of any series fails the
+ * whole: a record with visits but no engagement would be cached as if complete. A series Similarweb
+ * answers "Data not found" for beside visits is its answer, kept as null figures.
  */
 export class SimilarwebClient implements TrafficProvider {
   readonly configured = true;
@@ -74,8 +75,10 @@ export class SimilarwebClient implements TrafficProvider {
     const answer = asObject(body);
     const meta = asObject(answer?.meta);
     const errorMessage = typeof meta?.error_message === 'string' ? meta.error_message.slice(0, 200) : undefined;
-    // Similarweb answers an unknown or too small site with "Data not found" (and a 404 at times).
-    if (status === 404 || /not found/i.test(errorMessage ?? '')) return null;
+    // Similarweb answers an unknown or too small site with "Data not found" (with a 200 or a 404). Any other
+    // 404 ("Endpoint does not exist" from a wrong SIMILARWEB_BASE_URL) is a failure: cached as "no data",
+    // it would hide the domain's traffic for 30 days.
+    if (/data not found/i.test(errorMessage ?? '')) return null;
     if (status !== 200 || meta?.status === 'Error') {
       throw new UpstreamError(SIMILARWEB_PROVIDER, 'http', `${path} answered ${status}${errorMessage ? `: ${errorMessage}` : ''}`, status);
     }

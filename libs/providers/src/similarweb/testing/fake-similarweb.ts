@@ -19,6 +19,8 @@ const FIELDS = { visits: 'visits', 'bounce-rate': 'bounce_rate', 'average-visit-
  */
 export class FakeSimilarweb {
   readonly sites = new Map<string, FakeSimilarwebMonth[]>();
+  /** Endpoints (`bounce-rate`, ...) that answer a 404 "Data not found" even for a known site. */
+  readonly endpointsWithoutData = new Set<string>();
 
   private constructor(
     readonly api: FakeJsonApi,
@@ -64,6 +66,12 @@ export class FakeSimilarweb {
       mtd: false,
       show_verified: false,
     };
+    if (this.endpointsWithoutData.has(endpoint))
+      return {
+        kind: 'json',
+        status: 404,
+        body: { meta: { request: requestEcho, status: 'Error', error_code: 401, error_message: 'Data not found' } },
+      };
     if (!months)
       return {
         kind: 'json',
