@@ -147,6 +147,25 @@ describe('domain data endpoints', () => {
       nowMs = START;
     });
 
+    it('answers the stale record, with its own fetchedAt, when its refresh fails', async () => {
+      similarweb.sites.set('aging.example', site(700));
+      psi.pages.set('https://aging.example/', fastPage);
+      const first = await trafficCheck('aging.example');
+      expect(first.body.data.stats.totalVisits).toBe(8_400);
+      await caughtUp();
+
+      nowMs = START + 31 * DAY;
+      similarweb.api.failWith(FAILURES.serverError(500));
+      psi.api.failWith(FAILURES.serverError(500));
+      const asked = similarwebAsked('aging.example');
+      const refreshed = await trafficCheck('aging.example');
+      nowMs = START;
+      // The refresh was tried; before, the failure answered data: null and pagespeed: null beside a stored record.
+      expect(similarwebAsked('aging.example')).toBeGreaterThan(asked);
+      expect(refreshed.body.data).toEqual(first.body.data);
+      expect(refreshed.body.pagespeed).toEqual(first.body.pagespeed);
+    });
+
     it('answers data: null and pagespeed: null when the providers fail, and caches nothing of the failure', async () => {
       similarweb.sites.set('flaky.example', site(500));
       psi.pages.set('https://flaky.example/', fastPage);

@@ -17,8 +17,8 @@ export interface TrafficCheckAnswer {
 /**
  * POST /api/tools/traffic-check: the domain's traffic and home-page speed, from the cache when fresh
  * (30 days), else fetched live and recorded. A domain with no stored traffic counts against the
- * new-domain allowance before anything is fetched. A provider that fails gives null for its part,
- * never an error, and nothing is cached for it.
+ * new-domain allowance before anything is fetched. A provider that fails gives null for its part
+ * (or the stale record, when there is one), never an error, and nothing is cached for it.
  */
 @Injectable()
 export class TrafficCheck {
@@ -34,9 +34,15 @@ export class TrafficCheck {
     const [[traffic], [pageSpeed]] = await Promise.all([this.reader.traffic([domain]), this.reader.pageSpeedOfDomains([domain], 'domain')]);
     if (!traffic) await this.allowances.count(accountId, [domain], now);
 
+    // A stale record whose refresh fails is still the best we know: it is answered with its own
+    // fetchedAt rather than null, which the spec keeps for "the provider has no information".
     const [data, pagespeed] = await Promise.all([
-      traffic && isFresh(traffic.fetchedAtMs, now) ? engagedTrafficView(traffic) : this.liveTraffic(domain),
-      pageSpeed && isFresh(pageSpeed.measuredAtMs, now) ? pageSpeedSummaryView(pageSpeed) : this.livePageSpeed(domain),
+      traffic && isFresh(traffic.fetchedAtMs, now)
+        ? engagedTrafficView(traffic)
+        : this.liveTraffic(domain).then((live) => live ?? (traffic ? engagedTrafficView(traffic) : null)),
+      pageSpeed && isFresh(pageSpeed.measuredAtMs, now)
+        ? pageSpeedSummaryView(pageSpeed)
+        : this.livePageSpeed(domain).then((live) => live ?? (pageSpeed ? pageSpeedSummaryView(pageSpeed) : null)),
     ]);
     return { domain, data, pagespeed };
   }
