@@ -284,6 +284,18 @@ describe('failures that must not be retried', () => {
     expect(second.reason).toMatch(/direct connection is resting/);
   });
 
+  it('a check waiting its turn on an egress that is blocked meanwhile sends nothing', async () => {
+    google.reset(() => ({ kind: 'page', html: FAKE_CAPTCHA_PAGE }));
+    const fetcher = newFetcher({ maxAttempts: 3, blockRestMs: 60 * 60_000, minIntervalMs: 1_000 });
+
+    const [first, second] = await Promise.all([fetcher.fetchSerp(check), fetcher.fetchSerp({ ...check, keyword: 'trail shoes' })]);
+
+    // Before, the second check's request went out after its wait and pushed the rest back.
+    expect(google.searches).toHaveLength(1);
+    expect(expectFailure(first).reason).toMatch(/blocked by Google/);
+    expect(expectFailure(second).reason).toMatch(/direct connection is resting/);
+  });
+
   it('HTTP 429 is a block, not a server error to retry', async () => {
     google.reset(() => ({ kind: 'page', status: 429, html: FAKE_CAPTCHA_PAGE }));
 

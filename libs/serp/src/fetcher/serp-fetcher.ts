@@ -262,7 +262,12 @@ export class SerpFetcher {
       const egressName = nameOf(egress);
       // Every load waits its egress's turn, retries and later pages of the check alike.
       const wait = this.pacer.reserve(egress.id);
-      if (wait > 0) await this.sleep(wait);
+      if (wait > 0) {
+        await this.sleep(wait);
+        // Another check may have been blocked on this egress while this one waited its turn:
+        // a request now would only prolong the block, so the egress is chosen again.
+        if (this.egresses.isResting(egress)) continue;
+      }
       const startedAt = performance.now();
       const loaded = await this.deps.loader.load({
         url,
