@@ -71,6 +71,10 @@ describe('Markdown text', () => {
     expect(mdText('a | b *c* _d_ [e](f) <g> `h`\nnext')).toBe('a \\| b \\*c\\* \\_d\\_ \\[e\\](f) \\<g\\> \\`h\\` next');
   });
 
+  it('escapes & so that an entity reference a user typed shows as typed', () => {
+    expect(mdText('r&amp;d &lt;b&gt; Smith & Co')).toBe('r\\&amp;d \\&lt;b\\&gt; Smith \\& Co');
+  });
+
   it('makes autolinks of plain URLs only', () => {
     expect(mdUrl('https://shop.example/a_b?c=1')).toBe('<https://shop.example/a_b?c=1>');
     expect(mdUrl('https://shop.example/a|b')).toBe('https://shop.example/a\\|b');

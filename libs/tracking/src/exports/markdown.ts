@@ -1,6 +1,9 @@
-/** Text that Markdown shows as typed: inline markup characters escaped, line breaks flattened. */
+/**
+ * Text that Markdown shows as typed: inline markup characters escaped, line breaks flattened. `&` is
+ * escaped too, or a keyword `r&amp;d` would show as `r&d` (an entity reference).
+ */
 export function mdText(value: string): string {
-  return value.replace(/[\r\n]+/g, ' ').replace(/[\\`*_[\]<>|~#]/g, (c) => `\\${c}`);
+  return value.replace(/[\r\n]+/g, ' ').replace(/[\\`*_[\]<>|~#&]/g, (c) => `\\${c}`);
 }
 
 /** A URL as an autolink when it can be one (no spaces, angle brackets or pipes), else as plain text. */
