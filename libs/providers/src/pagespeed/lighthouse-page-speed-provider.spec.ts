@@ -1,25 +1,47 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { LighthousePageSpeedProvider } from './lighthouse-page-speed-provider';
 import { SpeedTestSite } from './testing/speed-test-site';
 import { UpstreamError } from '../shared/upstream-error';
 
-// Real Lighthouse runs in the real Chromium against pages served on 127.0.0.1.
+// Real Lighthouse runs in the real Chromium against pages served on 127.0.0.1, under the name
+// speed.example: the browser's proxy lets no loopback address through but a site a test maps.
 jest.setTimeout(240_000);
 
 describe('LighthousePageSpeedProvider (real Lighthouse, local pages)', () => {
   let site: SpeedTestSite;
-  const lighthouse = new LighthousePageSpeedProvider({ timeoutMs: 90_000 });
+  let lighthouse: LighthousePageSpeedProvider;
+  /** A service of "our own network" on loopback, which no page may reach. */
+  let inside: Server;
+  const insideRequests: string[] = [];
+  const page = (path: string) => `http://speed.example${path}`;
 
   beforeAll(async () => {
     site = await SpeedTestSite.start();
+    inside = createServer((req, res) => {
+      insideRequests.push(req.url ?? '');
+      res.end('<html><body><h1>instance metadata</h1></body></html>');
+    });
+    await new Promise<void>((resolve) => inside.listen(0, '127.0.0.1', resolve));
+    lighthouse = new LighthousePageSpeedProvider({
+      timeoutMs: 90_000,
+      egress: {
+        localSites: new Map([['speed.example', { host: '127.0.0.1', port: site.port }]]),
+        resolve: (host) => Promise.resolve(host === 'metadata.example' ? ['169.254.169.254'] : []),
+      },
+    });
   });
-  afterAll(() => site.close());
+  afterAll(async () => {
+    inside.closeAllConnections();
+    await Promise.all([site.close(), new Promise((resolve) => inside.close(resolve))]);
+  });
 
   it('scores a deliberately slow page lower than a fast one, with lab data only', async () => {
-    const fast = await lighthouse.measure(site.url('/fast'));
-    const slow = await lighthouse.measure(site.url('/slow'));
+    const fast = await lighthouse.measure(page('/fast'));
+    const slow = await lighthouse.measure(page('/slow'));
 
     expect(fast.source).toBe('lighthouse');
-    expect(fast.url).toBe(site.url('/fast'));
+    expect(fast.url).toBe(page('/fast'));
     expect(fast.cruxFieldData).toBeNull();
     expect(fast.cruxScore).toBeNull();
     for (const record of [fast, slow]) {
@@ -41,14 +63,28 @@ describe('LighthousePageSpeedProvider (real Lighthouse, local pages)', () => {
   });
 
   it('fails with a typed error, not a record of zeros, when the page answers 500', async () => {
-    const failure = await lighthouse.measure(site.url('/broken')).catch((error: unknown) => error);
+    const failure = await lighthouse.measure(page('/broken')).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(UpstreamError);
     expect(failure).toMatchObject({ provider: 'lighthouse', kind: 'page' });
   });
 
+  it("never follows a page into the service's own network: a redirect to a loopback address is refused, unloaded", async () => {
+    const insidePort = (inside.address() as AddressInfo).port;
+    // Before, the browser followed the redirect and the metadata page was measured as the public site's.
+    const failure = await lighthouse
+      .measure(page(`/redirect?to=http://127.0.0.1:${insidePort}/latest/meta-data/`))
+      .catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(UpstreamError);
+    expect((failure as Error).message).toMatch(/the page led to 127\.0\.0\.1, not on the public internet/);
+    // A public-looking name that resolves to a private address is refused the same way.
+    const named = await lighthouse.measure(page('/redirect?to=http://metadata.example/')).catch((e: unknown) => e);
+    expect((named as Error).message).toMatch(/the page led to metadata\.example, not on the public internet/);
+    expect(insideRequests).toEqual([]);
+  });
+
   it('says no browser could start, with the fix, when CHROMIUM_PATH is not a browser', async () => {
     const broken = new LighthousePageSpeedProvider({ env: { CHROMIUM_PATH: '/bin/false' }, timeoutMs: 20_000 });
-    const failure = await broken.measure(site.url('/fast')).catch((error: unknown) => error);
+    const failure = await broken.measure(page('/fast')).catch((error: unknown) => error);
     expect(failure).toMatchObject({ provider: 'lighthouse', kind: 'unreachable' });
     expect((failure as Error).message).toMatch(/CHROMIUM_PATH/);
   });

@@ -6,6 +6,7 @@ import { UpstreamError } from '../shared/upstream-error';
 import { LIGHTHOUSE_CATEGORIES, labDataFromLighthouseResult } from './lab-data';
 import { LIGHTHOUSE_RUNNER_SOURCE } from './lighthouse-runner-source';
 import type { PageSpeedMeasurement, PageSpeedProvider } from './page-speed-provider';
+import { PublicWebProxy, type PublicWebProxyOptions } from './public-web-proxy';
 
 export const LIGHTHOUSE_PROVIDER = 'lighthouse';
 
@@ -19,6 +20,8 @@ export interface LighthouseOptions {
   extraChromiumArgs?: readonly string[];
   /** A whole run: browser start, page load, audits. 90 s by default. */
   timeoutMs?: number;
+  /** How the browser's only way out, the public-web proxy, finds hosts (tests map names to local sites). */
+  egress?: PublicWebProxyOptions;
 }
 
 /**
@@ -41,25 +44,48 @@ export class LighthousePageSpeedProvider implements PageSpeedProvider {
   private async measureNow(url: string): Promise<PageSpeedMeasurement> {
     const timeoutMs = this.options.timeoutMs ?? 90_000;
     const deadline = Date.now() + timeoutMs;
-    const port = await freePort();
-    let browser;
+    const [port, proxy] = await Promise.all([freePort(), PublicWebProxy.start(this.options.egress)]);
     try {
-      // In a thread of its own, as the scraper's: Playwright in the service's thread slows every request.
-      browser = await BrowserThread.launch({
-        choice: this.options.chromium,
-        env: this.options.env,
-        // Lighthouse drives the browser over the DevTools port, beside Playwright's pipe.
-        extraArgs: [`--remote-debugging-port=${port}`, '--remote-debugging-address=127.0.0.1', ...(this.options.extraChromiumArgs ?? [])],
-        launchTimeoutMs: Math.min(30_000, timeoutMs),
-      });
-    } catch (error) {
-      throw new UpstreamError(LIGHTHOUSE_PROVIDER, 'unreachable', error instanceof Error ? error.message : String(error));
-    }
-    try {
-      const lhr = await runLighthouse({ url, port, timeoutMs: Math.max(1_000, deadline - Date.now()) });
-      return { url, source: 'lighthouse', ...labDataFromLighthouseResult(LIGHTHOUSE_PROVIDER, lhr), cruxFieldData: null, cruxScore: null };
+      let browser;
+      try {
+        // In a thread of its own, as the scraper's: Playwright in the service's thread slows every request.
+        browser = await BrowserThread.launch({
+          choice: this.options.chromium,
+          env: this.options.env,
+          extraArgs: [
+            // Lighthouse drives the browser over the DevTools port, beside Playwright's pipe.
+            `--remote-debugging-port=${port}`,
+            '--remote-debugging-address=127.0.0.1',
+            // Every request of the page, loopback included, goes through the proxy that lets only public addresses through.
+            `--proxy-server=${proxy.address}`,
+            '--proxy-bypass-list=<-loopback>',
+            '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+            ...(this.options.extraChromiumArgs ?? []),
+          ],
+          launchTimeoutMs: Math.min(30_000, timeoutMs),
+        });
+      } catch (error) {
+        throw new UpstreamError(LIGHTHOUSE_PROVIDER, 'unreachable', error instanceof Error ? error.message : String(error));
+      }
+      try {
+        const lhr = await runLighthouse({ url, port, timeoutMs: Math.max(1_000, deadline - Date.now()) });
+        return {
+          url,
+          source: 'lighthouse',
+          ...labDataFromLighthouseResult(LIGHTHOUSE_PROVIDER, lhr),
+          cruxFieldData: null,
+          cruxScore: null,
+        };
+      } catch (error) {
+        if (!(error instanceof UpstreamError) || proxy.refused.length === 0) throw error;
+        const hosts = [...new Set(proxy.refused)].slice(0, 3).join(', ');
+        const reason = error.message.replace(`${LIGHTHOUSE_PROVIDER}: `, '');
+        throw new UpstreamError(LIGHTHOUSE_PROVIDER, error.kind, `${reason}; the page led to ${hosts}, not on the public internet`);
+      } finally {
+        await browser.close().catch(() => undefined);
+      }
     } finally {
-      await browser.close().catch(() => undefined);
+      await proxy.close();
     }
   }
 }

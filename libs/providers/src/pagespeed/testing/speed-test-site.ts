@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 /**
  * Pages on 127.0.0.1 whose speed is known in advance, for real Lighthouse runs: `/fast` is a small
  * static page; `/slow` waits for a render-blocking script that arrives late and then keeps the main
- * thread busy, so its paint comes late and its blocking time is long; `/broken` answers 500.
+ * thread busy, so its paint comes late and its blocking time is long; `/broken` answers 500;
+ * `/redirect?to=<url>` redirects there.
  */
 export class SpeedTestSite {
   private constructor(private readonly server: Server) {}
@@ -24,6 +25,11 @@ export class SpeedTestSite {
         return;
       }
       if (path === '/broken') return send(500, 'text/plain', 'internal error');
+      if (path === '/redirect') {
+        // Sends the browser wherever `to` says: a public page's way into the service's own network.
+        res.writeHead(302, { location: new URL(req.url ?? '/', 'http://x').searchParams.get('to') ?? '/' });
+        return res.end();
+      }
       send(404, 'text/plain', 'not found');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -31,7 +37,11 @@ export class SpeedTestSite {
   }
 
   url(path: string): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}${path}`;
+    return `http://127.0.0.1:${this.port}${path}`;
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
   }
 
   close(): Promise<void> {
