@@ -222,6 +222,34 @@ describe('volume fetcher', () => {
     expect(again.calls).toEqual([]);
   });
 
+  it("fetches other markets while one market's call hangs", async () => {
+    let release: () => void = () => undefined;
+    const hanging = new Promise<void>((resolve) => (release = resolve));
+    const provider = scriptedProvider();
+    const answer = provider.searchVolumes;
+    provider.searchVolumes = async (market, keywords) => {
+      const answered = answer(market, keywords);
+      if (market.geoCode === 'US') await hanging;
+      return answered;
+    };
+    const stale = [
+      { geoCode: 'US', langCode: 'en', keyword: 'stuck one' },
+      { geoCode: 'GB', langCode: 'en', keyword: 'flat white' },
+      { geoCode: 'DE', langCode: 'de', keyword: 'laufschuhe' },
+    ];
+    await start(provider, { stale });
+    // Before, GB and DE waited until the US call ended (up to the provider's timeout, on each retry).
+    await waitForCalls(provider, 3);
+    const recorded = async () => (await volumeEvents('volumes-GB-en')).length + (await volumeEvents('volumes-DE-de')).length;
+    const deadline = Date.now() + 5_000;
+    while ((await recorded()) < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await recorded()).toBe(2);
+    expect(await volumeEvents('volumes-US-en')).toEqual([]);
+    release();
+    await fetcher!.idle();
+    expect(await volumeEvents('volumes-US-en')).toHaveLength(1);
+  });
+
   it('paces background calls and stops at once while waiting for its turn', async () => {
     const provider = scriptedProvider();
     const stale = Array.from({ length: 3 }, (_, i) => ({ geoCode: ['US', 'GB', 'DE'][i]!, langCode: 'en', keyword: `k${i}` }));

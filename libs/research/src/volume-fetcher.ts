@@ -12,6 +12,7 @@ import {
   keywordsWanted,
   retryAfterFailure,
   VOLUME_CALLS_PER_MINUTE,
+  VOLUME_FETCHES_AT_ONCE,
   VOLUME_RETRY_DELAYS_MS,
   VOLUMES_FRESH_FOR_MS,
   VolumeFetch,
@@ -60,7 +61,8 @@ export class VolumeFetcher {
   private readonly timers = new Set<NodeJS.Timeout>();
   private sweepTimer: NodeJS.Timeout | undefined;
   private saveTimer: NodeJS.Timeout | undefined;
-  private wakeUp: (() => void) | undefined;
+  /** Ends the pacing waits at once, when stopping. */
+  private readonly wakers = new Set<() => void>();
   private lastHandled = 0;
   private saved = 0;
   private stopped = false;
@@ -101,7 +103,7 @@ export class VolumeFetcher {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.wakeUp?.();
+    this.wakers.forEach((wake) => wake());
     await this.subscription?.stop();
     clearInterval(this.sweepTimer);
     clearTimeout(this.saveTimer);
@@ -114,15 +116,13 @@ export class VolumeFetcher {
   /** A wait that stop() cuts short. */
   private pause(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.wakeUp = undefined;
-        resolve();
-      }, ms);
-      this.wakeUp = () => {
+      const wake = () => {
         clearTimeout(timer);
-        this.wakeUp = undefined;
+        this.wakers.delete(wake);
         resolve();
       };
+      const timer = setTimeout(wake, ms);
+      this.wakers.add(wake);
     });
   }
 
@@ -189,7 +189,13 @@ export class VolumeFetcher {
         for (const k of fetch.keywords) fetchedAt.set(marketKeywordKey(fetch, k), this.deps.now().toISOString());
       this.queue.push(...volumeFetchesFor(wanted, { fetchedAt, now: this.deps.now() }).map((fetch) => ({ fetch, attempt: 1 })));
     }
-    while (this.queue.length > 0 && !this.stopped) await this.fetch(this.queue.shift()!);
+    // A few calls side by side: a provider call that hangs (up to its timeout, on every retry) must not
+    // hold every other market and account back behind it.
+    await Promise.all(
+      Array.from({ length: VOLUME_FETCHES_AT_ONCE }, async () => {
+        while (this.queue.length > 0 && !this.stopped) await this.fetch(this.queue.shift()!);
+      }),
+    );
     this.forgetRecorded();
     if (this.queue.length === 0 && this.wanted.length === 0 && this.timers.size === 0) await this.saveCheckpoint(position);
   }
@@ -197,10 +203,12 @@ export class VolumeFetcher {
   private async fetch({ fetch, attempt }: { fetch: VolumeFetch; attempt: number }): Promise<void> {
     const { provider } = this.deps;
     const market = { geoCode: fetch.geoCode, langCode: fetch.langCode };
-    const wait = waitBeforeCall(this.callTimes, Date.now(), this.deps.callsPerMinute ?? VOLUME_CALLS_PER_MINUTE);
+    const now = Date.now();
+    const wait = waitBeforeCall(this.callTimes, now, this.deps.callsPerMinute ?? VOLUME_CALLS_PER_MINUTE);
+    // The turn is taken before the wait, so that calls running side by side do not take the same one.
+    this.callTimes = [...this.callTimes.filter((t) => t > now - 60_000), now + wait].sort((a, b) => a - b);
     if (wait > 0) await this.pause(wait);
     if (this.stopped) return;
-    this.callTimes = [...this.callTimes.filter((t) => t > Date.now() - 60_000), Date.now()];
     try {
       this.calls += 1;
       const fetchedAt = this.deps.now();

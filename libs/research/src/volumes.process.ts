@@ -16,6 +16,8 @@ export const VOLUME_RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000] as const
  * A 3,500-keyword project (4 calls) is still fetched at once.
  */
 export const VOLUME_CALLS_PER_MINUTE = 6;
+/** Background provider calls in flight at once, so that one that hangs holds back no other market. */
+export const VOLUME_FETCHES_AT_ONCE = 3;
 
 /** One provider call: up to VOLUME_BATCH_SIZE keyword texts of one market. */
 export interface VolumeFetch extends Market {
