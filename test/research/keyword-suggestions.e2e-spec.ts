@@ -277,6 +277,36 @@ describe('Keyword suggestions', () => {
     expect(await typesIn(underWay)).toEqual([]);
   });
 
+  it("gets another account's suggestions ready while one account's model call hangs", async () => {
+    const store = app.running.stores.eventStore;
+    const typesIn = async (id: string) => (await store.readStream(`suggestions-${id}`)).map((e) => e.type);
+    const { apiKey: other } = await app.createAccount();
+    const create = async (apiKey: string, name: string, domain: string) =>
+      (await app.request('POST', '/api/projects', { key: apiKey, body: { name, domain } })).body.project._id as string;
+
+    // The first model call (the slow account's) answers only after 15 s.
+    llm.failNext({ kind: 'delay', ms: 15_000, then: { kind: 'json', body: chatAnswer(['slow phrase']) } });
+    const slow = await create(key, 'Slow', 'slow-model.example');
+    await waitFor(
+      () => typesIn(slow),
+      (types) => types.includes('SuggestionsRunStarted'),
+    );
+    const quick = await create(other, 'Quick', 'quick-model.example');
+    // Before, the quick project waited in line behind the slow call.
+    const ready = await waitFor(
+      () => suggestions(other, quick),
+      (r) => r.body.ready === true,
+      10_000,
+    );
+    expect(ready.body.meta).toEqual({ seedUsed: 'llm' });
+    expect(await typesIn(slow)).not.toContain('SuggestionsRunFinished');
+    await waitFor(
+      () => typesIn(slow),
+      (types) => types.includes('SuggestionsRunFinished'),
+      30_000,
+    );
+  });
+
   // Last: it reads what every test above recorded.
   describe('the OpenAPI document', () => {
     it('describes every answer above', async () => {

@@ -232,13 +232,20 @@ describe('volume fetcher', () => {
       if (market.geoCode === 'US') await hanging;
       return answered;
     };
-    const stale = [
-      { geoCode: 'US', langCode: 'en', keyword: 'stuck one' },
-      { geoCode: 'GB', langCode: 'en', keyword: 'flat white' },
-      { geoCode: 'DE', langCode: 'de', keyword: 'laufschuhe' },
-    ];
-    await start(provider, { stale });
-    // Before, GB and DE waited until the US call ended (up to the provider's timeout, on each retry).
+    await start(provider, { stale: [{ geoCode: 'US', langCode: 'en', keyword: 'stuck one' }] });
+    await waitForCalls(provider, 1);
+    // Keywords of other markets come while the US call hangs. Before, they waited until it ended
+    // (up to the provider's timeout, on each retry).
+    await store.appendToStream(
+      'project-p9',
+      [
+        keywordsAdded('p9', [
+          { value: 'flat white', geoCode: 'GB', langCode: 'en' },
+          { value: 'laufschuhe', geoCode: 'DE', langCode: 'de' },
+        ]),
+      ],
+      { expectedRevision: 'any' },
+    );
     await waitForCalls(provider, 3);
     const recorded = async () => (await volumeEvents('volumes-GB-en')).length + (await volumeEvents('volumes-DE-de')).length;
     const deadline = Date.now() + 5_000;

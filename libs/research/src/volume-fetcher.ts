@@ -6,6 +6,7 @@ import type { EventStore, Subscription } from '@rank/event-store/event-store.por
 import { PROJECT_CONTENT_EVENT_TYPES, ProjectContentEvent } from '@rank/projects/domain/project-content.events';
 import { marketKeywordKey, VOLUME_EVENT_TYPES, VolumeEvent } from './domain/volume.events';
 import type { KeywordDataProvider } from './keyword-data-providers';
+import { JobPool } from './job-pool';
 import { metricsOfAsked, VolumeRecorder } from './volume-recorder';
 import {
   isFresh,
@@ -53,7 +54,14 @@ const SWEEP_LIMIT = 100_000;
  */
 export class VolumeFetcher {
   private subscription: Subscription | undefined;
-  private readonly queue: Array<{ fetch: VolumeFetch; attempt: number }> = [];
+  /** Provider calls waiting and in flight, a few at once (see VOLUME_FETCHES_AT_ONCE). */
+  private readonly fetches = new JobPool<{ fetch: VolumeFetch; attempt: number }>(VOLUME_FETCHES_AT_ONCE, (job) => this.fetch(job), {
+    onSettled: (error) => {
+      if (error) this.deps.log(`volume fetching failed: ${String(error)}`);
+      this.forgetRecorded();
+      if (this.isIdle()) this.saveNow();
+    },
+  });
   private wanted: MarketKeyword[] = [];
   /** Fetches seen in the log, until the projection has them (marketKeywordKey → fetchedAt). */
   private readonly recentlyFetched = new Map<string, string>();
@@ -110,6 +118,7 @@ export class VolumeFetcher {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     await this.draining;
+    await this.fetches.stop();
     if (this.isIdle()) await this.saveCheckpoint(this.lastHandled);
   }
 
@@ -127,25 +136,27 @@ export class VolumeFetcher {
   }
 
   private isIdle(): boolean {
-    return !this.draining && this.queue.length === 0 && this.wanted.length === 0 && this.timers.size === 0;
+    return !this.draining && this.fetches.pending === 0 && this.wanted.length === 0 && this.timers.size === 0;
   }
 
   /** A log of other events moves the checkpoint too (debounced), so a restart does not read it all again. */
   private saveSoon(): void {
     this.saveTimer ??= setTimeout(() => {
       this.saveTimer = undefined;
-      if (this.isIdle())
-        void this.saveCheckpoint(this.lastHandled).catch((e: unknown) =>
-          this.deps.log(`could not save the volume fetcher checkpoint: ${String(e)}`),
-        );
+      if (this.isIdle()) this.saveNow();
     }, 1_000);
+  }
+
+  /** Saves the position read so far; only when idle, when every trigger up to it has been handled. */
+  private saveNow(): void {
+    void this.saveCheckpoint(this.lastHandled).catch((e: unknown) =>
+      this.deps.log(`could not save the volume fetcher checkpoint: ${String(e)}`),
+    );
   }
 
   /** For tests and the bench: resolves once nothing is wanted, queued or being fetched (retries waiting count as pending). */
   async idle(): Promise<void> {
-    while (!this.isIdle()) {
-      await (this.draining ?? new Promise((resolve) => setTimeout(resolve, 20)));
-    }
+    while (!this.isIdle()) await (this.draining ?? new Promise((resolve) => setTimeout(resolve, 20)));
   }
 
   /** Re-fetches tracked keywords whose volumes are missing or a month old. */
@@ -171,33 +182,23 @@ export class VolumeFetcher {
       .catch((error: unknown) => this.deps.log(`volume fetching failed: ${String(error)}`))
       .finally(() => {
         this.draining = undefined;
-        if (this.wanted.length > 0 || this.queue.length > 0) this.drainSoon();
+        if (this.wanted.length > 0) this.drainSoon();
+        else if (this.isIdle()) this.saveNow();
       });
   }
 
+  /** Turns the wanted keywords into provider calls, leaving out what is fresh, fetched or on its way. */
   private async drain(): Promise<void> {
-    const position = this.lastHandled;
-    if (this.wanted.length > 0) {
-      const wanted = this.wanted;
-      this.wanted = [];
-      const stored = await this.deps.stored(wanted);
-      const fetchedAt = new Map(this.recentlyFetched);
-      for (const v of stored)
-        if (!fetchedAt.has(marketKeywordKey(v, v.keyword))) fetchedAt.set(marketKeywordKey(v, v.keyword), v.fetchedAt);
-      // Anything queued already is as good as fetched.
-      for (const { fetch } of this.queue)
-        for (const k of fetch.keywords) fetchedAt.set(marketKeywordKey(fetch, k), this.deps.now().toISOString());
-      this.queue.push(...volumeFetchesFor(wanted, { fetchedAt, now: this.deps.now() }).map((fetch) => ({ fetch, attempt: 1 })));
-    }
-    // A few calls side by side: a provider call that hangs (up to its timeout, on every retry) must not
-    // hold every other market and account back behind it.
-    await Promise.all(
-      Array.from({ length: VOLUME_FETCHES_AT_ONCE }, async () => {
-        while (this.queue.length > 0 && !this.stopped) await this.fetch(this.queue.shift()!);
-      }),
-    );
-    this.forgetRecorded();
-    if (this.queue.length === 0 && this.wanted.length === 0 && this.timers.size === 0) await this.saveCheckpoint(position);
+    if (this.wanted.length === 0) return;
+    const wanted = this.wanted;
+    this.wanted = [];
+    const stored = await this.deps.stored(wanted);
+    const fetchedAt = new Map(this.recentlyFetched);
+    for (const v of stored) if (!fetchedAt.has(marketKeywordKey(v, v.keyword))) fetchedAt.set(marketKeywordKey(v, v.keyword), v.fetchedAt);
+    // Anything waiting or in flight already is as good as fetched.
+    for (const { fetch } of this.fetches.jobs)
+      for (const k of fetch.keywords) fetchedAt.set(marketKeywordKey(fetch, k), this.deps.now().toISOString());
+    this.fetches.add(...volumeFetchesFor(wanted, { fetchedAt, now: this.deps.now() }).map((fetch) => ({ fetch, attempt: 1 })));
   }
 
   private async fetch({ fetch, attempt }: { fetch: VolumeFetch; attempt: number }): Promise<void> {
@@ -228,8 +229,7 @@ export class VolumeFetcher {
       const timer = setTimeout(() => {
         this.timers.delete(timer);
         if (this.stopped) return;
-        this.queue.push({ fetch, attempt: attempt + 1 });
-        this.drainSoon();
+        this.fetches.add({ fetch, attempt: attempt + 1 });
       }, delay);
       this.timers.add(timer);
     }

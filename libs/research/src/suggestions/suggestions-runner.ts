@@ -8,6 +8,7 @@ import { findProject } from '@rank/projects/domain/workspace';
 import { WORKSPACE_EVENT_TYPES, WorkspaceEvent } from '@rank/projects/domain/workspace.events';
 import type { ProjectContentRepository, WorkspaceRepository } from '@rank/projects/workspace.repository';
 import { SUGGESTION_EVENT_TYPES, SuggestionEvent, suggestionsStreamName } from './suggestion.events';
+import { JobPool } from '../job-pool';
 import type { SuggestionsGenerator } from './suggestions-generator';
 import { foldSuggestions, localesOf, runFor, SuggestionsState, SuggestionsTrigger } from './suggestions.process';
 
@@ -24,6 +25,9 @@ export interface SuggestionsRunnerDependencies {
   refreshSweepEveryMs?: number;
 }
 
+/** Projects whose suggestions run at once. */
+export const SUGGESTION_RUNS_AT_ONCE = 3;
+
 export const SUGGESTIONS_CHECKPOINT_STREAM = STREAM_CATEGORIES['suggestions-checkpoint']();
 type SuggestionsCheckpointed = { type: 'SuggestionsCheckpointed'; data: { position: number } };
 
@@ -38,15 +42,28 @@ export async function loadSuggestions(store: EventStore, projectId: string): Pro
 /**
  * The suggestions process manager's runner, in the projector app: follows the log for ProjectCreated
  * and KeywordsAdded (routed by type), and looks at every project for its monthly refresh at start and
- * every few hours; each trigger is decided by suggestions.process.ts when its turn comes, one run at
- * a time, and a run is its events on `suggestions-<projectId>`. Never on a request's path. The
+ * every few hours; each trigger is decided by suggestions.process.ts when its turn comes, up to
+ * SUGGESTION_RUNS_AT_ONCE projects at a time, and a run is its events on `suggestions-<projectId>`. Never on a request's path. The
  * checkpoint is saved only when nothing is queued, so a restart loses no trigger; a replayed trigger
  * starts nothing (run ids come from their trigger).
  */
 export class SuggestionsRunner {
   private subscription: Subscription | undefined;
-  private readonly queue: SuggestionsTrigger[] = [];
-  private draining: Promise<void> | undefined;
+  /**
+   * Triggers waiting and running: a few projects side by side, so that a model that hangs for one
+   * account (2 tries of 60 s) does not keep every other project past the spec's two minutes of
+   * polling; one project's triggers one at a time, each decided against what the one before wrote.
+   */
+  private readonly work = new JobPool<SuggestionsTrigger>(SUGGESTION_RUNS_AT_ONCE, (trigger) => this.handle(trigger), {
+    mayStart: (trigger, running) => !running.some((r) => r.projectId === trigger.projectId),
+    onSettled: (error) => {
+      if (error) this.deps.log(`keyword suggestions failed: ${String(error)}`);
+      if (this.work.pending === 0)
+        void this.saveCheckpoint(this.lastHandled).catch((e: unknown) =>
+          this.deps.log(`could not save the suggestions checkpoint: ${String(e)}`),
+        );
+    },
+  });
   private sweepTimer: NodeJS.Timeout | undefined;
   private lastHandled = 0;
   private saved = 0;
@@ -84,12 +101,12 @@ export class SuggestionsRunner {
     this.stopped = true;
     await this.subscription?.stop();
     clearInterval(this.sweepTimer);
-    await this.draining;
+    await this.work.stop();
   }
 
   /** For tests: resolves once nothing is queued or running. */
   async idle(): Promise<void> {
-    while (this.draining || this.queue.length > 0) await (this.draining ?? new Promise((resolve) => setTimeout(resolve, 20)));
+    while (this.work.pending > 0) await new Promise((resolve) => setTimeout(resolve, 20));
   }
 
   /** Queues every live project's monthly refresh (decided against its stream when its turn comes). */
@@ -102,27 +119,7 @@ export class SuggestionsRunner {
   }
 
   private enqueue(trigger: SuggestionsTrigger): void {
-    if (this.stopped) return;
-    this.queue.push(trigger);
-    this.drainSoon();
-  }
-
-  private drainSoon(): void {
-    this.draining ??= new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => this.drain())
-      .catch((error: unknown) => this.deps.log(`keyword suggestions failed: ${String(error)}`))
-      .finally(() => {
-        this.draining = undefined;
-        if (this.queue.length > 0 && !this.stopped) this.drainSoon();
-      });
-  }
-
-  private async drain(): Promise<void> {
-    while (this.queue.length > 0 && !this.stopped) {
-      const position = this.lastHandled;
-      await this.handle(this.queue.shift()!);
-      if (this.queue.length === 0) await this.saveCheckpoint(position);
-    }
+    if (!this.stopped) this.work.add(trigger);
   }
 
   private async handle(trigger: SuggestionsTrigger): Promise<void> {
