@@ -47,3 +47,45 @@ describe('fetchJson keeps the secrets it is given out of what it hands back', ()
     for (const secret of ['pa55word-xyz', credentials]) expect((error as Error).message).not.toContain(secret);
   });
 });
+
+describe('fetchJson reads an answer only up to its size limit', () => {
+  let endless: Server;
+  let sent = 0;
+  let url: URL;
+  beforeAll(async () => {
+    // A provider (or a wrong base URL) that never stops sending.
+    endless = createServer((req, res) => {
+      if (req.url === '/bom') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"ok":true}')]));
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const more = () => {
+        while (!res.destroyed && res.write(chunk)) sent += chunk.length;
+        if (!res.destroyed) res.once('drain', more);
+      };
+      res.write('{"items": [');
+      more();
+    });
+    await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
+    url = new URL(`http://127.0.0.1:${(endless.address() as AddressInfo).port}/data`);
+  });
+  afterAll(() => {
+    endless.closeAllConnections();
+    return new Promise((resolve) => endless.close(resolve));
+  });
+
+  it('cuts off an answer past maxBytes with a malformed failure, having read little more than the limit', async () => {
+    const failure = await fetchJson({ provider: 'p', method: 'GET', url, timeoutMs: 10_000, maxBytes: 2_000_000 }).catch((e: unknown) => e);
+    expect(failure).toMatchObject({ provider: 'p', kind: 'malformed' });
+    expect((failure as Error).message).toBe('p: GET /data answered more than 2000000 bytes; the answer was not read');
+    // Before, the whole answer was read into memory, whatever its size (60 MB in the audit).
+    expect(sent).toBeLessThan(20_000_000);
+  });
+
+  it('reads a UTF-8 answer with a byte-order mark as JSON, as Response.text() did', async () => {
+    const { body } = await fetchJson({ provider: 'p', method: 'GET', url: new URL('/bom', url), timeoutMs: 2_000 });
+    expect(body).toEqual({ ok: true });
+  });
+});

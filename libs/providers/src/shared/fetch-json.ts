@@ -17,7 +17,16 @@ export interface JsonRequest {
    * a failure reason, an event or a log.
    */
   secrets?: readonly (string | undefined)[];
+  /** The largest answer read (MAX_ANSWER_BYTES). */
+  maxBytes?: number;
 }
+
+/**
+ * The largest answer read: far above any documented answer of our providers (a PageSpeed Insights
+ * report is 1-2 MB, 1,000 DataForSEO keyword ideas a few MB), and small enough that a provider, or a
+ * wrong base URL, sending without end cannot fill the service's memory.
+ */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
 export interface JsonResponse {
   status: number;
@@ -48,8 +57,14 @@ export async function fetchJson(request: JsonRequest): Promise<JsonResponse> {
         ? AbortSignal.any([AbortSignal.timeout(request.timeoutMs), request.signal])
         : AbortSignal.timeout(request.timeoutMs),
     });
-    text = withoutSecrets(await response.text(), secrets);
+    text = withoutSecrets(await textUpTo(response, request.maxBytes ?? MAX_ANSWER_BYTES), secrets);
   } catch (error) {
+    if (error instanceof AnswerTooLarge)
+      throw new UpstreamError(
+        request.provider,
+        'malformed',
+        `${where} answered more than ${error.maxBytes} bytes; the answer was not read`,
+      );
     if (request.signal?.aborted) throw new UpstreamError(request.provider, 'timeout', `${where} was cut off: the caller stopped waiting`);
     if (isTimeout(error)) throw new UpstreamError(request.provider, 'timeout', `${where} gave no answer within ${request.timeoutMs} ms`);
     throw new UpstreamError(request.provider, 'unreachable', `${where} failed: ${withoutSecrets(causeOf(error), secrets)}`);
@@ -63,6 +78,34 @@ export async function fetchJson(request: JsonRequest): Promise<JsonResponse> {
       throw new UpstreamError(request.provider, 'http', `${where} answered ${response.status} without JSON`, response.status);
     throw new UpstreamError(request.provider, 'malformed', `${where} answered ${response.status} with a body that is not JSON`);
   }
+}
+
+class AnswerTooLarge extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`the answer is larger than ${maxBytes} bytes`);
+  }
+}
+
+/** The body as UTF-8 text, read only up to `maxBytes`: past it the exchange is cut off. */
+async function textUpTo(response: Response, maxBytes: number): Promise<string> {
+  if (!response.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw new AnswerTooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  // As Response.text(): UTF-8, a byte-order mark dropped.
+  return Buffer.concat(chunks, size)
+    .toString('utf8')
+    .replace(/^\ufeff/, '');
 }
 
 // By shape, not instanceof: fetch's errors come from Node's own realm, which is not the caller's under jest.
