@@ -1,3 +1,4 @@
+import { createSocket } from 'node:dgram';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LighthousePageSpeedProvider } from './lighthouse-page-speed-provider';
@@ -80,6 +81,22 @@ describe('LighthousePageSpeedProvider (real Lighthouse, local pages)', () => {
     const named = await lighthouse.measure(page('/redirect?to=http://metadata.example/')).catch((e: unknown) => e);
     expect((named as Error).message).toMatch(/the page led to metadata\.example, not on the public internet/);
     expect(insideRequests).toEqual([]);
+  });
+
+  it("sends no WebRTC UDP, which would go around the proxy, to the service's own network", async () => {
+    const stun = createSocket('udp4');
+    let packets = 0;
+    stun.on('message', () => packets++);
+    await new Promise<void>((resolve) => stun.bind(0, '127.0.0.1', resolve));
+    try {
+      const record = await lighthouse.measure(page(`/webrtc?to=127.0.0.1:${stun.address().port}`));
+      expect(record.performanceScore).not.toBeNull();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Before, Chromium sent STUN binding requests to it (6 in one run here).
+      expect(packets).toBe(0);
+    } finally {
+      stun.close();
+    }
   });
 
   it('says no browser could start, with the fix, when CHROMIUM_PATH is not a browser', async () => {

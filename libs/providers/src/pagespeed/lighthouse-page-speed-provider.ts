@@ -59,7 +59,8 @@ export class LighthousePageSpeedProvider implements PageSpeedProvider {
             // Every request of the page, loopback included, goes through the proxy that lets only public addresses through.
             `--proxy-server=${proxy.address}`,
             '--proxy-bypass-list=<-loopback>',
-            '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+            // WebRTC's UDP would go around the proxy (STUN to any address); without a UDP-capable proxy it is off.
+            '--webrtc-ip-handling-policy=disable_non_proxied_udp',
             ...(this.options.extraChromiumArgs ?? []),
           ],
           launchTimeoutMs: Math.min(30_000, timeoutMs),

@@ -21,6 +21,8 @@ describe('isPublicAddress', () => {
     '::ffff:7f00:1',
     '::ffff:a9fe:a9fe',
     '64:ff9b::10.0.0.1',
+    '::ffff:0:7f00:1',
+    '64:ff9b:1::7f00:1',
     'not an address',
     'localhost',
   ])('%s is not public', (address) => {

@@ -7,12 +7,20 @@ describe('PublicWebProxy', () => {
   let site: Server;
   let proxy: PublicWebProxy;
   const seen: string[] = [];
+  /** Streams the site is serving now. */
+  let streams = 0;
   const sitePort = () => (site.address() as AddressInfo).port;
   const proxyPort = () => Number(new URL(proxy.address).port);
 
   beforeAll(async () => {
     site = createServer((req, res) => {
       seen.push(`${req.headers.host} ${req.url}`);
+      if (req.url === '/stream') {
+        // A page's stream that never ends (EventSource, a long poll).
+        streams++;
+        res.on('close', () => streams--);
+        return void res.writeHead(200, { 'content-type': 'text/event-stream' }).write('data: first\n\n');
+      }
       res.end('hello');
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
@@ -74,6 +82,35 @@ describe('PublicWebProxy', () => {
     expect(await tunnel(`127.0.0.1:${sitePort()}`)).toBe('HTTP/1.1 403 Forbidden');
     expect(await tunnel('inside.example:443')).toBe('HTTP/1.1 403 Forbidden');
     expect(proxy.refused).toEqual(['127.0.0.1', 'inside.example']);
+  });
+
+  it("ends a site's stream when the browser's side ends, and every connection when it closes", async () => {
+    const own = await PublicWebProxy.start({ localSites: new Map([['site.example', { host: '127.0.0.1', port: sitePort() }]]) });
+    const open = (via: PublicWebProxy) =>
+      new Promise<ReturnType<typeof request>>((resolve) => {
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port: Number(new URL(via.address).port),
+            path: 'http://site.example/stream',
+            headers: { host: 'site.example' },
+          },
+          (res) => res.once('data', () => resolve(req)),
+        );
+        req.on('error', () => undefined);
+        req.end();
+      });
+    const settled = () => new Promise((resolve) => setTimeout(resolve, 200));
+    const browserSide = await open(own);
+    await open(own);
+    expect(streams).toBe(2);
+    browserSide.destroy();
+    await settled();
+    expect(streams).toBe(1);
+    // Before, the proxy's requests to the site outlived it (3 still open 20 s after close()).
+    await own.close();
+    await settled();
+    expect(streams).toBe(0);
   });
 
   it('answers a name that does not resolve without listing it as refused', async () => {

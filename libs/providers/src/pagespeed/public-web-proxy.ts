@@ -31,6 +31,7 @@ export interface PublicWebProxyOptions {
 export class PublicWebProxy {
   /** The hosts refused for a non-public address, in order (for the error when the page could not load). */
   readonly refused: string[] = [];
+  /** The browser's connections to the proxy and the proxy's to the sites: all cut when it closes. */
   private readonly sockets = new Set<Socket>();
 
   private constructor(
@@ -45,10 +46,7 @@ export class PublicWebProxy {
     server.on('connect', (req: IncomingMessage, socket: Socket, head: Buffer) => void proxy.tunnel(req, socket, head));
     // A WebSocket over plain HTTP asks for an upgrade; the pages we measure have no need of one.
     server.on('upgrade', (_req, socket: Socket) => socket.destroy());
-    server.on('connection', (socket: Socket) => {
-      proxy.sockets.add(socket);
-      socket.on('close', () => proxy.sockets.delete(socket));
-    });
+    server.on('connection', (socket: Socket) => proxy.track(socket));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return proxy;
   }
@@ -61,6 +59,11 @@ export class PublicWebProxy {
   async close(): Promise<void> {
     this.sockets.forEach((socket) => socket.destroy());
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private track(socket: Socket): void {
+    this.sockets.add(socket);
+    socket.on('close', () => this.sockets.delete(socket));
   }
 
   /** A plain-HTTP request, which a browser sends a proxy with the whole URL. */
@@ -85,6 +88,9 @@ export class PublicWebProxy {
       },
     );
     upstream.on('error', () => (res.headersSent ? res.destroy() : refuse(res, 502, `${url.hostname} could not be reached`)));
+    upstream.on('socket', (socket) => this.track(socket));
+    // A page's long-lived request (a stream, a long poll) ends with the browser's side of it.
+    res.on('close', () => upstream.destroy());
     req.pipe(upstream);
   }
 
@@ -103,6 +109,7 @@ export class PublicWebProxy {
       upstream.pipe(socket);
       socket.pipe(upstream);
     });
+    this.track(upstream);
     upstream.on('error', () => socket.destroy());
     socket.on('close', () => upstream.destroy());
   }

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
  * Pages on 127.0.0.1 whose speed is known in advance, for real Lighthouse runs: `/fast` is a small
  * static page; `/slow` waits for a render-blocking script that arrives late and then keeps the main
  * thread busy, so its paint comes late and its blocking time is long; `/broken` answers 500;
- * `/redirect?to=<url>` redirects there.
+ * `/redirect?to=<url>` redirects there; `/webrtc?to=<host:port>` asks a STUN server there.
  */
 export class SpeedTestSite {
   private constructor(private readonly server: Server) {}
@@ -25,6 +25,12 @@ export class SpeedTestSite {
         return;
       }
       if (path === '/broken') return send(500, 'text/plain', 'internal error');
+      if (path === '/webrtc') {
+        // Asks a STUN server at `to` (host:port) for its address: UDP that no HTTP proxy carries.
+        const to = new URL(req.url ?? '/', 'http://x').searchParams.get('to') ?? '';
+        const script = `(async () => { const pc = new RTCPeerConnection({ iceServers: [{ urls: 'stun:${to}' }] }); pc.createDataChannel('d'); await pc.setLocalDescription(await pc.createOffer()); })();`;
+        return send(200, 'text/html; charset=utf-8', page('WebRTC page', `<script>${script}</script>`));
+      }
       if (path === '/redirect') {
         // Sends the browser wherever `to` says: a public page's way into the service's own network.
         res.writeHead(302, { location: new URL(req.url ?? '/', 'http://x').searchParams.get('to') ?? '/' });
