@@ -164,6 +164,15 @@ describe('domain data endpoints', () => {
       expect(similarwebAsked('aging.example')).toBeGreaterThan(asked);
       expect(refreshed.body.data).toEqual(first.body.data);
       expect(refreshed.body.pagespeed).toEqual(first.body.pagespeed);
+
+      // When the provider answers that it has no data any more, that answer is the news: data is null.
+      similarweb.api.failWith(undefined);
+      similarweb.sites.delete('aging.example');
+      nowMs = START + 31 * DAY;
+      const gone = await trafficCheck('aging.example');
+      nowMs = START;
+      expect(gone.body.data).toBeNull();
+      await caughtUp();
     });
 
     it('answers data: null and pagespeed: null when the providers fail, and caches nothing of the failure', async () => {

@@ -8,6 +8,8 @@ import { DomainDataReader, TrafficRow } from './reads/domain-data.reader';
 import { EngagedTrafficView, engagedTrafficView, pageSpeedSummaryView } from './reads/domain-views';
 import { homePageOf } from './work/domain-work.process';
 
+const FAILED = Symbol('the provider failed or is not configured');
+
 export interface TrafficCheckAnswer {
   domain: string;
   data: EngagedTrafficView | null;
@@ -39,7 +41,7 @@ export class TrafficCheck {
     const [data, pagespeed] = await Promise.all([
       traffic && isFresh(traffic.fetchedAtMs, now)
         ? engagedTrafficView(traffic)
-        : this.liveTraffic(domain).then((live) => live ?? (traffic ? engagedTrafficView(traffic) : null)),
+        : this.liveTraffic(domain).then((live) => (live === FAILED ? (traffic ? engagedTrafficView(traffic) : null) : live)),
       pageSpeed && isFresh(pageSpeed.measuredAtMs, now)
         ? pageSpeedSummaryView(pageSpeed)
         : this.livePageSpeed(domain).then((live) => live ?? (pageSpeed ? pageSpeedSummaryView(pageSpeed) : null)),
@@ -47,9 +49,10 @@ export class TrafficCheck {
     return { domain, data, pagespeed };
   }
 
-  private async liveTraffic(domain: string): Promise<EngagedTrafficView | null> {
+  /** The live figures, null when the provider has none for the domain, FAILED when it could not answer. */
+  private async liveTraffic(domain: string): Promise<EngagedTrafficView | null | typeof FAILED> {
     const outcome = await this.fetcher.traffic(domain, 'request');
-    if (outcome.kind !== 'fetched') return null;
+    if (outcome.kind !== 'fetched') return FAILED;
     const months = lastTwelveMonths(outcome.value);
     const row: TrafficRow = {
       domain,
