@@ -222,6 +222,40 @@ describe('volume fetcher', () => {
     expect(again.calls).toEqual([]);
   });
 
+  it('keeps its checkpoint behind a retry still waiting at stop, so a restart makes the call', async () => {
+    const provider = scriptedProvider([new KeywordDataError('dataforseo', 'http', 'HTTP 503', 503)]);
+    await start(provider, { retryDelaysMs: [60_000] });
+    await store.appendToStream('project-p1', [keywordsAdded('p1', [{ value: 'a', geoCode: 'US', langCode: 'en' }])], {
+      expectedRevision: 'any',
+    });
+    await waitForCalls(provider, 1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await fetcher!.stop();
+
+    // Before, stop() dropped the retry and saved the checkpoint past it: the restart asked nothing.
+    const again = scriptedProvider();
+    await start(again);
+    await waitForCalls(again, 1);
+    await fetcher!.idle();
+    expect(again.calls).toEqual([{ market: { geoCode: 'US', langCode: 'en' }, keywords: ['a'] }]);
+  });
+
+  it('does not ask again for a keyword whose call waits to be retried', async () => {
+    const provider = scriptedProvider([new KeywordDataError('dataforseo', 'http', 'HTTP 503', 503)]);
+    await start(provider, { retryDelaysMs: [300] });
+    await store.appendToStream('project-p1', [keywordsAdded('p1', [{ value: 'a', geoCode: 'US', langCode: 'en' }])], {
+      expectedRevision: 'any',
+    });
+    await waitForCalls(provider, 1);
+    await store.appendToStream('project-p2', [keywordsAdded('p2', [{ value: 'a', geoCode: 'US', langCode: 'en' }])], {
+      expectedRevision: 'any',
+    });
+    await waitForCalls(provider, 2);
+    await fetcher!.idle();
+    // Before, the second project's keyword was a call of its own beside the retry: three calls.
+    expect(provider.calls.map((c) => c.keywords)).toEqual([['a'], ['a']]);
+  });
+
   it("fetches other markets while one market's call hangs", async () => {
     let release: () => void = () => undefined;
     const hanging = new Promise<void>((resolve) => (release = resolve));
@@ -269,6 +303,8 @@ describe('volume fetcher', () => {
     await fetcher!.stop();
     expect(Date.now() - stopping).toBeLessThan(1_000);
     expect(provider.calls).toHaveLength(2);
+    // The call cut short is work not done: no checkpoint passes it.
+    expect(await store.readStream('volume-fetcher-checkpoint')).toEqual([]);
   });
 });
 

@@ -66,7 +66,10 @@ export class VolumeFetcher {
   /** Fetches seen in the log, until the projection has them (marketKeywordKey → fetchedAt). */
   private readonly recentlyFetched = new Map<string, string>();
   private draining: Promise<void> | undefined;
-  private readonly timers = new Set<NodeJS.Timeout>();
+  /** Failed calls waiting to be tried again, by their timer. */
+  private readonly retries = new Map<NodeJS.Timeout, { fetch: VolumeFetch; attempt: number }>();
+  /** A call stop() cut short before it was made: the checkpoint must not pass it. */
+  private cutShort = false;
   private sweepTimer: NodeJS.Timeout | undefined;
   private saveTimer: NodeJS.Timeout | undefined;
   /** Ends the pacing waits at once, when stopping. */
@@ -115,11 +118,13 @@ export class VolumeFetcher {
     await this.subscription?.stop();
     clearInterval(this.sweepTimer);
     clearTimeout(this.saveTimer);
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
+    // Retries waiting are work not done: the checkpoint stays where it is, so a restart redoes them.
+    const retriesWaiting = this.retries.size > 0;
+    for (const timer of this.retries.keys()) clearTimeout(timer);
+    this.retries.clear();
     await this.draining;
     await this.fetches.stop();
-    if (this.isIdle()) await this.saveCheckpoint(this.lastHandled);
+    if (!retriesWaiting && !this.cutShort && this.isIdle()) await this.saveCheckpoint(this.lastHandled);
   }
 
   /** A wait that stop() cuts short. */
@@ -136,7 +141,7 @@ export class VolumeFetcher {
   }
 
   private isIdle(): boolean {
-    return !this.draining && this.fetches.pending === 0 && this.wanted.length === 0 && this.timers.size === 0;
+    return !this.draining && this.fetches.pending === 0 && this.wanted.length === 0 && this.retries.size === 0;
   }
 
   /** A log of other events moves the checkpoint too (debounced), so a restart does not read it all again. */
@@ -149,6 +154,7 @@ export class VolumeFetcher {
 
   /** Saves the position read so far; only when idle, when every trigger up to it has been handled. */
   private saveNow(): void {
+    if (this.stopped) return; // stop() decides the last save
     void this.saveCheckpoint(this.lastHandled).catch((e: unknown) =>
       this.deps.log(`could not save the volume fetcher checkpoint: ${String(e)}`),
     );
@@ -195,8 +201,8 @@ export class VolumeFetcher {
     const stored = await this.deps.stored(wanted);
     const fetchedAt = new Map(this.recentlyFetched);
     for (const v of stored) if (!fetchedAt.has(marketKeywordKey(v, v.keyword))) fetchedAt.set(marketKeywordKey(v, v.keyword), v.fetchedAt);
-    // Anything waiting or in flight already is as good as fetched.
-    for (const { fetch } of this.fetches.jobs)
+    // Anything waiting, in flight or waiting to be tried again is as good as fetched.
+    for (const { fetch } of [...this.fetches.jobs, ...this.retries.values()])
       for (const k of fetch.keywords) fetchedAt.set(marketKeywordKey(fetch, k), this.deps.now().toISOString());
     this.fetches.add(...volumeFetchesFor(wanted, { fetchedAt, now: this.deps.now() }).map((fetch) => ({ fetch, attempt: 1 })));
   }
@@ -209,7 +215,10 @@ export class VolumeFetcher {
     // The turn is taken before the wait, so that calls running side by side do not take the same one.
     this.callTimes = [...this.callTimes.filter((t) => t > now - 60_000), now + wait].sort((a, b) => a - b);
     if (wait > 0) await this.pause(wait);
-    if (this.stopped) return;
+    if (this.stopped) {
+      this.cutShort = true;
+      return;
+    }
     try {
       this.calls += 1;
       const fetchedAt = this.deps.now();
@@ -226,12 +235,12 @@ export class VolumeFetcher {
         await this.deps.recorder.failed(market, provider.source, this.deps.now(), fetch.keywords, reason, attempt);
         return;
       }
+      const retry = { fetch, attempt: attempt + 1 };
       const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        if (this.stopped) return;
-        this.fetches.add({ fetch, attempt: attempt + 1 });
+        this.retries.delete(timer);
+        if (!this.stopped) this.fetches.add(retry);
       }, delay);
-      this.timers.add(timer);
+      this.retries.set(timer, retry);
     }
   }
 
