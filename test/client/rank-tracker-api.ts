@@ -791,8 +791,8 @@ export interface components {
         };
         CapacityLimits: {
             keywordsPerProject: number;
-            /** @description null: unlimited */
-            projects: null;
+            /** @description Projects allowed; null: unlimited */
+            projects: number | null;
             apiKeys: components["schemas"]["ApiKeysLimit"];
             competitorsPerRequest: number;
             rateLimits: components["schemas"]["RateLimitsView"];
@@ -1653,6 +1653,15 @@ export interface operations {
                     "application/json": components["schemas"]["HealthResponse"];
                 };
             };
+            /** @description A parameter is missing or invalid; `message` names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
             431: {
                 headers: {
@@ -1681,6 +1690,15 @@ export interface operations {
                     "application/json": components["schemas"]["ListApiKeysResponse"];
                 };
             };
+            /** @description A parameter is missing or invalid; `message` names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Missing, malformed, invalid or revoked API key */
             401: {
                 headers: {
@@ -1692,6 +1710,15 @@ export interface operations {
             };
             /** @description Account blocked (`blocked: true`), plan without API access (`planRequired: true`) or, on writes, account suspended (`suspended: true`) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1760,6 +1787,15 @@ export interface operations {
             };
             /** @description The body is not JSON: send it with Content-Type: application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1847,6 +1883,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listFolders: {
@@ -1866,6 +1911,15 @@ export interface operations {
                     "application/json": components["schemas"]["FoldersResponse"];
                 };
             };
+            /** @description A parameter is missing or invalid; `message` names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Missing, malformed, invalid or revoked API key */
             401: {
                 headers: {
@@ -1877,6 +1931,15 @@ export interface operations {
             };
             /** @description Account blocked (`blocked: true`), plan without API access (`planRequired: true`) or, on writes, account suspended (`suspended: true`) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1973,6 +2036,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     createFolder: {
@@ -2050,6 +2122,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteFolder: {
@@ -2101,6 +2182,33 @@ export interface operations {
             };
             /** @description The resource does not exist or belongs to another account */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is larger than 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON: send it with Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2185,6 +2293,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     removeKeywords: {
@@ -2262,6 +2379,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listNotes: {
@@ -2312,6 +2438,15 @@ export interface operations {
             };
             /** @description The resource does not exist or belongs to another account */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2418,6 +2553,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteNote: {
@@ -2495,6 +2639,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getCapacity: {
@@ -2514,6 +2667,15 @@ export interface operations {
                     "application/json": components["schemas"]["CapacityResponse"];
                 };
             };
+            /** @description A parameter is missing or invalid; `message` names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Missing, malformed, invalid or revoked API key */
             401: {
                 headers: {
@@ -2525,6 +2687,15 @@ export interface operations {
             };
             /** @description Account blocked (`blocked: true`), plan without API access (`planRequired: true`) or, on writes, account suspended (`suspended: true`) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2551,6 +2722,15 @@ export interface operations {
                     "application/json": components["schemas"]["ListProjectsResponse"];
                 };
             };
+            /** @description A parameter is missing or invalid; `message` names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Missing, malformed, invalid or revoked API key */
             401: {
                 headers: {
@@ -2562,6 +2742,15 @@ export interface operations {
             };
             /** @description Account blocked (`blocked: true`), plan without API access (`planRequired: true`) or, on writes, account suspended (`suspended: true`) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2676,6 +2865,15 @@ export interface operations {
             };
             /** @description The body is not JSON: send it with Content-Type: application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2801,6 +2999,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteProject: {
@@ -2878,6 +3085,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getProject: {
@@ -2929,6 +3145,15 @@ export interface operations {
             };
             /** @description The resource does not exist or belongs to another account */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3013,6 +3238,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     exportCsv: {
@@ -3034,6 +3268,8 @@ export interface operations {
             /** @description UTF-8 with a byte-order mark, `;` between fields, CRLF line ends, RFC 4180 quoting. full: `Keyword;SERP;Volume;URL;Change;<YYYY-MM-DD>...`, one date column per day with a successful check, newest first; one row per keyword. summary: `Keyword;Current;Best;Worst;Average;Change;Checked days;Days not ranking;URL`. Change is places gained since the previous successful check (positive is better), empty when either check did not rank. */
             200: {
                 headers: {
+                    /** @description attachment; filename="<domain>_<format>_<startDate>_<endDate>.csv" */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3069,6 +3305,15 @@ export interface operations {
             };
             /** @description The resource does not exist or belongs to another account */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3127,6 +3372,15 @@ export interface operations {
             };
             /** @description The resource does not exist or belongs to another account */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3206,6 +3460,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getPositionHistory: {
@@ -3257,6 +3520,15 @@ export interface operations {
             };
             /** @description The resource does not exist or belongs to another account */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3327,6 +3599,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getPages: {
@@ -3377,6 +3658,15 @@ export interface operations {
             };
             /** @description The resource does not exist or belongs to another account */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3436,6 +3726,15 @@ export interface operations {
             };
             /** @description The resource does not exist or belongs to another account */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3546,6 +3845,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     keywordResearch: {
@@ -3648,6 +3956,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getKeywordSuggestions: {
@@ -3698,6 +4015,15 @@ export interface operations {
             };
             /** @description The resource does not exist or belongs to another account */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3778,6 +4104,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds until a call is allowed again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3872,6 +4207,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getWebtraffic: {
@@ -3926,6 +4270,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds until a call is allowed again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3992,6 +4345,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getCruxHistory: {
@@ -4046,6 +4408,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds until a call is allowed again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4114,6 +4485,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getPagesPagespeed: {
@@ -4164,6 +4544,15 @@ export interface operations {
             };
             /** @description The resource does not exist or belongs to another account */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are larger than the server accepts (16 KB); the connection is closed */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };

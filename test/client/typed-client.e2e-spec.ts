@@ -48,5 +48,15 @@ describe('Typed client generated from the OpenAPI document (openapi-typescript +
     const refused = await client.GET('/api/projects/keyword-updates', { params: { query: { projectId: 'not-an-id' } } });
     expect(refused.response.status).toBe(400);
     expect(refused.error?.message).toMatch(/projectId/);
+
+    // A field that may be null stays in the typed answer (a schema of type null alone dropped it: TS2339).
+    const capacity = await client.GET('/api/user/capacity');
+    const projectsLimit: number | null | undefined = capacity.data?.limits.projects;
+    expect(projectsLimit).toBeNull();
+
+    // The CSV is text, read as such (openapi-fetch parses JSON by default).
+    const csv = await client.GET('/api/projects/export', { params: { query: { projectId } }, parseAs: 'text' });
+    expect(csv.data).toMatch(/^Keyword;/);
+    expect(csv.response.headers.get('content-disposition')).toMatch(/^attachment; filename="simplyrecipes\.com_full_/);
   }, 90_000);
 });

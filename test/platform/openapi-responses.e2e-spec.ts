@@ -134,6 +134,11 @@ describe('Answers match the OpenAPI document', () => {
     expect((await call('POST', '/api/user/api-keys', csv)).status).toBe(415);
     const huge = { body: { projectId: missing, date: '2026-03-17', text: 'x'.repeat(6 * 1024 * 1024) } };
     expect((await call('POST', '/api/projects/notes', huge)).status).toBe(413);
+    // Refusals every operation can meet, documented on each (before, only where the operation had parameters or a body).
+    expect((await call('GET', '/api/projects', { url: '/api/projects?x=%FF' })).status).toBe(400);
+    expect((await call('GET', '/api/user/capacity', { headers: { 'x-padding': 'p'.repeat(20_000) } })).status).toBe(431);
+    const text = { query: { id: missing }, rawBody: 'x', headers: { 'content-type': 'text/plain' } };
+    expect((await call('DELETE', '/api/projects/folders', text)).status).toBe(415);
     expect(problems).toEqual([]);
   });
 

@@ -258,8 +258,7 @@ export const API_OPERATIONS: Readonly<Record<string, ApiOperation>> = {
     operationId: 'getHealth',
     summary: 'Liveness',
     description: 'Answers {status: ok} once the service has started; needs no key.',
-    // Its one client error: a probe sent with an oversized URL or headers (answered below the router).
-    errors: [431],
+    errors: [],
   },
 };
 

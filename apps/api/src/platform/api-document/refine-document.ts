@@ -113,10 +113,11 @@ function refineOperation(method: string, path: string, operation: Operation): vo
   delete operation[PUBLIC_EXTENSION];
   delete operation[PUBLIC_WHEN_SHARED_EXTENSION];
 
-  const statuses = new Set<number>([...(isPublic ? [] : [401, 403]), ...(entry?.errors ?? [])]);
-  if ((operation.parameters?.length ?? 0) > 0 || operation.requestBody !== undefined) statuses.add(400);
-  // What the body parser refuses before the route runs.
-  if (operation.requestBody !== undefined) for (const status of [413, 415]) statuses.add(status);
+  // Every operation can meet a 400 (any query value must be percent-encoded UTF-8) and a 431 (oversized
+  // URL or headers, answered below the router); every method that may carry a body can meet what the
+  // body parser refuses before the route runs (413, 415), a body the operation does not take included.
+  const statuses = new Set<number>([...(isPublic ? [] : [401, 403]), ...(entry?.errors ?? []), 400, 431]);
+  if (method !== 'get' && method !== 'head') for (const status of [413, 415]) statuses.add(status);
   const responses = (operation.responses ??= {});
   for (const status of [...statuses].sort()) {
     responses[String(status)] ??= errorResponse(status);

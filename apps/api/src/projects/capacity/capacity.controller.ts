@@ -48,7 +48,8 @@ class RateLimitsView {
 }
 class CapacityLimits {
   @ApiProperty(int) keywordsPerProject!: number;
-  @ApiProperty({ type: 'null', description: 'null: unlimited' }) projects!: null;
+  // Declared as a nullable integer: a schema of type null alone made typed clients drop the field.
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Projects allowed; null: unlimited' }) projects!: number | null;
   @ApiProperty({ type: ApiKeysLimit }) apiKeys!: ApiKeysLimit;
   @ApiProperty(int) competitorsPerRequest!: number;
   @ApiProperty({ type: RateLimitsView }) rateLimits!: RateLimitsView;

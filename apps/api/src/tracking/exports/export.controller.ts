@@ -40,7 +40,16 @@ export class ExportController {
   @Get('export')
   @PublicWhenShared()
   @ApiProduces('text/csv')
-  @ApiOkResponse({ description: CSV_DESCRIPTION, content: { 'text/csv': { schema: { type: 'string' } } } })
+  @ApiOkResponse({
+    description: CSV_DESCRIPTION,
+    content: { 'text/csv': { schema: { type: 'string' } } },
+    headers: {
+      'Content-Disposition': {
+        description: 'attachment; filename="<domain>_<format>_<startDate>_<endDate>.csv"',
+        schema: { type: 'string' },
+      },
+    },
+  })
   async csv(@CurrentCaller() caller: Caller, @Query() query: CsvExportQuery, @Res() reply: FastifyReply): Promise<void> {
     const range = exportWindow(query, this.clock.now());
     const format = query.format ?? 'full';
