@@ -131,7 +131,9 @@ export class PublicWebProxy {
       this.refused.push(host);
       return undefined;
     }
-    return { host: addresses[0] as string, port };
+    // IPv4 first: many servers have no IPv6 route out, and one address is tried (the one checked).
+    const [first] = [...addresses].sort((a, b) => isIP(a) - isIP(b));
+    return { host: first as string, port };
   }
 }
 
