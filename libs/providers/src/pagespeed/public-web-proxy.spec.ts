@@ -1,6 +1,6 @@
 import { createServer, request, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
-import { PublicWebProxy } from './public-web-proxy';
+import { addressToTry, PublicWebProxy } from './public-web-proxy';
 
 /** The proxy in front of Lighthouse's browser, spoken to as a browser does (absolute URLs, CONNECT). */
 describe('PublicWebProxy', () => {
@@ -116,5 +116,10 @@ describe('PublicWebProxy', () => {
   it('answers a name that does not resolve without listing it as refused', async () => {
     expect((await get('http://nowhere.example/')).status).toBe(403);
     expect(proxy.refused).toEqual([]);
+  });
+
+  it("tries a name's IPv4 address before its IPv6 one", () => {
+    expect(addressToTry(['2606:2800:21f:cb07:6820:80da:af6b:8b2c', '93.184.215.14'])).toBe('93.184.215.14');
+    expect(addressToTry(['2606:2800:21f:cb07:6820:80da:af6b:8b2c'])).toBe('2606:2800:21f:cb07:6820:80da:af6b:8b2c');
   });
 });

@@ -131,10 +131,13 @@ export class PublicWebProxy {
       this.refused.push(host);
       return undefined;
     }
-    // IPv4 first: many servers have no IPv6 route out, and one address is tried (the one checked).
-    const [first] = [...addresses].sort((a, b) => isIP(a) - isIP(b));
-    return { host: first as string, port };
+    return { host: addressToTry(addresses) as string, port };
   }
+}
+
+/** IPv4 first: one address is tried (the one checked), and many servers have no IPv6 route out. */
+export function addressToTry(addresses: readonly string[]): string | undefined {
+  return [...addresses].sort((a, b) => isIP(a) - isIP(b))[0];
 }
 
 async function resolveAll(hostname: string): Promise<string[]> {
