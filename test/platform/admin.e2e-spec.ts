@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProjectionRunner } from '@rank/projector/projection-runner';
@@ -82,6 +83,33 @@ describe('Operator API (/admin/accounts)', () => {
     expect(bad.body.message).toMatch(/status must be one of active, suspended, blocked/);
   });
 
+  it('refuses a body without the operator token before reading it, and counts it as a wrong token', async () => {
+    // Announced, never sent: a server reading the body first would answer 408 once the request timed out.
+    const url = new URL(app.url);
+    const answer = await new Promise<string>((resolve) => {
+      const socket = connect(Number(url.port), url.hostname, () => {
+        socket.write(
+          `POST /admin/accounts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer wrong\r\nContent-Type: application/json\r\nContent-Length: 3000000\r\n\r\n{`,
+        );
+        let received = '';
+        socket.on('data', (chunk) => {
+          received += chunk.toString();
+          if (received.includes('}')) socket.destroy();
+        });
+        socket.on('close', () => resolve(received));
+      });
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 401 /);
+    expect(answer).toMatch(/operator token/);
+    // A body that does not parse is refused for its token too (it was a 400 that counted no failure).
+    const unparsable = await app.request('POST', '/admin/accounts', {
+      key: null,
+      rawBody: '{',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(unparsable.status).toBe(401);
+  });
+
   it('answers 401 to a wrong or missing operator token, and an account key is not an operator token', async () => {
     const { apiKey } = await app.createAccount();
     for (const key of [undefined, 'wrong-token-wrong-token', apiKey]) {
@@ -102,6 +130,23 @@ describe('Operator API without ADMIN_TOKEN', () => {
       ]) {
         const response = await app.request(method, path, { key: TEST_ADMIN_TOKEN, body: method === 'POST' ? {} : undefined });
         expect(response.status).toBe(404);
+      }
+      // Whatever the method or body: before, these answered 405 with the routes' methods, or 415,
+      // telling that the tree exists.
+      for (const [method, path, options] of [
+        ['PUT', '/admin/accounts', {}],
+        ['DELETE', '/admin/accounts/0123456789abcdef01234567', {}],
+        ['OPTIONS', '/admin/accounts', {}],
+        ['POST', '/%61dmin/accounts', { rawBody: 'name=x', headers: { 'content-type': 'text/plain' } }],
+      ] as const) {
+        const response = await app.request(method, path, { key: null, ...options });
+        expect({ method, path, status: response.status, allow: response.headers['allow'] }).toEqual({
+          method,
+          path,
+          status: 404,
+          allow: undefined,
+        });
+        expect(response.body).toEqual({ success: false, message: expect.stringMatching(/^No route /) });
       }
     } finally {
       await app.close();
