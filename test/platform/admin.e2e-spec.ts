@@ -198,6 +198,10 @@ describe('Operator API: listing accounts and handling their keys', () => {
     ['/admin/accounts?limit=0', /limit must be a whole number from 1 to 100/],
     ['/admin/accounts?limit=101', /limit must be a whole number from 1 to 100/],
     ['/admin/accounts?page=x', /page must be a whole number/],
+    // Not decimal digits: before, read as 16, 10 and 2.
+    ['/admin/accounts?limit=0x10', /limit must be a whole number from 1 to 100/],
+    ['/admin/accounts?limit=1e1', /limit must be a whole number from 1 to 100/],
+    ['/admin/accounts?page=%2B2', /page must be a whole number/],
   ])('answers 400 naming the field for %s', async (path, message) => {
     const response = await app.admin('GET', path);
     expect(response.status).toBe(400);

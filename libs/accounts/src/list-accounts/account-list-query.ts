@@ -23,7 +23,8 @@ export interface AccountList {
 
 const wholeNumber = (name: string, raw: unknown, fallback: number, min: number, max: number): number => {
   if (raw === undefined || raw === '') return fallback;
-  const value = typeof raw === 'number' ? raw : Number(raw);
+  // Decimal digits only: Number() would also read 0x10, 1e1 and +2.
+  const value = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d{1,16}$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isInteger(value) || value < min || value > max) throw invalid(`${name} must be a whole number from ${min} to ${max}`);
   return value;
 };
