@@ -175,6 +175,28 @@ No page-performance data (PageSpeed, Core Web Vitals) is stored for this project
     );
   });
 
+  it('counts competitors and the project only within the depth it names, after the depth went from 100 to 50', async () => {
+    const deep = await createProject(app, key, { name: 'Deep', domain: 'deep.example', serpTop: 100 });
+    const settings = { _id: deep, name: 'Deep', domain: 'deep.example', competitors: ['near.example', 'far.example'] };
+    expect((await app.request('PUT', '/api/projects', { key, body: { ...settings, serpTop: 100 } })).status).toBe(200);
+    const id = await addKeywords(app, key, deep, ['deep shoes']);
+    const urls = Array.from({ length: 80 }, (_, i) => `https://filler${i + 1}.example/`);
+    urls[4] = 'https://near.example/a';
+    urls[56] = 'https://far.example/b';
+    urls[78] = 'https://deep.example/c';
+    await seedAndProject(app, [
+      { projectId: deep, keywordId: id['deep shoes']!, at: '2026-02-09T10:00:00.000Z', urls, projectDomains: ['deep.example'] },
+    ]);
+    expect((await app.request('PUT', '/api/projects', { key, body: { ...settings, serpTop: 50 } })).status).toBe(200);
+
+    const { text } = await reportOf(app, deep, key);
+    expect(text).toContain('within the top 50');
+    // Before, far.example at 57 and the project at 79 counted as ranking "within the top 50".
+    expect(text).toContain('| deep.example (this project) | 0 | 0 | 0 | – |');
+    expect(text).toContain('| near.example | 1 | 0 | 1 | 5.0 |');
+    expect(text).toContain('| far.example | 0 | 0 | 0 | – |');
+  });
+
   it("is 404 for another account's project, 401 without a key, public when shared, and documented as text/markdown", async () => {
     const { apiKey: otherKey } = await app.createAccount();
     expect((await reportOf(app, projectId, otherKey)).status).toBe(404);

@@ -72,7 +72,7 @@ describe('check_snapshots (migration 014): the readers of results answer as from
     const standings = [];
     for (const daysAgo of [0, 1, 3, 6]) {
       const day = new Date(NOW.getTime() - daysAgo * DAY_MS).toISOString().slice(0, 10);
-      const standing = await nest.get(RankingHistoryReader).standingsOn(projectId, keywordIds, day, COMPETITORS);
+      const standing = await nest.get(RankingHistoryReader).standingsOn(projectId, keywordIds, day, COMPETITORS, 100);
       standings.push({ ...standing, domains: [...standing.domains].sort(([a], [b]) => a.localeCompare(b)) });
     }
     return { snapshots, competitors, standings };

@@ -361,6 +361,7 @@ async function competitorsSection(
     keywords.map((k) => k.keywordId),
     latestDay,
     project.competitors,
+    project.settings.serpTop,
   );
   const row = (label: string, s: DomainStanding) =>
     mdRow([label, String(s.ranking), String(s.top3), String(s.top10), s.ranking === 0 ? '–' : formatAverage(s.averagePosition)]);

@@ -190,19 +190,21 @@ export class RankingHistoryReader {
   /**
    * How the project and each domain ranked on `day`, over every keyword's latest successful check of
    * that day: for the project, from the checks' own position (domain and aliases); for a domain, from
-   * its best result (itself or a subdomain) in the stored results, which end at the check's depth.
+   * its best result (itself or a subdomain) in the stored results. Only results within `depth` (today's
+   * serpTop) count: a check read 100 deep before the project went to 50 has results past it.
    */
   async standingsOn(
     projectId: string,
     keywordIds: readonly string[],
     day: string,
     domains: readonly string[],
+    depth: number,
   ): Promise<{
     checkedKeywords: number;
     project: DomainStanding;
     domains: Map<string, DomainStanding>;
   }> {
-    const params = { projectId, keywordIds, day, domains };
+    const params = { projectId, keywordIds, day, domains, depth };
     const latestOfDay = `
       SELECT keyword_id, argMax(check_id, (checked_at, check_id)) AS latest_check_id, argMax(position, (checked_at, check_id)) AS latest_position
       FROM keyword_updates
@@ -211,8 +213,9 @@ export class RankingHistoryReader {
       GROUP BY keyword_id`;
     // The average is taken over ranking keywords only; with none, avgIf would be nan.
     const [own] = await this.store.query<StandingRow & { checked: string }>(
-      `SELECT count() AS checked, countIf(latest_position > 0) AS ranking, countIf(latest_position BETWEEN 1 AND 3) AS top3,
-              countIf(latest_position BETWEEN 1 AND 10) AS top10, ifNotFinite(avgIf(latest_position, latest_position > 0), 0) AS average
+      `SELECT count() AS checked, countIf(latest_position BETWEEN 1 AND {depth:UInt32}) AS ranking, countIf(latest_position BETWEEN 1 AND 3) AS top3,
+              countIf(latest_position BETWEEN 1 AND 10) AS top10,
+              ifNotFinite(avgIf(latest_position, latest_position BETWEEN 1 AND {depth:UInt32}), 0) AS average
        FROM (${latestOfDay})`,
       params,
     );
@@ -225,7 +228,7 @@ export class RankingHistoryReader {
          SELECT keyword_id, arrayJoin(arrayFilter(d -> domain = d OR endsWith(domain, concat('.', d)), {domains:Array(String)})) AS matched,
                 min(position) AS best
          FROM serp_results
-         WHERE project_id = {projectId:String} AND toDate(checked_at) = {day:Date}
+         WHERE project_id = {projectId:String} AND toDate(checked_at) = {day:Date} AND position <= {depth:UInt32}
            AND check_id IN (SELECT latest_check_id FROM (${latestOfDay}))
          GROUP BY keyword_id, matched
        )
