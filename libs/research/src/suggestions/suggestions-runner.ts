@@ -43,9 +43,9 @@ export async function loadSuggestions(store: EventStore, projectId: string): Pro
  * The suggestions process manager's runner, in the projector app: follows the log for ProjectCreated
  * and KeywordsAdded (routed by type), and looks at every project for its monthly refresh at start and
  * every few hours; each trigger is decided by suggestions.process.ts when its turn comes, up to
- * SUGGESTION_RUNS_AT_ONCE projects at a time, and a run is its events on `suggestions-<projectId>`. Never on a request's path. The
- * checkpoint is saved only when nothing is queued, so a restart loses no trigger; a replayed trigger
- * starts nothing (run ids come from their trigger).
+ * SUGGESTION_RUNS_AT_ONCE projects at a time, and a run is its events on `suggestions-<projectId>`.
+ * Never on a request's path. The checkpoint is saved only when nothing is queued or running, so a
+ * restart loses no trigger; a replayed trigger starts nothing (run ids come from their trigger).
  */
 export class SuggestionsRunner {
   private subscription: Subscription | undefined;
