@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProjectionRunner } from '@rank/projector/projection-runner';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
+import { answerToUnsentBody } from '../support/unsent-body';
 
 describe('Operator API (/admin/accounts)', () => {
   let app: TestApp;
@@ -85,20 +85,13 @@ describe('Operator API (/admin/accounts)', () => {
 
   it('refuses a body without the operator token before reading it, and counts it as a wrong token', async () => {
     // Announced, never sent: a server reading the body first would answer 408 once the request timed out.
-    const url = new URL(app.url);
-    const answer = await new Promise<string>((resolve) => {
-      const socket = connect(Number(url.port), url.hostname, () => {
-        socket.write(
-          `POST /admin/accounts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer wrong\r\nContent-Type: application/json\r\nContent-Length: 3000000\r\n\r\n{`,
-        );
-        let received = '';
-        socket.on('data', (chunk) => {
-          received += chunk.toString();
-          if (received.includes('}')) socket.destroy();
-        });
-        socket.on('close', () => resolve(received));
-      });
-    });
+    const answer = await answerToUnsentBody(
+      app.url,
+      'POST',
+      '/admin/accounts',
+      { Authorization: 'Bearer wrong', 'Content-Type': 'application/json' },
+      3_000_000,
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 401 /);
     expect(answer).toMatch(/operator token/);
     // A body that does not parse is refused for its token too (it was a 400 that counted no failure).

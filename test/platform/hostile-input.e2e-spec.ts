@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { loadConfig } from '@rank/platform/config/app-config';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
+import { answerToUnsentBody } from '../support/unsent-body';
 
 /** The findings of the hostile probe (issue 8), each as the answer it must now get. */
 describe('Hostile input', () => {
@@ -192,18 +193,7 @@ describe('Hostile input', () => {
     });
     // The body is never waited for: announced but not sent, the refusal still comes (a server reading it first
     // would answer 408 after HTTP_REQUEST_TIMEOUT_MS). This replaces a CPU-time bound, which a busy machine broke.
-    const url = new URL(app.url);
-    const answer = await new Promise<string>((resolve) => {
-      const socket = connect(Number(url.port), url.hostname, () => {
-        socket.write(`POST /api/projects HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5000000\r\n\r\n{`);
-        let received = '';
-        socket.on('data', (chunk) => {
-          received += chunk.toString();
-          if (received.includes('}')) socket.destroy();
-        });
-        socket.on('close', () => resolve(received));
-      });
-    });
+    const answer = await answerToUnsentBody(app.url, 'POST', '/api/projects', { 'Content-Type': 'application/json' }, 5_000_000);
     expect(answer).toMatch(/^HTTP\/1\.1 401 /);
     expect(answer).toMatch(/Missing API key/);
   });
