@@ -47,7 +47,8 @@ export class AppModule {
       imports: [
         PlatformModule.forRoot(options),
         AccountsModule,
-        AccountsAdminModule,
+        // The operator API exists only with ADMIN_TOKEN: without it, /admin has no route at all (404 whatever the method).
+        ...(options.config.adminToken !== undefined ? [AccountsAdminModule] : []),
         ApiKeysModule,
         ProjectsHttpModule,
         TrackingHttpModule,

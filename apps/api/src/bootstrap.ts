@@ -15,7 +15,7 @@ import { addSecurityHeaders } from './platform/http/security-headers';
 import { compressAnswers } from './platform/http/compression';
 import { allowMcpOrigins } from './mcp/mcp-cors';
 import { logRequests, requestIdOf } from './platform/http/access-log';
-import { checkOperatorTokenBeforeBody, hideOperatorApiWithoutToken, OperatorToken } from './accounts/admin/operator-token';
+import { checkOperatorTokenBeforeBody, OperatorToken } from './accounts/admin/operator-token';
 import { ApiKeyAuthenticator, authenticateBeforeBody } from './platform/auth/api-key-authenticator';
 import { refuseMethodsOfLiteralPaths, RouteRegistry } from './platform/http/route-registry';
 import { setupOpenApi } from './platform/openapi';
@@ -63,7 +63,6 @@ export async function createApp(config: AppConfig, overrides: { clock?: Clock } 
     const fastify = adapter.getInstance();
     fastify.addHook('onRoute', (route) => routes.add(route.method as string | string[], route.url));
     logRequests(fastify, metrics);
-    hideOperatorApiWithoutToken(fastify, config.adminToken);
     refuseMethodsOfLiteralPaths(fastify, routes);
     parseJsonBodies(fastify);
     refuseUndecodableQuery(fastify);
@@ -78,7 +77,7 @@ export async function createApp(config: AppConfig, overrides: { clock?: Clock } 
     ));
     await compressAnswers(app);
     authenticateBeforeBody(fastify, app.get(ApiKeyAuthenticator));
-    checkOperatorTokenBeforeBody(fastify, app.get(OperatorToken));
+    if (config.adminToken !== undefined) checkOperatorTokenBeforeBody(fastify, app.get(OperatorToken));
     app.useGlobalPipes(new WellFormedInputPipe(), createValidationPipe());
     setupOpenApi(app);
     await app.listen(config.port, config.host).catch((error: unknown) => {

@@ -38,11 +38,6 @@ export class JobPool<T> {
   /** Starts nothing more; resolves once the running jobs have ended. */
   async stop(): Promise<void> {
     this.stopped = true;
-    await this.settled();
-  }
-
-  /** Resolves once the jobs running now have ended. */
-  async settled(): Promise<void> {
     await Promise.allSettled([...this.running.keys()]);
   }
 

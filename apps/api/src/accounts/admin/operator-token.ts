@@ -1,4 +1,4 @@
-import { HttpException, HttpStatus, Inject, Injectable, NotFoundException, UnauthorizedException } from '@nestjs/common';
+import { HttpException, HttpStatus, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppConfig } from '@rank/platform/config/app-config';
@@ -11,24 +11,26 @@ import { FailedAttempts } from './failed-attempts';
 export const isOperatorPath = (path: string) => path === '/admin' || path.startsWith('/admin/');
 
 /**
- * The operator token check: the operator API exists only when ADMIN_TOKEN is set; otherwise the
- * whole /admin tree is 404, as if it were not there. Tokens are compared as hashes in constant time,
- * and an address that sends too many wrong ones is refused with 429 for the rest of the minute. One
- * instance, shared by the route guard and the check before the body, so both count the same failures.
+ * The operator token check. The operator API is composed only when ADMIN_TOKEN is set (app.module.ts);
+ * tokens are compared as hashes in constant time, and an address that sends too many wrong ones is
+ * refused with 429 for the rest of the minute. One instance, shared by the route guard and the check
+ * before the body, so both count the same failures.
  */
 @Injectable()
 export class OperatorToken {
   private readonly failures = new FailedAttempts();
+  private readonly tokenDigest: Buffer;
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) config: AppConfig,
     private readonly metrics: Metrics,
-  ) {}
+  ) {
+    if (config.adminToken === undefined) throw new Error('the operator API is composed only when ADMIN_TOKEN is set');
+    this.tokenDigest = digest(config.adminToken);
+  }
 
-  /** Throws the refusal (404, 429, 401) of a request the operator API does not take. */
+  /** Throws the refusal (429, 401) of a request without the operator token. */
   check(request: FastifyRequest): void {
-    const token = this.config.adminToken;
-    if (token === undefined) throw new NotFoundException({ message: `No route ${request.method} ${request.url.split('?')[0]}` });
     const retryAfter = this.failures.retryAfterSeconds(request.ip);
     if (retryAfter > 0) {
       this.metrics.rateLimitRefusals.inc({ limiter: 'admin-token' });
@@ -38,26 +40,14 @@ export class OperatorToken {
       );
     }
     const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
-    const digest = (s: string) => createHash('sha256').update(s).digest();
-    if (!match || !timingSafeEqual(digest(match[1]!), digest(token))) {
+    if (!match || !timingSafeEqual(digest(match[1]!), this.tokenDigest)) {
       this.failures.fail(request.ip);
       throw new UnauthorizedException({ message: 'Missing or wrong operator token: send Authorization: Bearer <ADMIN_TOKEN>' });
     }
   }
 }
 
-/**
- * Without ADMIN_TOKEN, every request to /admin is 404 before anything else looks at it: a 405
- * naming the methods of its routes or a 415 for its content type would tell that the tree exists.
- */
-export function hideOperatorApiWithoutToken(fastify: FastifyInstance, adminToken: string | undefined): void {
-  if (adminToken !== undefined) return;
-  fastify.addHook('onRequest', (request, reply, done) => {
-    const path = routedPath(request);
-    if (!isOperatorPath(path)) return done();
-    void reply.code(404).send({ success: false, message: `No route ${request.method} ${path}` });
-  });
-}
+const digest = (text: string) => createHash('sha256').update(text).digest();
 
 /**
  * Checks the operator token of every /admin request that may carry a body before the body is read,

@@ -2,7 +2,7 @@
  * The operations of the public API in one place: the operationId each route has in the OpenAPI
  * document (which is also the MCP tool's name and the generated client's method name), its summary,
  * and a description that tells a person or an agent when to use it. The statuses listed here are the
- * errors particular to an operation; 400, 401 and 403 are added wherever they can happen
+ * errors particular to an operation; 400, 401, 403, 413, 415 and 431 are added wherever they can happen
  * (see refine-document.ts). A test asserts that every documented route has an entry.
  */
 export interface ApiOperation {
@@ -10,7 +10,7 @@ export interface ApiOperation {
   summary: string;
   description: string;
   /** Error statuses this operation can answer besides 400/401/403. */
-  errors?: readonly (404 | 409 | 429 | 431 | 502)[];
+  errors?: readonly (404 | 409 | 429 | 502)[];
   /** It makes the service ask Google or a data provider (an MCP tool's `openWorldHint`). */
   reachesOut?: true;
   /** A write that may replace what is there, though not a PUT or DELETE (an MCP tool's `destructiveHint`). */
@@ -258,7 +258,6 @@ export const API_OPERATIONS: Readonly<Record<string, ApiOperation>> = {
     operationId: 'getHealth',
     summary: 'Liveness',
     description: 'Answers {status: ok} once the service has started; needs no key.',
-    errors: [],
   },
 };
 
