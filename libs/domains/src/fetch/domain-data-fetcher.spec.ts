@@ -57,3 +57,79 @@ describe("DomainDataFetcher: a domain's origin CrUX history", () => {
     expect(crux.api.requests).toHaveLength(3);
   });
 });
+
+describe('DomainDataFetcher: the same question asked twice at once', () => {
+  /** A provider call that answers when the test says so. */
+  const pending = () => {
+    let answer!: (value: unknown) => void;
+    let fail!: (error: Error) => void;
+    const promise = new Promise((resolve, reject) => ((answer = resolve), (fail = reject)));
+    return { promise, answer, fail };
+  };
+  let calls: { what: string; call: ReturnType<typeof pending> }[];
+  let recorded: DomainDataCommand[];
+  let fetcher: DomainDataFetcher;
+
+  beforeEach(() => {
+    calls = [];
+    recorded = [];
+    const ask = (what: string) => {
+      const call = pending();
+      calls.push({ what, call });
+      return call.promise;
+    };
+    const providers = {
+      traffic: { configured: true, monthlyTraffic: (domain: string) => ask(`traffic ${domain}`) },
+      pageSpeed: { measure: (url: string) => ask(`pagespeed ${url}`) },
+    } as unknown as DomainDataProviders;
+    const repository = { record: async (command: DomainDataCommand) => void recorded.push(command) } as unknown as DomainDataRepository;
+    fetcher = new DomainDataFetcher(providers, repository, { now: () => new Date('2026-03-02T00:00:00Z') });
+  });
+
+  const months = [{ month: '2026-02', visits: 10, bounceRate: 0.5, avgVisitDuration: 60 }];
+
+  it('goes upstream once while the first call is under way, and both callers get its answer', async () => {
+    // Given a traffic fetch of a domain under way
+    const first = fetcher.traffic('shop.example', 'request');
+    // When the same domain is asked for again (a second traffic check, or the background worker)
+    const second = fetcher.traffic('shop.example', 'background');
+    await Promise.resolve();
+    // then the provider was asked once, and both get its answer, recorded once
+    expect(calls.map((c) => c.what)).toEqual(['traffic shop.example']);
+    calls[0]!.call.answer({ months });
+    expect(await first).toEqual({ kind: 'fetched', value: months });
+    expect(await second).toEqual({ kind: 'fetched', value: months });
+    expect(recorded).toEqual([{ type: 'RecordTraffic', domain: 'shop.example', months }]);
+  });
+
+  it('shares a failure too, recorded once, and asks again once the call has settled', async () => {
+    const both = [fetcher.traffic('shop.example', 'request'), fetcher.traffic('shop.example', 'request')];
+    await Promise.resolve();
+    calls[0]!.call.fail(new Error('Similarweb answered 503'));
+    expect(await Promise.all(both)).toEqual([
+      { kind: 'failed', reason: 'Similarweb answered 503' },
+      { kind: 'failed', reason: 'Similarweb answered 503' },
+    ]);
+    expect(recorded.map((c) => c.type)).toEqual(['RecordFetchFailure']);
+
+    const later = fetcher.traffic('shop.example', 'request');
+    await Promise.resolve();
+    expect(calls).toHaveLength(2);
+    calls[1]!.call.answer(null);
+    expect(await later).toEqual({ kind: 'fetched', value: [] });
+  });
+
+  it('keeps different questions apart: another domain, or one page measured as a home page and as a ranking page', async () => {
+    void fetcher.traffic('a.example', 'request');
+    void fetcher.traffic('b.example', 'request');
+    void fetcher.pageSpeed('a.example', 'https://a.example/', 'domain', 'request');
+    void fetcher.pageSpeed('a.example', 'https://a.example/', 'page', 'background');
+    await Promise.resolve();
+    expect(calls.map((c) => c.what)).toEqual([
+      'traffic a.example',
+      'traffic b.example',
+      'pagespeed https://a.example/',
+      'pagespeed https://a.example/',
+    ]);
+  });
+});

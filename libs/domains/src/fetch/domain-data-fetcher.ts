@@ -38,6 +38,8 @@ function wwwOriginOf(origin: string): string | null {
 @Injectable()
 export class DomainDataFetcher {
   private readonly logger = new Logger('DomainData');
+  /** Fetches under way by what they ask for, so that callers asking the same at once share one call. */
+  private readonly running = new Map<string, Promise<FetchOutcome<unknown>>>();
 
   constructor(
     @Inject(DOMAIN_DATA_PROVIDERS) private readonly providers: DomainDataProviders,
@@ -48,7 +50,7 @@ export class DomainDataFetcher {
   /** The domain's monthly traffic; an empty list when the provider has no data for it (cached as such). */
   traffic(domain: string, origin: FetchOrigin): Promise<FetchOutcome<TrafficMonth[]>> {
     if (!this.providers.traffic.configured) return Promise.resolve({ kind: 'unconfigured' });
-    return this.attempt({ domain, kind: 'traffic', target: domain, origin }, async () => {
+    return this.attempt({ domain, kind: 'traffic', target: domain, origin }, 'domain', async () => {
       const traffic = await this.providers.traffic.monthlyTraffic(domain, this.clock.now());
       const months = traffic?.months ?? [];
       await this.repository.record({ type: 'RecordTraffic', domain, months }, this.clock.now());
@@ -63,7 +65,7 @@ export class DomainDataFetcher {
     level: PageSpeedLevel,
     origin: FetchOrigin,
   ): Promise<FetchOutcome<PageSpeedFigures & { measuredAt: string }>> {
-    return this.attempt({ domain, kind: 'pagespeed', target: url, level, origin }, async () => {
+    return this.attempt({ domain, kind: 'pagespeed', target: url, level, origin }, level, async () => {
       const figures = figuresOf(await this.providers.pageSpeed.measure(url));
       const measuredAt = this.clock.now();
       await this.repository.record({ type: 'RecordPageSpeed', domain, url, level, figures }, measuredAt);
@@ -74,7 +76,7 @@ export class DomainDataFetcher {
   /** The CrUX history of the domain's origin or of one page; empty when CrUX has no data for it. */
   cruxHistory(domain: string, target: 'origin' | 'url', url: string, origin: FetchOrigin): Promise<FetchOutcome<CruxPoint[]>> {
     if (!this.providers.crux.configured) return Promise.resolve({ kind: 'unconfigured' });
-    return this.attempt({ domain, kind: 'crux', target: url, origin }, async () => {
+    return this.attempt({ domain, kind: 'crux', target: url, origin }, target, async () => {
       const history = target === 'origin' ? await this.originHistory(url) : await this.providers.crux.history({ url });
       const points = (history?.points ?? []).map((p) => ({ date: p.date, lcp: p.lcp.p75, cls: p.cls.p75, inp: p.inp.p75 }));
       await this.repository.record({ type: 'RecordCruxHistory', domain, target, url, points }, this.clock.now());
@@ -94,7 +96,27 @@ export class DomainDataFetcher {
     return www === null ? null : this.providers.crux.history({ origin: www });
   }
 
-  private async attempt<T>(
+  /**
+   * One provider call per question at a time: traffic checks of a new domain sent together, or a
+   * check beside the background worker, would each go upstream (and each record the answer) for the
+   * same figures. A later caller shares the call under way, and its outcome. `scope` tells apart
+   * questions about one target (a page's speed as the domain's home page or as a ranking page, an
+   * origin's CrUX history or a page's).
+   */
+  private attempt<T>(
+    fetch: { domain: string; kind: DomainDataKind; target: string; level?: PageSpeedLevel; origin: FetchOrigin },
+    scope: string,
+    run: () => Promise<T>,
+  ): Promise<FetchOutcome<T>> {
+    const question = JSON.stringify([fetch.domain, fetch.kind, scope, fetch.target]);
+    const shared = this.running.get(question) as Promise<FetchOutcome<T>> | undefined;
+    if (shared) return shared;
+    const call = this.settle(fetch, run).finally(() => this.running.delete(question));
+    this.running.set(question, call);
+    return call;
+  }
+
+  private async settle<T>(
     fetch: { domain: string; kind: DomainDataKind; target: string; level?: PageSpeedLevel; origin: FetchOrigin },
     run: () => Promise<T>,
   ): Promise<FetchOutcome<T>> {
