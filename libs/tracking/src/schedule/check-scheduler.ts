@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import type { PlanCatalogue } from '@rank/accounts/domain/plans';
+import { planOfAccount } from '@rank/accounts/plan-of-account';
 import { findProject } from '@rank/projects/domain/workspace';
 import { refreshesPerMonth } from '@rank/projects/domain/project-settings';
 import { newObjectId } from '@rank/domain/object-id';
@@ -81,7 +82,7 @@ export class CheckScheduler {
       }
       const month = tokenMonthOf(slot.dueAt);
       const keywordCount = (await this.contents.load(projectId)).keywords.length;
-      const total = (account.kind === 'open' ? this.plans.find(account.plan)?.monthlySerpTokens : undefined) ?? 0;
+      const total = (account.kind === 'open' ? planOfAccount(this.plans, account)?.monthlySerpTokens : undefined) ?? 0;
       const tokens = await this.tokens.draw(
         {
           type: 'DrawTokens',

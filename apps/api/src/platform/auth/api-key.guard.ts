@@ -2,6 +2,7 @@ import { CanActivate, ExecutionContext, ForbiddenException, Inject, Injectable }
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import type { PlanCatalogue } from '@rank/accounts/domain/plans';
+import { planOfAccount } from '@rank/accounts/plan-of-account';
 import { PLAN_CATALOGUE } from '@rank/platform/tokens';
 import { Access, ACCESS, REFUSED_WHEN_SUSPENDED } from './access.decorators';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
@@ -55,7 +56,7 @@ export class ApiKeyGuard implements CanActivate {
 
     const { account } = caller;
     if (account.status === 'blocked') throw new ForbiddenException({ message: 'Account blocked', blocked: true });
-    if (!this.plans.find(account.plan)?.apiAccess) {
+    if (!planOfAccount(this.plans, account)?.apiAccess) {
       throw new ForbiddenException({ message: 'API access requires a paid plan; upgrade to use the API', planRequired: true });
     }
     if (account.status === 'suspended' && refusedWhenSuspended) {
