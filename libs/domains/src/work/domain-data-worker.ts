@@ -14,7 +14,7 @@ export interface DomainDataWorkerDependencies {
   /** Fetches and records the outcome (data or failure), or hands it to the scrapers; never throws for a provider failure. */
   run(scheduled: ScheduledJob): Promise<void>;
   log(message: string): void;
-  /** Fetches at once (each may be a Lighthouse run of 10–30 s). */
+  /** Fetches at once (each may be a Lighthouse run of 10–30 s); one domain holds all but one of them at most. */
   concurrency?: number;
   /** How often due jobs are looked for (the clock may be a test's, moved by hand). */
   tickMs?: number;
@@ -100,10 +100,14 @@ export class DomainDataWorker {
   private tick(): void {
     if (this.stopped) return;
     const now = this.deps.now().getTime();
-    const limit = this.deps.concurrency ?? 2;
+    const limit = this.deps.concurrency ?? 3;
+    // A place is always left to the other domains: a site whose fetches hang (a page that never
+    // finishes loading, a provider stuck on it) would otherwise hold every other project's work.
+    const perDomain = Math.max(1, limit - 1);
+    const runningFor = (domain: string) => [...this.running.values()].filter((r) => r.job.scheduled.job.domain === domain).length;
     for (const [key, job] of [...this.pending].sort((a, b) => a[1].dueAt - b[1].dueAt)) {
       if (this.running.size >= limit || job.dueAt > now) break;
-      if (this.running.has(key)) continue;
+      if (this.running.has(key) || runningFor(job.scheduled.job.domain) >= perDomain) continue;
       this.pending.delete(key);
       const done = this.execute(job).finally(() => this.running.delete(key));
       this.running.set(key, { job, done });
