@@ -38,7 +38,7 @@ export type SettingsChange = Pick<ProjectSettings, 'name' | 'domain'> & Partial<
  * The settings after a change: what the change does not say keeps its value in `base`, the defaults
  * or the project's settings. An update applies it when it is decided, against the project as it is
  * then, so two updates of different fields (on two replicas, say) keep both. A custom frequency needs
- * its days, sent or kept; any other frequency has none.
+ * its days, sent or kept; any other frequency has none. `domain` comes normalised, as the lists do.
  */
 export function applySettingsChange(
   change: SettingsChange,
@@ -52,7 +52,8 @@ export function applySettingsChange(
   return {
     name: change.name,
     domain: change.domain,
-    aliases: change.aliases ?? base.aliases,
+    // A kept list is judged against a changed domain too: a project is never its own alias.
+    aliases: (change.aliases ?? base.aliases).filter((alias) => alias !== change.domain),
     icon: change.icon ?? base.icon,
     shared: change.shared ?? base.shared,
     updateFrequency,

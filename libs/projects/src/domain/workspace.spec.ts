@@ -101,6 +101,44 @@ describe('Workspace: projects', () => {
         },
       ]);
   });
+  it('drops the new domain from the aliases and competitors it keeps, when an update changes the domain alone', () => {
+    // Given a project that lists rival.example as a competitor and as an alias
+    const listed: WorkspaceEvent = {
+      type: 'ProjectUpdated',
+      data: {
+        projectId: id(101),
+        settings: { ...settings, aliases: ['rival.example', 'shop-old.example'] },
+        folder: null,
+        competitors: ['rival.example', 'other.example'],
+        createdAt: at,
+        updatedAt: at,
+      },
+    };
+    // When an update moves the project to rival.example, sending neither list
+    // then the project is neither its own alias nor its own competitor
+    spec
+      .given([projectCreated(1), listed])
+      .when({
+        type: 'UpdateProject',
+        projectId: id(101),
+        settings: { name: 'Shop', domain: 'rival.example' },
+        folder: undefined,
+        competitors: undefined,
+      })
+      .then([
+        {
+          type: 'ProjectUpdated',
+          data: {
+            projectId: id(101),
+            settings: { ...settings, domain: 'rival.example', aliases: ['shop-old.example'] },
+            folder: null,
+            competitors: ['other.example'],
+            createdAt: at,
+            updatedAt: at,
+          },
+        },
+      ]);
+  });
   it('applies an update to the project as it is when decided: a field it does not send keeps a change made meanwhile', () => {
     // Given an update that shared the project (made on another replica after this one read it)
     const shared: WorkspaceEvent = {

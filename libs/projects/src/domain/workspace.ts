@@ -92,13 +92,15 @@ export function decideWorkspace(command: WorkspaceCommand, state: WorkspaceState
       const project = requireProject(state, command.projectId);
       const folder = command.folder === undefined ? project.folder : command.folder;
       if (folder !== null && folder !== project.folder) requireFolder(state, folder);
-      const competitors = command.competitors ?? project.competitors;
+      const settings = applySettingsChange(command.settings, project.settings);
+      // Kept competitors are judged against a changed domain too: a project never competes with itself.
+      const competitors = (command.competitors ?? project.competitors).filter((competitor) => competitor !== settings.domain);
       return [
         {
           type: 'ProjectUpdated',
           data: {
             projectId: project.projectId,
-            settings: applySettingsChange(command.settings, project.settings),
+            settings,
             folder,
             competitors,
             createdAt: project.createdAt,
