@@ -210,6 +210,10 @@ describe('MCP endpoint (/api/mcp) with the official SDK client', () => {
       });
     }
     await expect(client.readResource({ uri: 'project://folders' })).rejects.toThrow(/id must be a 24-character hex id/);
+    // A path holds one value: before, a list answered its first element's project and ignored the rest.
+    const projectId = (await app.request('POST', '/api/projects', { key, body: { name: 'L', domain: 'l.example' } })).body.project._id;
+    const listed = await call(client, 'getProject', { id: [projectId, 'zz'] });
+    expect(listed.structuredContent).toEqual({ status: 400, success: false, message: 'id must be a string' });
   });
 
   it('annotates the tools by what they do, and shows no create defaults on the update', async () => {

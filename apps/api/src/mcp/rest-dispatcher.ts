@@ -35,6 +35,8 @@ export class RestDispatcher {
       }
       // Function-calling agents send null for an optional parameter they leave out.
       if (value === null) continue;
+      // A path holds one value: a list's first would be taken and the rest ignored without a word.
+      if (where === 'path' && Array.isArray(value)) return refused(`${name} must be a string`);
       const texts = Array.isArray(value) ? value : [value];
       // Path and query parameters are all text: `search: {"a":1}` would become the text "[object Object]".
       if (!texts.every((text): text is string => typeof text === 'string'))
