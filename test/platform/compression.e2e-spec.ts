@@ -12,8 +12,12 @@ interface RawAnswer {
 
 /** A GET with node:http, which (unlike fetch) neither asks for nor undoes any compression by itself. */
 function rawGet(app: TestApp, path: string, headers: Record<string, string>): Promise<RawAnswer> {
+  return rawRequest(app, 'GET', path, headers);
+}
+
+function rawRequest(app: TestApp, method: string, path: string, headers: Record<string, string>, body?: string): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${app.url}${path}`, { headers, timeout: 30_000 }, (res) => {
+    const req = httpRequest(`${app.url}${path}`, { method, headers, timeout: 30_000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, wire: Buffer.concat(chunks) }));
@@ -21,7 +25,7 @@ function rawGet(app: TestApp, path: string, headers: Record<string, string>): Pr
     });
     req.on('timeout', () => req.destroy(new Error('timed out')));
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 }
 
@@ -94,6 +98,34 @@ describe('Compressed answers', () => {
     const deflated = (level: number) => gzipSync(plain.wire, { level }).subarray(10);
     expect(gz.wire.subarray(10).equals(deflated(5))).toBe(true);
     expect(gz.wire.subarray(10).equals(deflated(6))).toBe(false);
+  });
+
+  it('compresses MCP answers too: a tool call gives the same JSON-RPC answer as gzip', async () => {
+    // Before, the MCP transport wrote its answer on the raw socket, past Fastify's compression.
+    const call = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'getKeywordUpdates', arguments: { projectId } },
+    });
+    const mcp = (encoding: Record<string, string>) =>
+      rawRequest(
+        app,
+        'POST',
+        '/api/mcp',
+        { ...auth(), ...encoding, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        call,
+      );
+    const [plain, gz] = [await mcp({}), await mcp({ 'accept-encoding': 'gzip' })];
+    expect([plain.status, gz.status]).toEqual([200, 200]);
+    expect(plain.wire.length).toBeGreaterThan(1024);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.headers['x-content-type-options']).toBe('nosniff');
+    expect(gz.wire.length).toBeLessThan(plain.wire.length / 2);
+    const answer = JSON.parse(gunzipSync(gz.wire).toString('utf8'));
+    expect(answer).toEqual(JSON.parse(plain.wire.toString('utf8')));
+    expect(answer.result.structuredContent.data).toBeDefined();
   });
 
   it('leaves answers under 1 KB as they are', async () => {

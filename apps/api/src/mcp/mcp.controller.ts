@@ -1,13 +1,10 @@
 import { Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '@rank/platform/config/app-config';
 import { APP_CONFIG } from '@rank/platform/tokens';
-import { routedPath } from '../platform/http/url-encoding';
-import { securityHeadersOf } from '../platform/http/security-headers';
 import { isAllowedOrigin } from './allowed-origin';
-import { corsHeadersOf } from './mcp-cors';
 import { McpServerFactory } from './mcp-server.factory';
 
 /**
@@ -34,21 +31,27 @@ export class McpController {
       return;
     }
     const server = this.servers.create(request.headers.authorization!);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    reply.raw.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    // The transport writes the response itself, so Fastify's onSend hooks do not run: the headers
-    // they add (security, the request id set on the reply) go on the raw response here.
-    const headers = {
-      ...reply.getHeaders(),
-      ...securityHeadersOf(routedPath(request)),
-      ...corsHeadersOf(request.headers.origin, this.config.mcpAllowedOrigins),
-    };
-    for (const [name, value] of Object.entries(headers)) if (value !== undefined) reply.raw.setHeader(name, value);
-    reply.hijack();
-    await server.connect(transport);
-    await transport.handleRequest(request.raw, reply.raw, request.body);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    try {
+      await server.connect(transport);
+      // The transport answers with a Response, which goes out as Fastify's own answer: its onSend
+      // hooks add the security headers, the request id and the CORS headers, and compress it.
+      const answer = await transport.handleRequest(webRequestOf(request), { parsedBody: request.body });
+      answer.headers.forEach((value, name) => void reply.header(name, value));
+      await reply.status(answer.status).send(await answer.text());
+    } finally {
+      await transport.close();
+      await server.close();
+    }
   }
+}
+
+/** The request as the transport reads it: its headers (the body is already parsed, and passed beside it). */
+function webRequestOf(request: FastifyRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  return new Request(new URL(request.url, 'http://mcp.invalid'), { method: request.method, headers });
 }
