@@ -79,3 +79,70 @@ describe("suggestions generator: the phrases' volumes", () => {
     expect((await generator.generate(input)).locales[0]!.phrases).toEqual(['fresh phrase', 'stale phrase', 'new phrase']);
   });
 });
+
+describe('suggestions generator: the language model', () => {
+  const markets = ['US', 'GB', 'CA', 'AU', 'NZ', 'IE'].map((geoCode) => ({ geoCode, langCode: 'en' }));
+  /** A generator whose model answers as `answer` says, with autocomplete completing every seed with "<seed> ideas". */
+  function withModel(answer: (market: string) => Promise<string[]>, modelDeadlineMs?: number) {
+    const asked: string[] = [];
+    const generator = new SuggestionsGenerator({
+      llm: {
+        model: 'test',
+        keywordsFor: (prompt) => {
+          const market = /country (\w+)/.exec(prompt.user)![1]!;
+          asked.push(market);
+          return answer(market);
+        },
+      },
+      autocomplete: { complete: async ({ q }) => [`${q} ideas`] },
+      provider: null,
+      recorder: { fetched: async () => undefined },
+      stored: async () => [],
+      now: () => NOW,
+      log: () => undefined,
+      modelDeadlineMs,
+    });
+    return { generator, asked };
+  }
+
+  it('is asked about several locales at once, not one after another', async () => {
+    // Given a model that answers only once four locales are being asked at the same time
+    let release!: () => void;
+    const allAsked = new Promise<void>((resolve) => (release = resolve));
+    let inFlight = 0;
+    const { generator, asked } = withModel(async (market) => {
+      inFlight += 1;
+      if (inFlight === 4) release();
+      await allAsked;
+      return [`${market.toLowerCase()} phrase`];
+    });
+    // When a run covers six locales
+    const output = await generator.generate({ domain: 'shop.example', locales: markets, tracked: [], titles: [] });
+    // then the model's phrases fill every locale (one after another, the first call would wait forever)
+    expect(output.seedUsed).toBe('llm');
+    expect(output.locales.map((l) => l.phrases)).toEqual(markets.map((m) => [`${m.geoCode.toLowerCase()} phrase`]));
+    expect(asked.slice(0, 4)).toEqual(['US', 'GB', 'CA', 'AU']);
+  });
+
+  it('gives way to autocomplete at its deadline, so a run whose model hangs still ends', async () => {
+    const { generator } = withModel(() => new Promise<string[]>(() => undefined), 50);
+    const output = await generator.generate({ domain: 'shop.example', locales: [us], tracked: [], titles: [] });
+    expect(output.seedUsed).toBe('autocomplete');
+    expect(output.locales[0]!.phrases).toEqual(['shop ideas']);
+    expect(output.error).toBe(
+      'The language model failed, autocomplete was used instead: it had not answered for every locale after 0.05 s',
+    );
+  });
+
+  it('is asked about no further locale once one has failed', async () => {
+    const { generator, asked } = withModel(async (market) => {
+      if (market === 'US') throw new Error('the model answered 500');
+      return new Promise<string[]>((resolve) => setTimeout(() => resolve(['late']), 20));
+    });
+    const output = await generator.generate({ domain: 'shop.example', locales: markets, tracked: [], titles: [] });
+    expect(output.seedUsed).toBe('autocomplete');
+    expect(output.error).toBe('The language model failed, autocomplete was used instead: the model answered 500');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(asked).toEqual(['US', 'GB', 'CA', 'AU']);
+  });
+});

@@ -39,7 +39,18 @@ export interface SuggestionsGeneratorDependencies {
   stored(keywords: readonly MarketKeyword[]): Promise<StoredVolume[]>;
   now(): Date;
   log(message: string): void;
+  /** How long the model may take for all of a run's locales (MODEL_DEADLINE_MS; a test's is shorter). */
+  modelDeadlineMs?: number;
 }
+
+/**
+ * The model's time for a whole run. Past it autocomplete takes over, so that a run whose model hangs
+ * (or answers slowly for many locales) still ends within the spec's two minutes of polling: the
+ * model's own tries (2 of 60 s) would take them all.
+ */
+export const MODEL_DEADLINE_MS = 75_000;
+/** Locales the model is asked about at once. */
+const MODEL_CALLS_AT_ONCE = 4;
 
 /** The name part of a domain (`shop.example.co.uk` → `example`): the autocomplete seed of a locale without keywords. */
 function brandOf(domain: string): string {
@@ -91,25 +102,47 @@ export class SuggestionsGenerator {
     return { seedUsed, locales, error };
   }
 
+  /** Every locale's phrases from the model, a few locales at once; the first failure, or the deadline, fails them all. */
   private async fromModel(llm: KeywordLlm, input: SuggestionsInput): Promise<Map<string, string[]>> {
     const found = new Map<string, string[]>();
-    for (const market of input.locales) {
-      const tracked = input.tracked.filter((k) => k.geoCode === market.geoCode && k.langCode === market.langCode).map((k) => k.keyword);
-      const keywords = await llm.keywordsFor({
-        system:
-          'You are an SEO keyword researcher. Suggest search phrases people type into Google that the site could rank for and that it does not track yet. ' +
-          'Answer with JSON {"keywords": [string]} only: lowercase phrases in the requested language, no duplicates, no brand names of competitors.',
-        user: [
-          `Site: ${input.domain}`,
-          `Market: country ${market.geoCode}, language ${market.langCode}`,
-          `Titles of its ranking pages: ${input.titles.slice(0, TITLES_IN_PROMPT).join(' | ') || '(none yet)'}`,
-          `Keywords it already tracks (do not repeat them): ${tracked.slice(0, KEYWORDS_IN_PROMPT).join(', ') || '(none yet)'}`,
-          `Suggest ${MAX_PHRASES_PER_LOCALE * 2} phrases.`,
-        ].join('\n'),
-      });
-      found.set(marketKey(market), keywords);
+    const markets = [...input.locales];
+    let next = 0;
+    let over = false;
+    const askInTurn = async () => {
+      while (!over && next < markets.length) {
+        const market = markets[next++]!;
+        found.set(marketKey(market), await this.askModel(llm, input, market));
+      }
+    };
+    const deadlineMs = this.deps.modelDeadlineMs ?? MODEL_DEADLINE_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`it had not answered for every locale after ${deadlineMs / 1000} s`)), deadlineMs);
+    });
+    try {
+      await Promise.race([Promise.all(Array.from({ length: Math.min(MODEL_CALLS_AT_ONCE, markets.length) }, askInTurn)), deadline]);
+    } finally {
+      // No locale is started after a failure or the deadline: their answers would not be used.
+      over = true;
+      clearTimeout(timer);
     }
     return found;
+  }
+
+  private askModel(llm: KeywordLlm, input: SuggestionsInput, market: Market): Promise<string[]> {
+    const tracked = input.tracked.filter((k) => k.geoCode === market.geoCode && k.langCode === market.langCode).map((k) => k.keyword);
+    return llm.keywordsFor({
+      system:
+        'You are an SEO keyword researcher. Suggest search phrases people type into Google that the site could rank for and that it does not track yet. ' +
+        'Answer with JSON {"keywords": [string]} only: lowercase phrases in the requested language, no duplicates, no brand names of competitors.',
+      user: [
+        `Site: ${input.domain}`,
+        `Market: country ${market.geoCode}, language ${market.langCode}`,
+        `Titles of its ranking pages: ${input.titles.slice(0, TITLES_IN_PROMPT).join(' | ') || '(none yet)'}`,
+        `Keywords it already tracks (do not repeat them): ${tracked.slice(0, KEYWORDS_IN_PROMPT).join(', ') || '(none yet)'}`,
+        `Suggest ${MAX_PHRASES_PER_LOCALE * 2} phrases.`,
+      ].join('\n'),
+    });
   }
 
   /** Completions of the locale's tracked keywords (else of the domain's name); a query that fails is skipped, every query failing fails the run. */
