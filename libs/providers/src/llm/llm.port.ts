@@ -15,5 +15,6 @@ export interface KeywordPrompt {
 export interface KeywordLlm {
   /** The model's name, for logs and `meta`. */
   readonly model: string;
-  keywordsFor(prompt: KeywordPrompt): Promise<string[]>;
+  /** `signal` aborts the call, its retries included, once the caller no longer waits for it. */
+  keywordsFor(prompt: KeywordPrompt, signal?: AbortSignal): Promise<string[]>;
 }

@@ -43,29 +43,34 @@ export class OpenAiChatKeywords implements KeywordLlm {
     this.model = config.model;
   }
 
-  async keywordsFor(prompt: KeywordPrompt): Promise<string[]> {
+  async keywordsFor(prompt: KeywordPrompt, signal?: AbortSignal): Promise<string[]> {
     const messages = [...(prompt.system ? [{ role: 'system', content: prompt.system }] : []), { role: 'user', content: prompt.user }];
-    const body = await withRetry(this.retry, async (timeoutMs) => {
-      let response;
-      try {
-        response = await fetchJson({
-          provider: PROVIDER,
-          method: 'POST',
-          url: new URL(`${this.config.baseUrl}${CHAT_COMPLETIONS_PATH}`),
-          body: { model: this.config.model, messages, response_format: KEYWORDS_RESPONSE_FORMAT },
-          headers: this.config.apiKey ? { authorization: `Bearer ${this.config.apiKey}` } : {},
-          timeoutMs,
-          secrets: [this.config.apiKey],
-        });
-      } catch (error) {
-        throw KeywordDataError.from(error, PROVIDER);
-      }
-      if (response.status >= 400) {
-        const message = redactKeys(upstreamMessage(response.body) ?? 'no error message');
-        throw new KeywordDataError(PROVIDER, 'http', `${CHAT_COMPLETIONS_PATH} answered ${response.status}: ${message}`, response.status);
-      }
-      return response.body;
-    });
+    const body = await withRetry(
+      this.retry,
+      async (timeoutMs) => {
+        let response;
+        try {
+          response = await fetchJson({
+            provider: PROVIDER,
+            method: 'POST',
+            url: new URL(`${this.config.baseUrl}${CHAT_COMPLETIONS_PATH}`),
+            body: { model: this.config.model, messages, response_format: KEYWORDS_RESPONSE_FORMAT },
+            headers: this.config.apiKey ? { authorization: `Bearer ${this.config.apiKey}` } : {},
+            timeoutMs,
+            signal,
+            secrets: [this.config.apiKey],
+          });
+        } catch (error) {
+          throw KeywordDataError.from(error, PROVIDER);
+        }
+        if (response.status >= 400) {
+          const message = redactKeys(upstreamMessage(response.body) ?? 'no error message');
+          throw new KeywordDataError(PROVIDER, 'http', `${CHAT_COMPLETIONS_PATH} answered ${response.status}: ${message}`, response.status);
+        }
+        return response.body;
+      },
+      signal,
+    );
     return keywordsOf(answerText(body));
   }
 }

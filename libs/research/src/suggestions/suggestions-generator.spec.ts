@@ -85,12 +85,14 @@ describe('suggestions generator: the language model', () => {
   /** A generator whose model answers as `answer` says, with autocomplete completing every seed with "<seed> ideas". */
   function withModel(answer: (market: string) => Promise<string[]>, modelDeadlineMs?: number) {
     const asked: string[] = [];
+    const signals: (AbortSignal | undefined)[] = [];
     const generator = new SuggestionsGenerator({
       llm: {
         model: 'test',
-        keywordsFor: (prompt) => {
+        keywordsFor: (prompt, signal) => {
           const market = /country (\w+)/.exec(prompt.user)![1]!;
           asked.push(market);
+          signals.push(signal);
           return answer(market);
         },
       },
@@ -102,7 +104,7 @@ describe('suggestions generator: the language model', () => {
       log: () => undefined,
       modelDeadlineMs,
     });
-    return { generator, asked };
+    return { generator, asked, signals };
   }
 
   it('is asked about several locales at once, not one after another', async () => {
@@ -134,8 +136,8 @@ describe('suggestions generator: the language model', () => {
     );
   });
 
-  it('is asked about no further locale once one has failed', async () => {
-    const { generator, asked } = withModel(async (market) => {
+  it('is asked about no further locale once one has failed, and the calls under way are cut off', async () => {
+    const { generator, asked, signals } = withModel(async (market) => {
       if (market === 'US') throw new Error('the model answered 500');
       return new Promise<string[]>((resolve) => setTimeout(() => resolve(['late']), 20));
     });
@@ -144,5 +146,6 @@ describe('suggestions generator: the language model', () => {
     expect(output.error).toBe('The language model failed, autocomplete was used instead: the model answered 500');
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(asked).toEqual(['US', 'GB', 'CA', 'AU']);
+    expect(signals.map((signal) => signal?.aborted)).toEqual([true, true, true, true]);
   });
 });

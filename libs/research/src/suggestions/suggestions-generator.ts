@@ -107,11 +107,13 @@ export class SuggestionsGenerator {
     const found = new Map<string, string[]>();
     const markets = [...input.locales];
     let next = 0;
-    let over = false;
+    // Ended by the first failure or the deadline: the calls under way are cut off (their answers
+    // would not be used, and each retry is paid for), and no further locale is asked.
+    const over = new AbortController();
     const askInTurn = async () => {
-      while (!over && next < markets.length) {
+      while (!over.signal.aborted && next < markets.length) {
         const market = markets[next++]!;
-        found.set(marketKey(market), await this.askModel(llm, input, market));
+        found.set(marketKey(market), await this.askModel(llm, input, market, over.signal));
       }
     };
     const deadlineMs = this.deps.modelDeadlineMs ?? MODEL_DEADLINE_MS;
@@ -122,27 +124,29 @@ export class SuggestionsGenerator {
     try {
       await Promise.race([Promise.all(Array.from({ length: Math.min(MODEL_CALLS_AT_ONCE, markets.length) }, askInTurn)), deadline]);
     } finally {
-      // No locale is started after a failure or the deadline: their answers would not be used.
-      over = true;
+      over.abort();
       clearTimeout(timer);
     }
     return found;
   }
 
-  private askModel(llm: KeywordLlm, input: SuggestionsInput, market: Market): Promise<string[]> {
+  private askModel(llm: KeywordLlm, input: SuggestionsInput, market: Market, signal: AbortSignal): Promise<string[]> {
     const tracked = input.tracked.filter((k) => k.geoCode === market.geoCode && k.langCode === market.langCode).map((k) => k.keyword);
-    return llm.keywordsFor({
-      system:
-        'You are an SEO keyword researcher. Suggest search phrases people type into Google that the site could rank for and that it does not track yet. ' +
-        'Answer with JSON {"keywords": [string]} only: lowercase phrases in the requested language, no duplicates, no brand names of competitors.',
-      user: [
-        `Site: ${input.domain}`,
-        `Market: country ${market.geoCode}, language ${market.langCode}`,
-        `Titles of its ranking pages: ${input.titles.slice(0, TITLES_IN_PROMPT).join(' | ') || '(none yet)'}`,
-        `Keywords it already tracks (do not repeat them): ${tracked.slice(0, KEYWORDS_IN_PROMPT).join(', ') || '(none yet)'}`,
-        `Suggest ${MAX_PHRASES_PER_LOCALE * 2} phrases.`,
-      ].join('\n'),
-    });
+    return llm.keywordsFor(
+      {
+        system:
+          'You are an SEO keyword researcher. Suggest search phrases people type into Google that the site could rank for and that it does not track yet. ' +
+          'Answer with JSON {"keywords": [string]} only: lowercase phrases in the requested language, no duplicates, no brand names of competitors.',
+        user: [
+          `Site: ${input.domain}`,
+          `Market: country ${market.geoCode}, language ${market.langCode}`,
+          `Titles of its ranking pages: ${input.titles.slice(0, TITLES_IN_PROMPT).join(' | ') || '(none yet)'}`,
+          `Keywords it already tracks (do not repeat them): ${tracked.slice(0, KEYWORDS_IN_PROMPT).join(', ') || '(none yet)'}`,
+          `Suggest ${MAX_PHRASES_PER_LOCALE * 2} phrases.`,
+        ].join('\n'),
+      },
+      signal,
+    );
   }
 
   /** Completions of the locale's tracked keywords (else of the domain's name); a query that fails is skipped, every query failing fails the run. */
