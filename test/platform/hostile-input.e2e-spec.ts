@@ -104,6 +104,16 @@ describe('Hostile input', () => {
       });
       expect(update.status).toBe(200);
       expect(update.body.project.aliases).toEqual(['a.example', 'b.example']);
+      // Any line break the input takes separates aliases: before, U+2028 and U+2029 passed the check
+      // and then made one alias "a.example\u2028b.example", refused as not a domain.
+      const separated = await app.request('PUT', '/api/projects', {
+        key,
+        body: { _id: projectId, name: 'Target', domain: 'target.example', aliases: 'c.example\u2028d.example\u2029e.example\nf.example' },
+      });
+      expect({ status: separated.status, aliases: separated.body.project?.aliases }).toEqual({
+        status: 200,
+        aliases: ['c.example', 'd.example', 'e.example', 'f.example'],
+      });
     });
 
     it('refuses a query value or name that does not decode as UTF-8, naming it, instead of taking its raw characters', async () => {
@@ -124,6 +134,27 @@ describe('Hostile input', () => {
       const response = await app.request('GET', '/api/projects/keyword-updates', { key, query: { projectId, search: 'x\u0000' } });
       expect(response.status).toBe(400);
       expect(response.body.message).toMatch(/search must not contain control characters/);
+    });
+
+    it("checks query parameters a route does not read, and their names: before, only a route's own parameters were", async () => {
+      for (const [query, message] of [
+        ['foo=%01', 'foo must not contain control characters'],
+        ['foo=%E2%80%AE', 'foo must not contain bidirectional control characters (U+202A-U+202E, U+2066-U+2069)'],
+        ['foo=%EF%BF%BE', 'foo must not contain Unicode noncharacters (such as U+FFFE and U+FFFF)'],
+        ['a%0Ab=1', "a query parameter's name must be a single line (line breaks are allowed only in note text and aliases)"],
+      ]) {
+        for (const path of ['/api/projects', '/api/user/capacity']) {
+          const response = await app.request('GET', `${path}?${query}`, { key });
+          expect({ path, query, status: response.status, body: response.body }).toEqual({
+            path,
+            query,
+            status: 400,
+            body: { success: false, message },
+          });
+        }
+      }
+      // Percent-encoded text that is well formed still passes where it is not read.
+      expect((await app.request('GET', '/api/projects?utm=%E2%82%AC+100%25&x=%09', { key })).status).toBe(200);
     });
   });
 

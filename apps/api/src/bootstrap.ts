@@ -8,7 +8,7 @@ import { AppModule } from './app.module';
 import type { AppConfig } from '@rank/platform/config/app-config';
 import { createValidationPipe } from './platform/http/validation';
 import { answerClientError } from './platform/http/client-errors';
-import { answerFrameworkError, MAX_PATH_PARAMETER_LENGTH, refuseUndecodableQuery } from './platform/http/url-encoding';
+import { answerFrameworkError, MAX_PATH_PARAMETER_LENGTH, refuseIllFormedQuery } from './platform/http/url-encoding';
 import { WellFormedInputPipe } from './platform/http/well-formed-input';
 import { parseJsonBodies } from './platform/http/json-body';
 import { addSecurityHeaders } from './platform/http/security-headers';
@@ -65,7 +65,7 @@ export async function createApp(config: AppConfig, overrides: { clock?: Clock } 
     logRequests(fastify, metrics);
     refuseMethodsOfLiteralPaths(fastify, routes);
     parseJsonBodies(fastify);
-    refuseUndecodableQuery(fastify);
+    refuseIllFormedQuery(fastify);
     addSecurityHeaders(fastify);
     allowMcpOrigins(fastify, config.mcpAllowedOrigins);
 

@@ -128,10 +128,10 @@ function domainOrThrow(field: string, raw: string): string {
   return domain;
 }
 
-/** Domains from "a.com, b.com\nc.com" or an array: normalised, without duplicates or the main domain. */
+/** Domains from "a.com, b.com\nc.com" (any line break the input takes: LF, U+2028, U+2029) or an array: normalised, without duplicates or the main domain. */
 export function parseDomainList(field: string, input: string | string[] | undefined, exclude: string): string[] | undefined {
   if (input === undefined) return undefined;
-  const parts = Array.isArray(input) ? input : typeof input === 'string' ? input.split(/[,\n\r]+/) : null;
+  const parts = Array.isArray(input) ? input : typeof input === 'string' ? input.split(/[,\n\r\u2028\u2029]+/) : null;
   if (parts === null || parts.some((p) => typeof p !== 'string'))
     throw invalid(`${field} must be a string of comma- or newline-separated domains`);
   const domains = parts

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { findIllFormedText } from './well-formed-input';
 
 /**
  * How long a path parameter may be before the router stops matching it: up to what Node's parser
@@ -79,21 +80,24 @@ function clip(text: string): string {
 /**
  * A query parameter whose percent-encoding is not UTF-8 text (`search=%FF`, `%ED%A0%80`, a stray
  * `%zz`) is refused with a 400 naming it: the query parser keeps such a value as its raw characters,
- * so the route would look for the literal "%FF", which the client never meant. A callback hook, not
- * an async one (no promise per request), that looks further only when the query holds a `%`.
+ * so the route would look for the literal "%FF", which the client never meant. A value that decodes
+ * to text the well-formed-input pipe refuses (a control character, a bidirectional override) is
+ * refused here too, whether or not its route reads the parameter: the pipe sees only those it does.
+ * A callback hook, not an async one (no promise per request), that looks further only when the query
+ * holds a `%` (nothing else can carry such characters).
  */
-export function refuseUndecodableQuery(fastify: FastifyInstance): void {
+export function refuseIllFormedQuery(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (request, reply, done) => {
     const at = request.url.indexOf('?');
-    const problem = at < 0 ? null : undecodableQueryParameter(request.url.slice(at + 1));
+    const problem = at < 0 ? null : illFormedQueryParameter(request.url.slice(at + 1));
     // Answered here, the request goes no further (done is not called).
     if (problem) void reply.code(400).send({ success: false, message: problem });
     else done();
   });
 }
 
-/** What is wrong with the first query parameter that does not decode, or null. */
-function undecodableQueryParameter(query: string): string | null {
+/** What is wrong with the first query parameter that does not decode to well-formed text, or null. */
+function illFormedQueryParameter(query: string): string | null {
   if (!query.includes('%')) return null;
   for (const part of query.split('&')) {
     const equals = part.indexOf('=');
@@ -101,7 +105,10 @@ function undecodableQueryParameter(query: string): string | null {
     const name = decoded(rawName);
     if (name === null) return `a query parameter's name must be percent-encoded UTF-8 text (got ${quoted(rawName)})`;
     const rawValue = equals < 0 ? '' : part.slice(equals + 1);
-    if (decoded(rawValue) === null) return `${clip(name)} must be percent-encoded UTF-8 text (got ${quoted(rawValue)})`;
+    const value = decoded(rawValue);
+    if (value === null) return `${clip(name)} must be percent-encoded UTF-8 text (got ${quoted(rawValue)})`;
+    const problem = findIllFormedText(name, "a query parameter's name") ?? findIllFormedText(value, clip(name));
+    if (problem) return problem;
   }
   return null;
 }
