@@ -117,6 +117,32 @@ describe('API keys (GET/POST/DELETE /api/user/api-keys)', () => {
     expect(listed.body.apiKeys.map((k: { name: string }) => k.name)).toEqual(['default']);
   });
 
+  it('refuses two different ids, one in the body and one in the query, and revokes neither; the same id twice is one', async () => {
+    // Before, the body's id won without a word: a caller meaning the query's revoked another key.
+    const { apiKey } = await app.createAccount();
+    const a = await app.request('POST', '/api/user/api-keys', { key: apiKey, body: { name: 'a' } });
+    const b = await app.request('POST', '/api/user/api-keys', { key: apiKey, body: { name: 'b' } });
+    const both = await app.request('DELETE', '/api/user/api-keys', {
+      key: apiKey,
+      query: { id: a.body.apiKey._id },
+      body: { id: b.body.apiKey._id },
+    });
+    expect({ status: both.status, body: both.body }).toEqual({
+      status: 400,
+      body: { success: false, message: 'id is sent in both the body and the query, with different values: send it once' },
+    });
+    expect((await app.request('GET', '/api/user/api-keys', { key: a.body.key })).status).toBe(200);
+    expect((await app.request('GET', '/api/user/api-keys', { key: b.body.key })).status).toBe(200);
+
+    const same = await app.request('DELETE', '/api/user/api-keys', {
+      key: apiKey,
+      query: { id: a.body.apiKey._id },
+      body: { id: a.body.apiKey._id },
+    });
+    expect(same.status).toBe(200);
+    expect((await app.request('GET', '/api/user/api-keys', { key: a.body.key })).status).toBe(401);
+  });
+
   it("answers 404 for an unknown key, an already revoked key and another account's key; 400 for a missing or malformed id", async () => {
     const mine = await app.createAccount();
     const theirs = await app.createAccount();

@@ -37,6 +37,9 @@ export class RevokeApiKeyController {
   @ApiOkResponse({ type: SuccessResponse })
   async revoke(@CurrentAccount() caller: AccountCaller, @Query('id') queryId: unknown, @Body() body: unknown): Promise<SuccessResponse> {
     const bodyId = body && typeof body === 'object' ? (body as { id?: unknown }).id : undefined;
+    // Two different ids would revoke one of them by a rule the caller cannot see: neither is guessed.
+    if (bodyId !== undefined && queryId !== undefined && bodyId !== queryId)
+      throw invalid('id is sent in both the body and the query, with different values: send it once');
     const id = bodyId ?? queryId;
     if (id === undefined || id === '') throw invalid('id is required (in the body or the query)');
     if (!isObjectId(id)) throw invalid('id must be a 24-character hex id');
