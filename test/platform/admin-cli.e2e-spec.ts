@@ -56,13 +56,23 @@ describe('Operator CLI (npm run admin -- ...), beside the running service', () =
       [['update-account', opened._id, '--balance', '1e3'], 1, 'Error: balance must be a whole number from 0 to 1000000000'],
       [['update-account', opened._id, 'extra', '--status', 'blocked'], 2, 'Error: update-account takes ID, not "extra"'],
       [['create-account', '--balance', '10', 'stray'], 2, 'Error: create-account takes no arguments, not "stray"'],
+      // Before, a name or key name with a control or bidirectional character was written as it came.
+      [['create-account', '--name', 'Strict\u0001'], 2, 'Error: --name must not contain control characters'],
+      [
+        ['create-account', '--name', 'Strict \u202Etxt.exe'],
+        2,
+        'Error: --name must not contain bidirectional control characters (U+202A-U+202E, U+2066-U+2069)',
+      ],
+      [['issue-key', opened._id, '--name', 'k\u0007ey'], 2, 'Error: --name must not contain control characters'],
     ] as const) {
       const result = await admin(...args);
       expect({ args, code: result.code, stderr: result.stderr.trim() }).toEqual({ args, code, stderr: message });
     }
     expect(await app.admin('GET', `/admin/accounts/${opened._id}`)).toMatchObject({ body: before.body });
     const accounts = JSON.parse((await admin('list-accounts', '--limit', '100')).stdout).accounts as { name: string }[];
-    expect(accounts.filter((account) => account.name === 'Strict')).toHaveLength(1);
+    expect(accounts.filter((account) => account.name.startsWith('Strict'))).toHaveLength(1);
+    const keys = JSON.parse((await admin('list-keys', opened._id)).stdout).apiKeys as { name: string }[];
+    expect(keys.map((k) => k.name)).not.toContain('k\u0007ey');
     // `--trial` alone still means true, before another option too.
     const trial = await admin('update-account', opened._id, '--trial', '--status', 'active');
     expect(JSON.parse(trial.stdout).account).toMatchObject({ isTrial: true, status: 'active' });

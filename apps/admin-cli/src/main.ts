@@ -25,6 +25,7 @@ import { loadPlans } from '@rank/platform/plans/load-plans';
 import { PlatformModule } from '@rank/platform/platform.module';
 import { EMBEDDED_EVENT_STORE_FILE, openEventStore } from '@rank/platform/stores/open-stores';
 import { systemClock } from '@rank/platform/tokens';
+import { findIllFormedText } from '@rank/domain/well-formed-text';
 
 const USAGE = `Operator commands (the same rules as the /admin API):
   npm run admin -- create-account [--name NAME] [--plan PLAN] [--trial] [--balance N]
@@ -89,6 +90,16 @@ async function main(rawArgv: string[]): Promise<number> {
   }
   if (!command) {
     console.error(USAGE);
+    return 2;
+  }
+  // The operator API's rule for every string it takes (its pipe), for the same names and keys here.
+  const illFormed =
+    Object.entries(values)
+      .map(([option, value]) => (typeof value === 'string' ? findIllFormedText(value, `--${option}`) : null))
+      .find((problem) => problem !== null) ??
+    positionals.map((argument, i) => findIllFormedText(argument, `argument ${i + 1}`)).find((problem) => problem !== null);
+  if (illFormed) {
+    console.error(`Error: ${illFormed}`);
     return 2;
   }
   const takes = ARGUMENTS[command];

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { OBJECT_ID_PATTERN } from '../platform/http/validators';
-import { findIllFormedText } from '../platform/http/well-formed-input';
+import { findIllFormedText } from '@rank/domain/well-formed-text';
 import type { ToolDefinition } from './tool-catalogue';
 
 export interface RestAnswer {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { findIllFormedText } from './well-formed-input';
+import { findIllFormedText } from '@rank/domain/well-formed-text';
 
 /**
  * How long a path parameter may be before the router stops matching it: up to what Node's parser
