@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -72,5 +72,15 @@ describe('backupEventStore', () => {
     await expect(backupEventStore(join(dir, 'events.sqlite'), taken)).rejects.toThrow(`${taken} exists already`);
     expect(statSync(taken).size).toBe('precious'.length);
     await expect(backupEventStore(join(dir, 'nowhere.sqlite'), join(dir, 'copy.sqlite'))).rejects.toThrow('no event store at');
+  });
+
+  it('names the file it could not write, and writes nothing there', async () => {
+    // Before, SQLite's "unable to open database file" named neither the store nor the copy.
+    const underAFile = join(dir, 'taken-too.sqlite', 'copy.sqlite');
+    writeFileSync(join(dir, 'taken-too.sqlite'), 'a file, not a directory');
+    await expect(backupEventStore(join(dir, 'events.sqlite'), underAFile)).rejects.toThrow(
+      `could not write the backup to ${underAFile}: unable to open database file`,
+    );
+    expect(existsSync(underAFile)).toBe(false);
   });
 });

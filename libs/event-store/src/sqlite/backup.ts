@@ -31,6 +31,9 @@ export async function backupEventStore(source: string, destination: string): Pro
     // service appending every few milliseconds kept a 400 MB copy from ever finishing. In WAL mode the
     // one step's read transaction holds no writer up.
     await live.backup(destination, { progress: () => ALL_REMAINING_PAGES });
+  } catch (error) {
+    // SQLite's "unable to open database file" names neither file, nor whether it was the store or the copy.
+    throw new Error(`could not write the backup to ${destination}: ${(error as Error).message}`, { cause: error });
   } finally {
     live.close();
   }
