@@ -64,6 +64,18 @@ export class AllExceptionsFilter implements ExceptionFilter {
       if (typeof body.retryAfter === 'number') headers['retry-after'] = String(body.retryAfter);
       return { status, body: { success: false, ...body }, headers };
     }
+    if (isDiskFull(exception)) {
+      // Nothing was written (an append is one transaction), and the client can try again: not a 500.
+      return {
+        status: 503,
+        body: {
+          success: false,
+          message:
+            'The service cannot store anything now: the disk of its event store is full. Nothing was written; try again once there is room.',
+        },
+        headers: { 'retry-after': '60' },
+      };
+    }
     const fastifyError = exception as { code?: string; statusCode?: number; message?: string };
     if (typeof fastifyError?.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
       // Fastify's own client errors (body too large, bad content type) carry a readable message.
@@ -76,4 +88,13 @@ export class AllExceptionsFilter implements ExceptionFilter {
   private isRouteMiss(exception: HttpException): boolean {
     return /^Cannot [A-Z]+ /.test(exception.message);
   }
+}
+
+/** SQLite's `SQLITE_FULL` or the system's `ENOSPC`, on the error or on what caused it. */
+function isDiskFull(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (code === 'SQLITE_FULL' || code === 'ENOSPC') return true;
+  }
+  return false;
 }
