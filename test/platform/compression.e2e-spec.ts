@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { request as httpRequest } from 'node:http';
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import type { TestApp } from '../support/test-app';
@@ -126,6 +127,54 @@ describe('Compressed answers', () => {
     const answer = JSON.parse(gunzipSync(gz.wire).toString('utf8'));
     expect(answer).toEqual(JSON.parse(plain.wire.toString('utf8')));
     expect(answer.result.structuredContent.data).toBeDefined();
+  });
+
+  it('takes a client that hangs up before its compressed answer for what it is, not for a failure of the service', async () => {
+    // Before, 29 of 30 such MCP calls logged "POST /api/mcp failed" with a premature-close stack, as a 500.
+    const failures = jest.spyOn(Logger.prototype, 'error');
+    try {
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'getKeywordUpdates', arguments: { projectId } },
+      });
+      for (let i = 0; i < 20; i++) {
+        await new Promise<void>((resolve) => {
+          const req = httpRequest(`${app.url}/api/mcp`, {
+            method: 'POST',
+            headers: {
+              ...auth(),
+              'accept-encoding': 'gzip',
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+            },
+          });
+          req.on('error', () => resolve());
+          req.end(body, () => setTimeout(() => (req.destroy(), resolve()), 2));
+        });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(failures.mock.calls.map((call) => String(call[0]))).toEqual([]);
+      expect((await rawGet(app, '/health', {})).status).toBe(200);
+    } finally {
+      failures.mockRestore();
+    }
+  });
+
+  it('answers an MCP notification 202 without a body or a Content-Type, as the transport does', async () => {
+    const notified = await rawRequest(
+      app,
+      'POST',
+      '/api/mcp',
+      { ...auth(), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    );
+    expect({ status: notified.status, type: notified.headers['content-type'], bytes: notified.wire.length }).toEqual({
+      status: 202,
+      type: undefined,
+      bytes: 0,
+    });
   });
 
   it('leaves answers under 1 KB as they are', async () => {

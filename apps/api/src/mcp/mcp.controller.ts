@@ -38,7 +38,9 @@ export class McpController {
       // hooks add the security headers, the request id and the CORS headers, and compress it.
       const answer = await transport.handleRequest(webRequestOf(request), { parsedBody: request.body });
       answer.headers.forEach((value, name) => void reply.header(name, value));
-      await reply.status(answer.status).send(await answer.text());
+      // A notification's 202 has no body, and so no Content-Type.
+      const text = answer.body === null ? undefined : await answer.text();
+      await reply.status(answer.status).send(text);
     } finally {
       await transport.close();
       await server.close();

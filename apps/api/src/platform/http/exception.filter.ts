@@ -19,6 +19,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     const request = host.switchToHttp().getRequest<FastifyRequest>();
+    // A client that hung up while its answer was on its way (a compressed one ends in a premature
+    // close): nobody to answer, and nothing wrong with the service.
+    if ((exception as { code?: unknown } | null)?.code === 'ERR_STREAM_PREMATURE_CLOSE' || reply.raw.destroyed) {
+      this.logger.debug(`${request.method} ${request.url.split('?')[0]}: the client went away before its answer`);
+      return;
+    }
     const { status, body, headers } = this.toResponse(exception, request);
     if (status >= 500) {
       this.logger.error(
