@@ -141,6 +141,10 @@ describe('API keys (GET/POST/DELETE /api/user/api-keys)', () => {
     });
     expect(same.status).toBe(200);
     expect((await app.request('GET', '/api/user/api-keys', { key: a.body.key })).status).toBe(401);
+    // An empty ?id= names no key: the body's is revoked, as before.
+    const empty = await app.request('DELETE', '/api/user/api-keys?id=', { key: apiKey, body: { id: b.body.apiKey._id } });
+    expect(empty.status).toBe(200);
+    expect((await app.request('GET', '/api/user/api-keys', { key: b.body.key })).status).toBe(401);
   });
 
   it("answers 404 for an unknown key, an already revoked key and another account's key; 400 for a missing or malformed id", async () => {

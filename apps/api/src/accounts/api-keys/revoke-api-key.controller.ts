@@ -38,7 +38,8 @@ export class RevokeApiKeyController {
   async revoke(@CurrentAccount() caller: AccountCaller, @Query('id') queryId: unknown, @Body() body: unknown): Promise<SuccessResponse> {
     const bodyId = body && typeof body === 'object' ? (body as { id?: unknown }).id : undefined;
     // Two different ids would revoke one of them by a rule the caller cannot see: neither is guessed.
-    if (bodyId !== undefined && queryId !== undefined && bodyId !== queryId)
+    // (An empty `?id=` names nothing; a repeated one is the body's to stand in for, as before.)
+    if (bodyId !== undefined && typeof queryId === 'string' && queryId !== '' && bodyId !== queryId)
       throw invalid('id is sent in both the body and the query, with different values: send it once');
     const id = bodyId ?? queryId;
     if (id === undefined || id === '') throw invalid('id is required (in the body or the query)');
