@@ -53,10 +53,10 @@ export class TrafficCheck {
   private async liveTraffic(domain: string): Promise<EngagedTrafficView | null | typeof FAILED> {
     const outcome = await this.fetcher.traffic(domain, 'request');
     if (outcome.kind !== 'fetched') return FAILED;
-    const months = lastTwelveMonths(outcome.value);
+    const months = lastTwelveMonths(outcome.value.months);
     const row: TrafficRow = {
       domain,
-      fetchedAtMs: this.clock.now().getTime(),
+      fetchedAtMs: outcome.value.fetchedAt.getTime(),
       months: months.map((m) => m.month),
       visits: months.map((m) => m.visits),
       totalVisits: totalVisitsOf(months),

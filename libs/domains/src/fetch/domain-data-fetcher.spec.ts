@@ -97,8 +97,9 @@ describe('DomainDataFetcher: the same question asked twice at once', () => {
     // then the provider was asked once, and both get its answer, recorded once
     expect(calls.map((c) => c.what)).toEqual(['traffic shop.example']);
     calls[0]!.call.answer({ months });
-    expect(await first).toEqual({ kind: 'fetched', value: months });
-    expect(await second).toEqual({ kind: 'fetched', value: months });
+    // the same outcome, recorded at one moment, whoever asked
+    expect(await second).toBe(await first);
+    expect(await first).toEqual({ kind: 'fetched', value: { months, fetchedAt: new Date('2026-03-02T00:00:00Z') } });
     expect(recorded).toEqual([{ type: 'RecordTraffic', domain: 'shop.example', months }]);
   });
 
@@ -116,7 +117,7 @@ describe('DomainDataFetcher: the same question asked twice at once', () => {
     await Promise.resolve();
     expect(calls).toHaveLength(2);
     calls[1]!.call.answer(null);
-    expect(await later).toEqual({ kind: 'fetched', value: [] });
+    expect(await later).toEqual({ kind: 'fetched', value: { months: [], fetchedAt: new Date('2026-03-02T00:00:00Z') } });
   });
 
   it('keeps different questions apart: another domain, or one page measured as a home page and as a ranking page', async () => {

@@ -47,14 +47,18 @@ export class DomainDataFetcher {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** The domain's monthly traffic; an empty list when the provider has no data for it (cached as such). */
-  traffic(domain: string, origin: FetchOrigin): Promise<FetchOutcome<TrafficMonth[]>> {
+  /**
+   * The domain's monthly traffic, and when it was recorded (the same for every caller sharing the
+   * call); an empty list when the provider has no data for it (cached as such).
+   */
+  traffic(domain: string, origin: FetchOrigin): Promise<FetchOutcome<{ months: TrafficMonth[]; fetchedAt: Date }>> {
     if (!this.providers.traffic.configured) return Promise.resolve({ kind: 'unconfigured' });
     return this.attempt({ domain, kind: 'traffic', target: domain, origin }, 'domain', async () => {
       const traffic = await this.providers.traffic.monthlyTraffic(domain, this.clock.now());
       const months = traffic?.months ?? [];
-      await this.repository.record({ type: 'RecordTraffic', domain, months }, this.clock.now());
-      return months;
+      const fetchedAt = this.clock.now();
+      await this.repository.record({ type: 'RecordTraffic', domain, months }, fetchedAt);
+      return { months, fetchedAt };
     });
   }
 
