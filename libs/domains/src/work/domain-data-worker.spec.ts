@@ -30,17 +30,23 @@ describe('DomainDataWorker: places for fetches', () => {
       { expectedRevision: 'any' },
     );
 
+  /** Ends one hanging fetch, by its key. */
+  let release: Map<string, () => void>;
+
   beforeEach(async () => {
     store = new SqliteEventStore(':memory:', { pollIntervalMs: 5 });
     started = [];
+    release = new Map();
     const hanging = new Promise<void>((resolve) => (finish = resolve));
     worker = new DomainDataWorker({
       store,
       now: () => new Date('2026-03-01T00:00:00.000Z'),
       fetchRecord: async () => ({ lastSuccessAt: null, failures: 0, round: 0 }),
       run: (scheduled: ScheduledJob) => {
-        started.push(jobKey(scheduled.job));
-        return scheduled.job.domain === 'a.example' ? hanging : Promise.resolve();
+        const key = jobKey(scheduled.job);
+        started.push(key);
+        if (scheduled.job.domain === 'b.example') return Promise.resolve();
+        return Promise.race([hanging, new Promise<void>((resolve) => release.set(key, resolve))]);
       },
       log: () => undefined,
       tickMs: 5,
@@ -73,5 +79,33 @@ describe('DomainDataWorker: places for fetches', () => {
     );
     expect(started.filter((key) => key.includes('a.example'))).toHaveLength(2);
     expect(worker.backlog).toBe(3);
+  });
+
+  it('gives a place that frees to a domain waiting, not to the next fetch of a domain already running', async () => {
+    // Given two projects whose sites hang, holding all three places between them (a.example two, c.example one)
+    await projectCreated('p1', 'a.example');
+    await projectCreated('p3', 'c.example');
+    await worker.start();
+    await waitFor(
+      async () => started.length,
+      (n) => n === 3,
+      5_000,
+      5,
+    );
+    expect([...started].sort()).toEqual(['pagespeed https://a.example/', 'traffic a.example', 'traffic c.example']);
+    // and another account's project waiting
+    await projectCreated('p2', 'b.example');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(started).toHaveLength(3);
+    // When one of a.example's fetches ends
+    release.get('traffic a.example')!();
+    // then the place goes to b.example, whose fetches all run, before a.example's or c.example's next
+    await waitFor(
+      async () => started.filter((key) => key.includes('b.example')).length,
+      (n) => n === 3,
+      5_000,
+      5,
+    );
+    expect(started.slice(3, 4)).toEqual(['traffic b.example']);
   });
 });

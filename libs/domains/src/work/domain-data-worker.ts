@@ -101,13 +101,10 @@ export class DomainDataWorker {
     if (this.stopped) return;
     const now = this.deps.now().getTime();
     const limit = this.deps.concurrency ?? 3;
-    // A place is always left to the other domains: a site whose fetches hang (a page that never
-    // finishes loading, a provider stuck on it) would otherwise hold every other project's work.
-    const perDomain = Math.max(1, limit - 1);
-    const runningFor = (domain: string) => [...this.running.values()].filter((r) => r.job.scheduled.job.domain === domain).length;
-    for (const [key, job] of [...this.pending].sort((a, b) => a[1].dueAt - b[1].dueAt)) {
-      if (this.running.size >= limit || job.dueAt > now) break;
-      if (this.running.has(key) || runningFor(job.scheduled.job.domain) >= perDomain) continue;
+    while (this.running.size < limit) {
+      const next = this.nextJob(now, limit);
+      if (!next) break;
+      const [key, job] = next;
       this.pending.delete(key);
       const done = this.execute(job).finally(() => this.running.delete(key));
       this.running.set(key, { job, done });
@@ -117,6 +114,33 @@ export class DomainDataWorker {
       void this.saveCheckpoint().catch((e: unknown) => this.deps.log(`could not save the domain-data worker checkpoint: ${String(e)}`));
     }
     this.timer = setTimeout(() => this.tick(), this.deps.tickMs ?? 500);
+  }
+
+  /**
+   * The due job to start next: of the domain with the fewest fetches running, the earliest due. A
+   * place is always left to the other domains (one domain holds `limit - 1` at most), and a place
+   * that frees goes to a domain waiting rather than to the next fetch of one already running: a site
+   * whose fetches hang (a page that never finishes loading, a provider stuck on it) would otherwise
+   * hold every other project's work.
+   */
+  private nextJob(now: number, limit: number): [string, Pending] | undefined {
+    const perDomain = Math.max(1, limit - 1);
+    const runningFor = new Map<string, number>();
+    for (const { job } of this.running.values()) {
+      const domain = job.scheduled.job.domain;
+      runningFor.set(domain, (runningFor.get(domain) ?? 0) + 1);
+    }
+    let best: [string, Pending] | undefined;
+    let bestRunning = Infinity;
+    for (const [key, job] of this.pending) {
+      const running = runningFor.get(job.scheduled.job.domain) ?? 0;
+      if (job.dueAt > now || this.running.has(key) || running >= perDomain) continue;
+      if (running < bestRunning || (running === bestRunning && job.dueAt < best![1].dueAt)) {
+        best = [key, job];
+        bestRunning = running;
+      }
+    }
+    return best;
   }
 
   private async execute(job: Pending): Promise<void> {
