@@ -1,7 +1,7 @@
 import { KeywordDataError } from '@rank/providers/keyword-data/keyword-data-error';
 import type { KeywordFigures } from '@rank/providers/keyword-data/keyword-data.port';
 import type { KeywordDataProvider } from '../keyword-data-providers';
-import { KeywordResearch, twelveMonthTrend } from './keyword-research';
+import { KeywordResearch } from './keyword-research';
 
 const months = (values: number[]) => values.map((value, i) => ({ year: 2025, month: i + 1, value }));
 const figures = (keyword: string, avg: number | null, history = months([])): KeywordFigures => ({
@@ -112,10 +112,5 @@ describe('keyword research', () => {
       success: false,
       message: expect.stringMatching(/did not answer within/),
     });
-  });
-
-  it('pads a short history to 12 months and keeps the last 12 of a long one', () => {
-    expect(twelveMonthTrend(months([5]))).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5]);
-    expect(twelveMonthTrend(months([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]))).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
   });
 });

@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { isCountryCode, isLanguageCode } from '@rank/domain/iso-codes';
 import { normaliseKeyword } from '@rank/domain/keyword-text';
 import { keywordDataFailureOf } from '@rank/providers/keyword-data/keyword-data-error';
-import type { Competition, MonthlySearches } from '../domain/volume.events';
+import { twelveMonthTrend } from '../domain/twelve-months';
+import type { Competition } from '../domain/volume.events';
 import { KEYWORD_DATA_PROVIDER, KeywordDataProvider } from '../keyword-data-providers';
 import { byVolume, RESEARCH_TIMEOUT, RESEARCH_TIMEOUT_MS } from './keyword-ideas';
 import { withTimeout } from './with-timeout';
@@ -34,11 +35,6 @@ export type ResearchAnswer =
   | { success: true; keyword: string; geo: string; lang: string; source: string; keywords: ResearchedKeyword[] }
   | { success: false; message: string };
 
-/** The last 12 months' volumes, oldest first, always 12: months the provider did not report count as 0. */
-export function twelveMonthTrend(history: readonly MonthlySearches[]): number[] {
-  const values = history.slice(-12).map((m) => m.value);
-  return [...Array<number>(12 - values.length).fill(0), ...values];
-}
 
 const failed = (message: string): ResearchAnswer => ({ success: false, message });
 

@@ -37,7 +37,19 @@ describe('volume views', () => {
   });
 
   it("falls back to the provider's average when no months were given", () => {
-    expect(compactVolume(stored({ history: [] }))).toMatchObject({ lv: null, tr: [], am: 1000 });
+    expect(compactVolume(stored({ history: [] }))).toMatchObject({ lv: null, tr: Array(12).fill(0), am: 1000 });
+  });
+
+  it("keeps `tr` at the spec's 12 numbers, a skipped month as 0 in its own place, and averages only the months given", () => {
+    // Before, a provider's skipped month shortened `tr` to 11 numbers, each month after it a place off.
+    const history = months([100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1100, 1200]).filter((m) => m.value !== 700);
+    expect(compactVolume(stored({ history }))).toMatchObject({
+      lv: 1200,
+      tr: [100, 200, 300, 400, 500, 600, 0, 800, 900, 1000, 1100, 1200],
+      am: 645,
+    });
+    expect(compactVolume(stored({ history: months([10, 20, 30]) }))).toMatchObject({ tr: [0, 0, 0, 0, 0, 0, 0, 0, 0, 10, 20, 30], am: 20 });
+    expect(averageMonthlySearches(stored({ avgMonthlySearches: null, history }))).toBe(645);
   });
 
   it("shows the provider's average on keyword records, else the months' average", () => {

@@ -1,4 +1,4 @@
-import type { MonthlySearches } from '../domain/volume.events';
+import { reportedFigures, twelveMonthTrend } from '../domain/twelve-months';
 import type { StoredVolume } from '../volumes.reader';
 
 /** The compact record of keyword-volumes' bulk mode (spec: Compact volume record). */
@@ -8,30 +8,27 @@ export interface CompactVolume {
   /** language */ l: string;
   /** provider: dataforseo | google-ads */ s: string;
   /** the latest month's volume */ lv: number | null;
-  /** the last 12 months, oldest first */ tr: number[];
-  /** the average of `tr` (the provider's average when it gave no months) */ am: number | null;
+  /** the 12 months up to the latest, oldest first; a month without a figure is 0 */ tr: number[];
+  /** the average of the months in `tr` that have a figure (the provider's average when it gave no months) */ am: number | null;
   /** competition index 0–100 */ ci: number | null;
   /** low top-of-page bid, USD */ cl: number | null;
   /** high top-of-page bid, USD */ ch: number | null;
 }
-
-/** The last 12 months of a history (oldest first). */
-export const lastTwelve = (history: readonly MonthlySearches[]): MonthlySearches[] => history.slice(-12);
 
 export function averageOf(values: readonly number[]): number | null {
   return values.length === 0 ? null : Math.round(values.reduce((sum, v) => sum + v, 0) / values.length);
 }
 
 export function compactVolume(volume: StoredVolume): CompactVolume {
-  const trend = lastTwelve(volume.history).map((m) => m.value);
+  const reported = reportedFigures(volume.history);
   return {
     v: volume.keyword,
     g: volume.geoCode,
     l: volume.langCode,
     s: volume.source,
-    lv: trend.at(-1) ?? null,
-    tr: trend,
-    am: averageOf(trend) ?? volume.avgMonthlySearches,
+    lv: reported.at(-1) ?? null,
+    tr: twelveMonthTrend(volume.history),
+    am: averageOf(reported) ?? volume.avgMonthlySearches,
     ci: volume.competitionIndex,
     cl: volume.cpcLow,
     ch: volume.cpcHigh,
@@ -40,4 +37,4 @@ export function compactVolume(volume: StoredVolume): CompactVolume {
 
 /** The average monthly searches a keyword record shows: the provider's figure, else the average of the stored months. */
 export const averageMonthlySearches = (volume: StoredVolume): number | null =>
-  volume.avgMonthlySearches ?? averageOf(lastTwelve(volume.history).map((m) => m.value));
+  volume.avgMonthlySearches ?? averageOf(reportedFigures(volume.history));

@@ -123,3 +123,23 @@ describe('live check on a scraper', () => {
     });
   });
 });
+
+describe('serp-check: the volume', () => {
+  it("shows the average every other read shows: the provider's, else the stored months'", async () => {
+    // Before, a provider that gave months but no average answered value: null beside its cpc and competition.
+    const noAverage: VolumeLookup = {
+      kind: 'found',
+      volume: {
+        ...(found as Extract<VolumeLookup, { kind: 'found' }>).volume,
+        avgMonthlySearches: null,
+        history: [
+          { year: 2026, month: 1, value: 900 },
+          { year: 2026, month: 2, value: 1100 },
+        ],
+      },
+    };
+    const checked = await serpCheck(answered, noAverage).check(target);
+    expect(checked).toMatchObject({ kind: 'checked', volume: { value: 1000, cpc: 1.5, metrics: { avgMonthlySearches: 1000 } } });
+    expect(await serpCheck(answered, found).check(target)).toMatchObject({ volume: { value: 900, metrics: { avgMonthlySearches: 900 } } });
+  });
+});

@@ -6,6 +6,7 @@ import { withTimeout } from '../ideas/with-timeout';
 import { KeywordVolumes, VolumeLookup } from '../keyword-volumes';
 import type { LiveSerpResult } from './live-check.events';
 import { LiveChecks, LiveCheckTarget } from './live-checks';
+import { averageMonthlySearches } from '../reads/volume-views';
 
 /** serp-check's `volume`, as the clarifications define it: all null and `volume: []` when there is no data for the keyword and country. */
 export interface SerpCheckVolume {
@@ -34,12 +35,14 @@ export const NO_VOLUME: SerpCheckVolume = { value: null, cpc: null, competition:
 export function serpCheckVolume(lookup: VolumeLookup): SerpCheckVolume {
   if (lookup.kind !== 'found') return NO_VOLUME;
   const v = lookup.volume;
+  // The average every other read shows: the provider's, else the stored months'.
+  const average = averageMonthlySearches(v);
   return {
-    value: v.avgMonthlySearches,
+    value: average,
     cpc: v.cpcHigh,
     competition: v.competition,
     metrics: {
-      avgMonthlySearches: v.avgMonthlySearches,
+      avgMonthlySearches: average,
       competition: v.competition,
       competitionIndex: v.competitionIndex,
       cpcLow: v.cpcLow,
