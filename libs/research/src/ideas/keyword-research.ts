@@ -35,7 +35,6 @@ export type ResearchAnswer =
   | { success: true; keyword: string; geo: string; lang: string; source: string; keywords: ResearchedKeyword[] }
   | { success: false; message: string };
 
-
 const failed = (message: string): ResearchAnswer => ({ success: false, message });
 
 /**
