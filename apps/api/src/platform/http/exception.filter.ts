@@ -21,17 +21,19 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const request = host.switchToHttp().getRequest<FastifyRequest>();
     // A client that hung up while its answer was on its way (a compressed one ends in a premature
     // close): nobody to answer, and nothing wrong with the service.
-    if ((exception as { code?: unknown } | null)?.code === 'ERR_STREAM_PREMATURE_CLOSE' || reply.raw.destroyed) {
+    if ((exception as { code?: unknown } | null)?.code === 'ERR_STREAM_PREMATURE_CLOSE') {
       this.logger.debug(`${request.method} ${request.url.split('?')[0]}: the client went away before its answer`);
       return;
     }
     const { status, body, headers } = this.toResponse(exception, request);
+    // A failure of the service is logged even when its client has gone meanwhile; only the answer is not sent.
     if (status >= 500) {
       this.logger.error(
         `${request.method} ${request.url.split('?')[0]} failed`,
         exception instanceof Error ? exception.stack : String(exception),
       );
     }
+    if (reply.raw.destroyed) return;
     for (const [name, value] of Object.entries(headers)) void reply.header(name, value);
     void reply.status(status).send(body);
   }
