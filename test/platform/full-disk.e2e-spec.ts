@@ -24,6 +24,8 @@ describe('A full DATA_DIR disk', () => {
     key = (await app.createAccount()).apiKey;
   }, 60_000);
   afterAll(async () => {
+    // Room again first: the service's closing writes checkpoints.
+    rmSync(join(small, 'filler'), { force: true });
     await app?.close();
     execFileSync('umount', [small]);
     rmSync(dir, { recursive: true, force: true });

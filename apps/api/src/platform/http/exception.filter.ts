@@ -98,11 +98,16 @@ export class AllExceptionsFilter implements ExceptionFilter {
   }
 }
 
-/** SQLite's `SQLITE_FULL` or the system's `ENOSPC`, on the error or on what caused it. */
+/**
+ * SQLite's `SQLITE_FULL` or the system's `ENOSPC`, on the error or on what caused it. Read by shape,
+ * not `instanceof Error`: a native module's errors may come from another realm (jest's, for one).
+ */
 function isDiskFull(error: unknown): boolean {
-  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
-    const code = (current as { code?: unknown }).code;
+  let current: unknown = error;
+  for (let depth = 0; typeof current === 'object' && current !== null && depth < 5; depth++) {
+    const { code, cause } = current as { code?: unknown; cause?: unknown };
     if (code === 'SQLITE_FULL' || code === 'ENOSPC') return true;
+    current = cause;
   }
   return false;
 }
