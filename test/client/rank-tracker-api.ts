@@ -617,7 +617,7 @@ export interface components {
             apiKey: components["schemas"]["CreatedApiKey"];
         };
         RevokeApiKeyBody: {
-            /** @description Key id (or send it as the query parameter id) */
+            /** @description Key id (or send it as the query parameter id: one of the two is required, and two different ids are a 400) */
             id?: string;
         };
         SuccessResponse: {
@@ -675,6 +675,7 @@ export interface components {
             /** @example 6740a1b2c3d4e5f601234567 */
             projectId: string;
             /**
+             * @description Trimmed, spaces collapsed and lowercased; repeats and keywords the project has are dropped
              * @example [
              *       "running shoes",
              *       "trail shoes"
@@ -682,12 +683,12 @@ export interface components {
              */
             keywords: string[];
             /**
-             * @description ISO 3166-1 alpha-2 country
+             * @description ISO 3166-1 alpha-2 country, any case
              * @example US
              */
             geoCode: string;
             /**
-             * @description ISO 639-1 language
+             * @description ISO 639-1 language, any case
              * @example en
              */
             langCode: string;
@@ -1136,9 +1137,9 @@ export interface components {
             s: "dataforseo" | "google-ads";
             /** @description The latest month's volume */
             lv: number | null;
-            /** @description The last 12 months' volumes, oldest first */
+            /** @description The 12 months up to the latest with a figure, oldest first; a month without one is 0 */
             tr: number[];
-            /** @description The average of tr, rounded */
+            /** @description The average of the months of tr that have a figure, rounded */
             am: number | null;
             /** @description Competition index 0–100 */
             ci: number | null;
@@ -1216,7 +1217,7 @@ export interface components {
             cpcLow: number | null;
             /** @description High top-of-page bid, USD */
             cpcHigh: number | null;
-            /** @description The last 12 months' volumes, oldest first (0 for a month the provider did not report) */
+            /** @description The 12 months up to the latest with a figure, oldest first (0 for a month the provider did not report) */
             trend: number[];
         };
         ResearchSuccessView: {
@@ -2468,7 +2469,11 @@ export interface operations {
                 "application/json": {
                     /** @example 6740a1b2c3d4e5f601234567 */
                     projectId: string;
-                    /** @example 2026-03-01 */
+                    /**
+                     * Format: date
+                     * @description The day; a real calendar day from 1970-01-01 to 2149-06-06
+                     * @example 2026-03-01
+                     */
                     date: string;
                     text: string;
                     /**
@@ -2773,14 +2778,14 @@ export interface operations {
                     /** @example My shop */
                     name: string;
                     /**
-                     * @description Lowercased and normalised server-side
+                     * @description A domain name, or a URL whose host is taken; lowercased and normalised server-side (`https://www.Example.com/x` is `example.com`)
                      * @example example.com
                      */
                     domain: string;
-                    /** @description Folder id; on update an empty string takes the project out of its folder */
+                    /** @description Folder id; null or an empty string takes the project out of its folder */
                     folder?: string | null;
                     /**
-                     * @description An http(s) URL, or an icon identifier (letters, digits, `.`, `_`, `-`)
+                     * @description An http(s) URL, or an icon identifier (letters, digits, `.`, `_`, `-`; at most 64); empty for none
                      * @example https://example.com/favicon.ico
                      */
                     icon?: string;
@@ -2792,10 +2797,13 @@ export interface operations {
                     shared?: boolean;
                     /** @enum {string} */
                     updateFrequency?: "daily" | "every3days" | "weekly" | "biweekly" | "custom";
-                    /** @description Weekdays 0-6 (0 = Sunday); required when updateFrequency is custom */
+                    /** @description Weekdays 0-6 (0 = Sunday); required and not empty when updateFrequency is custom, dropped otherwise */
                     customUpdateDays?: number[];
                     updateTime?: number;
-                    /** @example Europe/Berlin */
+                    /**
+                     * @description An IANA time zone name, any case
+                     * @example Europe/Berlin
+                     */
                     updateTimezone?: string;
                     /** @enum {integer} */
                     serpTop?: 50 | 100;
@@ -2804,7 +2812,7 @@ export interface operations {
                      * @example 6740a1b2c3d4e5f601234567
                      */
                     _id: string;
-                    /** @description Competitor domains; normalised, duplicates dropped */
+                    /** @description Competitor domains; normalised, duplicates and the project's own domain dropped */
                     competitors?: string[];
                 };
             };
@@ -2896,14 +2904,14 @@ export interface operations {
                     /** @example My shop */
                     name: string;
                     /**
-                     * @description Lowercased and normalised server-side
+                     * @description A domain name, or a URL whose host is taken; lowercased and normalised server-side (`https://www.Example.com/x` is `example.com`)
                      * @example example.com
                      */
                     domain: string;
-                    /** @description Folder id; on update an empty string takes the project out of its folder */
+                    /** @description Folder id; null or an empty string takes the project out of its folder */
                     folder?: string | null;
                     /**
-                     * @description An http(s) URL, or an icon identifier (letters, digits, `.`, `_`, `-`)
+                     * @description An http(s) URL, or an icon identifier (letters, digits, `.`, `_`, `-`; at most 64); empty for none
                      * @example https://example.com/favicon.ico
                      */
                     icon?: string;
@@ -2919,11 +2927,12 @@ export interface operations {
                      * @enum {string}
                      */
                     updateFrequency?: "daily" | "every3days" | "weekly" | "biweekly" | "custom";
-                    /** @description Weekdays 0-6 (0 = Sunday); required when updateFrequency is custom */
+                    /** @description Weekdays 0-6 (0 = Sunday); required and not empty when updateFrequency is custom, dropped otherwise */
                     customUpdateDays?: number[];
                     /** @default 12 */
                     updateTime?: number;
                     /**
+                     * @description An IANA time zone name, any case
                      * @default UTC
                      * @example Europe/Berlin
                      */
@@ -3254,9 +3263,9 @@ export interface operations {
             query: {
                 projectId: string;
                 format?: "full" | "summary";
-                /** @description First day (UTC); default 30 days before endDate */
+                /** @description First day (UTC); default 30 days before endDate; a real calendar day from 1970-01-01 to 2149-06-06, startDate not after endDate */
                 startDate?: string;
-                /** @description Last day (UTC), inclusive; default today */
+                /** @description Last day (UTC), inclusive; default today; a real calendar day from 1970-01-01 to 2149-06-06, startDate not after endDate */
                 endDate?: string;
             };
             header?: never;
@@ -3394,9 +3403,9 @@ export interface operations {
         parameters: {
             query: {
                 projectId: string;
-                /** @description First day (UTC), included; default 30 days before endDate */
+                /** @description First day (UTC), included; default 30 days before endDate; a real calendar day from 1970-01-01 to 2149-06-06, startDate not after endDate */
                 startDate?: string;
-                /** @description Last day (UTC), included; default today */
+                /** @description Last day (UTC), included; default today; a real calendar day from 1970-01-01 to 2149-06-06, startDate not after endDate */
                 endDate?: string;
                 /** @description daily: one update per day (latest successful, else latest failed); weekly (ISO weeks) / monthly: the latest successful check of each period */
                 aggregation?: "daily" | "weekly" | "monthly";
@@ -3544,9 +3553,9 @@ export interface operations {
                 projectId: string;
                 /** @description Any spelling of the domain (https://www.Rival.com/x is rival.com); its subdomains count as it */
                 competitorDomain: string;
-                /** @description First day (UTC), included; default 30 days before endDate */
+                /** @description First day (UTC), included; default 30 days before endDate; a real calendar day from 1970-01-01 to 2149-06-06, startDate not after endDate */
                 startDate?: string;
-                /** @description Last day (UTC), included; default today */
+                /** @description Last day (UTC), included; default today; a real calendar day from 1970-01-01 to 2149-06-06, startDate not after endDate */
                 endDate?: string;
             };
             header?: never;
@@ -3867,18 +3876,18 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The seed keyword
+                     * @description The seed keyword, 1 to 80 characters; another value is an expected failure (200, success false), not a 400
                      * @example running shoes
                      */
                     keyword: string;
                     /**
-                     * @description ISO 3166-1 alpha-2 country, any case
+                     * @description ISO 3166-1 alpha-2 country, any case; an unsupported one is an expected failure (200, success false)
                      * @default US
                      * @example US
                      */
                     geo?: string;
                     /**
-                     * @description ISO 639-1 language, any case
+                     * @description ISO 639-1 language, any case; an unsupported one is an expected failure (200, success false)
                      * @default en
                      * @example en
                      */

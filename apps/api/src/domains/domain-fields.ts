@@ -16,7 +16,7 @@ const isDomainName = (value: unknown) => {
 /** A required domain (query or body), normalised by the handler: `https://www.Example.com/x` is `example.com`. */
 export const RequiredDomainField = (description: string) =>
   applyDecorators(
-    ApiProperty({ example: 'example.com', description }),
+    ApiProperty({ example: 'example.com', maxLength: 253, description }),
     RequiredQuery(isDomainName, 'a public domain name such as example.com'),
   );
 
@@ -37,7 +37,10 @@ export function listOfEntries(value: unknown): string[] | undefined {
 export const CompetitorsQuery = () =>
   applyDecorators(
     ApiProperty({
-      type: [String],
+      type: 'array',
+      items: { type: 'string', maxLength: 253 },
+      minItems: 1,
+      maxItems: LIMITS.competitorsPerRequest,
       // A list, as the schema says (sent as repeated parameters); one comma-separated value is accepted too.
       example: ['rival.com', 'other.org'],
       description: `Comma-separated or repeated; at most ${LIMITS.competitorsPerRequest}`,

@@ -29,13 +29,18 @@ export class ProjectSettingsBody {
   @RequiredText(200, { example: 'My shop' })
   name!: string;
 
-  @RequiredText(253, { example: 'example.com', description: 'Lowercased and normalised server-side' })
+  @RequiredText(253, {
+    example: 'example.com',
+    description:
+      'A domain name, or a URL whose host is taken; lowercased and normalised server-side (`https://www.Example.com/x` is `example.com`)',
+  })
   domain!: string;
 
   @ApiPropertyOptional({
     type: String,
     nullable: true,
-    description: 'Folder id; on update an empty string takes the project out of its folder',
+    pattern: '^([0-9a-f]{24})?$',
+    description: 'Folder id; null or an empty string takes the project out of its folder',
   })
   @IsOptional()
   @Transform(trim)
@@ -44,7 +49,9 @@ export class ProjectSettingsBody {
 
   @ApiPropertyOptional({
     maxLength: 2048,
-    description: 'An http(s) URL, or an icon identifier (letters, digits, `.`, `_`, `-`)',
+    // ICON without its `i` flag, which a JSON Schema pattern cannot carry.
+    pattern: '^(?:[Hh][Tt][Tt][Pp][Ss]?://\\S+|[A-Za-z0-9][A-Za-z0-9._-]{0,63})?$',
+    description: 'An http(s) URL, or an icon identifier (letters, digits, `.`, `_`, `-`; at most 64); empty for none',
     example: 'https://example.com/favicon.ico',
   })
   @IsOptional()
@@ -73,9 +80,10 @@ export class ProjectSettingsBody {
   updateFrequency?: UpdateFrequency;
 
   @ApiPropertyOptional({
-    type: 'integer',
-    isArray: true,
-    description: 'Weekdays 0-6 (0 = Sunday); required when updateFrequency is custom',
+    type: 'array',
+    items: { type: 'integer', minimum: 0, maximum: 6 },
+    maxItems: 7,
+    description: 'Weekdays 0-6 (0 = Sunday); required and not empty when updateFrequency is custom, dropped otherwise',
   })
   @IsOptional()
   @IsArray()
@@ -92,7 +100,7 @@ export class ProjectSettingsBody {
   @Max(23)
   updateTime?: number;
 
-  @ApiPropertyOptional({ default: 'UTC', example: 'Europe/Berlin' })
+  @ApiPropertyOptional({ default: 'UTC', example: 'Europe/Berlin', description: 'An IANA time zone name, any case' })
   @IsOptional()
   @IsString()
   updateTimezone?: string;

@@ -10,7 +10,7 @@ import { COMPETITION_LEVELS, Competition } from '@rank/research/domain/volume.ev
 import { IdeasError, KeywordIdeas } from '@rank/research/ideas/keyword-ideas';
 import { RefusedWhenSuspended } from '../platform/auth/access.decorators';
 import { AccountCaller, CurrentAccount } from '../platform/auth/caller';
-import { ObjectIdField } from '../platform/http/validators';
+import { ObjectIdField, TWO_LETTER_CODE_PATTERN } from '../platform/http/validators';
 
 const isCode = (test: (code: string) => boolean, what: string) =>
   ValidateBy({
@@ -25,14 +25,19 @@ class KeywordIdeasBody {
   @ObjectIdField()
   projectId!: string;
 
-  @ApiPropertyOptional({ example: 'US', default: 'US', description: 'ISO 3166-1 alpha-2 country, any case' })
+  @ApiPropertyOptional({
+    example: 'US',
+    default: 'US',
+    pattern: TWO_LETTER_CODE_PATTERN,
+    description: 'ISO 3166-1 alpha-2 country, any case',
+  })
   @IsOptional()
   @Transform(({ value }) => (typeof value === 'string' ? value.trim().toUpperCase() : value))
   @IsString()
   @isCode(isCountryCode, 'an ISO 3166-1 alpha-2 country code such as US')
   geo?: string;
 
-  @ApiPropertyOptional({ example: 'en', default: 'en', description: 'ISO 639-1 language, any case' })
+  @ApiPropertyOptional({ example: 'en', default: 'en', pattern: TWO_LETTER_CODE_PATTERN, description: 'ISO 639-1 language, any case' })
   @IsOptional()
   @Transform(({ value }) => (typeof value === 'string' ? value.trim().toLowerCase() : value))
   @IsString()

@@ -15,15 +15,29 @@ import { AccountCaller, CurrentAccount } from '../platform/auth/caller';
 
 /** keyword, geo and lang are checked by the research itself: a bad one is an expected failure (200, success false), not a 400. */
 class KeywordResearchBody {
-  @ApiProperty({ type: String, minLength: 1, maxLength: SEED_MAX_LENGTH, example: 'running shoes', description: 'The seed keyword' })
+  @ApiProperty({
+    type: String,
+    example: 'running shoes',
+    description: `The seed keyword, 1 to ${SEED_MAX_LENGTH} characters; another value is an expected failure (200, success false), not a 400`,
+  })
   @Allow()
   keyword!: unknown;
 
-  @ApiPropertyOptional({ type: String, example: 'US', default: 'US', description: 'ISO 3166-1 alpha-2 country, any case' })
+  @ApiPropertyOptional({
+    type: String,
+    example: 'US',
+    default: 'US',
+    description: 'ISO 3166-1 alpha-2 country, any case; an unsupported one is an expected failure (200, success false)',
+  })
   @Allow()
   geo?: unknown;
 
-  @ApiPropertyOptional({ type: String, example: 'en', default: 'en', description: 'ISO 639-1 language, any case' })
+  @ApiPropertyOptional({
+    type: String,
+    example: 'en',
+    default: 'en',
+    description: 'ISO 639-1 language, any case; an unsupported one is an expected failure (200, success false)',
+  })
   @Allow()
   lang?: unknown;
 
@@ -51,7 +65,9 @@ class ResearchedKeywordView {
   @ApiProperty({
     type: 'integer',
     isArray: true,
-    description: "The last 12 months' volumes, oldest first (0 for a month the provider did not report)",
+    minItems: 12,
+    maxItems: 12,
+    description: 'The 12 months up to the latest with a figure, oldest first (0 for a month the provider did not report)',
   })
   trend!: number[];
 }

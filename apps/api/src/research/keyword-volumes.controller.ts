@@ -10,6 +10,7 @@ import { KeywordVolumes } from '@rank/research/keyword-volumes';
 import { averageMonthlySearches, CompactVolume, compactVolume } from '@rank/research/reads/volume-views';
 import { PublicWhenShared } from '../platform/auth/access.decorators';
 import { Caller, CurrentCaller } from '../platform/auth/caller';
+import { OBJECT_ID_PATTERN } from '../platform/http/validators';
 import { RequiredObjectIdQuery } from '../tracking/reads/query-fields';
 
 class KeywordVolumesParams {
@@ -18,6 +19,7 @@ class KeywordVolumesParams {
 
   @ApiPropertyOptional({
     example: '6740a1b2c3d4e5f601234568',
+    pattern: OBJECT_ID_PATTERN,
     description: 'A keyword of the project: single mode, its whole volume history',
   })
   @IsOptional()
@@ -34,8 +36,16 @@ class CompactVolumeView implements CompactVolume {
   @ApiProperty({ description: 'Language (ISO 639-1)' }) l!: string;
   @ApiProperty({ enum: ['dataforseo', 'google-ads'], description: 'The provider' }) s!: string;
   @ApiProperty({ type: 'integer', nullable: true, description: "The latest month's volume" }) lv!: number | null;
-  @ApiProperty({ type: 'integer', isArray: true, description: "The last 12 months' volumes, oldest first" }) tr!: number[];
-  @ApiProperty({ type: 'integer', nullable: true, description: 'The average of tr, rounded' }) am!: number | null;
+  @ApiProperty({
+    type: 'integer',
+    isArray: true,
+    minItems: 12,
+    maxItems: 12,
+    description: 'The 12 months up to the latest with a figure, oldest first; a month without one is 0',
+  })
+  tr!: number[];
+  @ApiProperty({ type: 'integer', nullable: true, description: 'The average of the months of tr that have a figure, rounded' }) am!:
+    number | null;
   @ApiProperty({ type: 'integer', nullable: true, minimum: 0, maximum: 100, description: 'Competition index 0–100' }) ci!: number | null;
   @ApiProperty({ type: Number, nullable: true, description: 'Low top-of-page bid (USD)' }) cl!: number | null;
   @ApiProperty({ type: Number, nullable: true, description: 'High top-of-page bid (USD)' }) ch!: number | null;

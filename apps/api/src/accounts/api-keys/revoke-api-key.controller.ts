@@ -8,7 +8,12 @@ import { OBJECT_ID_PATTERN } from '../../platform/http/validators';
 import { CLOCK, Clock } from '@rank/platform/tokens';
 
 class RevokeApiKeyBody {
-  @ApiProperty({ required: false, description: 'Key id (or send it as the query parameter id)' }) id?: string;
+  @ApiProperty({
+    required: false,
+    pattern: OBJECT_ID_PATTERN,
+    description: 'Key id (or send it as the query parameter id: one of the two is required, and two different ids are a 400)',
+  })
+  id?: string;
 }
 class SuccessResponse {
   @ApiProperty() success!: boolean;

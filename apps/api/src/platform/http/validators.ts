@@ -5,6 +5,12 @@ import { IsNotEmpty, IsString, Matches, MaxLength, ValidateBy, ValidationOptions
 import { isCalendarDate } from '@rank/domain/calendar-date';
 import { trimText } from '@rank/domain/trimmed-text';
 
+/** Two letters, any case (surrounding spaces are trimmed): the form of an ISO 3166-1 alpha-2 country or ISO 639-1 language code, as documented. */
+export const TWO_LETTER_CODE_PATTERN = '^[A-Za-z]{2}$';
+
+/** The range of days every date field takes, for the document. */
+export const DATE_RANGE_NOTE = 'a real calendar day from 1970-01-01 to 2149-06-06';
+
 /** A 24-character lowercase hex id (clarifications: Identifiers), also written in the document so a client sees the form. */
 export const OBJECT_ID_PATTERN = '^[0-9a-f]{24}$';
 
@@ -22,7 +28,7 @@ export const ObjectIdField = (description?: string) =>
 /** A required string of bounded length, composed and trimmed (`trimText`), not empty once trimmed. */
 export const RequiredText = (maxLength: number, api: ApiPropertyOptions = {}) =>
   applyDecorators(
-    ApiProperty({ maxLength, ...api }),
+    ApiProperty({ minLength: 1, maxLength, ...api }),
     Transform(({ value }) => (typeof value === 'string' ? trimText(value) : value)),
     IsString(),
     IsNotEmpty(),

@@ -8,7 +8,7 @@ import { normaliseKeyword } from '@rank/domain/keyword-text';
 import { newObjectId } from '@rank/domain/object-id';
 import { RefusedWhenSuspended } from '../../platform/auth/access.decorators';
 import { AccountCaller, CurrentAccount } from '../../platform/auth/caller';
-import { IsObjectIdString, ObjectIdField } from '../../platform/http/validators';
+import { IsObjectIdString, OBJECT_ID_PATTERN, ObjectIdField, TWO_LETTER_CODE_PATTERN } from '../../platform/http/validators';
 import { CLOCK, Clock } from '@rank/platform/tokens';
 import { ProjectAccess } from '@rank/projects/project-access';
 import { ProjectContentRepository } from '@rank/projects/workspace.repository';
@@ -22,19 +22,25 @@ class AddKeywordsBody {
   @ObjectIdField()
   projectId!: string;
 
-  @ApiProperty({ type: [String], example: ['running shoes', 'trail shoes'] })
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string', minLength: 1, maxLength: MAX_KEYWORD_LENGTH },
+    maxItems: MAX_KEYWORDS_PER_REQUEST,
+    example: ['running shoes', 'trail shoes'],
+    description: 'Trimmed, spaces collapsed and lowercased; repeats and keywords the project has are dropped',
+  })
   @IsArray()
   @ArrayMaxSize(MAX_KEYWORDS_PER_REQUEST)
   @IsString({ each: true })
   keywords!: string[];
 
-  @ApiProperty({ example: 'US', description: 'ISO 3166-1 alpha-2 country' })
+  @ApiProperty({ example: 'US', pattern: TWO_LETTER_CODE_PATTERN, description: 'ISO 3166-1 alpha-2 country, any case' })
   @Transform(({ value }) => (typeof value === 'string' ? value.trim().toUpperCase() : value))
   @IsString()
   @Matches(/^[A-Z]{2}$/, { message: 'geoCode must be an ISO 3166-1 alpha-2 country code such as US' })
   geoCode!: string;
 
-  @ApiProperty({ example: 'en', description: 'ISO 639-1 language' })
+  @ApiProperty({ example: 'en', pattern: TWO_LETTER_CODE_PATTERN, description: 'ISO 639-1 language, any case' })
   @Transform(({ value }) => (typeof value === 'string' ? value.trim().toLowerCase() : value))
   @IsString()
   @Matches(/^[a-z]{2}$/, { message: 'langCode must be an ISO 639-1 language code such as en' })
@@ -60,7 +66,7 @@ class RemoveKeywordsBody {
   @ObjectIdField()
   projectId!: string;
 
-  @ApiProperty({ type: [String] })
+  @ApiProperty({ type: 'array', items: { type: 'string', pattern: OBJECT_ID_PATTERN }, maxItems: MAX_KEYWORDS_PER_REQUEST })
   @IsArray()
   @ArrayMaxSize(MAX_KEYWORDS_PER_REQUEST)
   @IsObjectIdString({ each: true })

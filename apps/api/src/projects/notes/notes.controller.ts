@@ -9,7 +9,7 @@ import { invalid, notFound } from '@rank/domain/domain-error';
 import { isObjectId, newObjectId } from '@rank/domain/object-id';
 import { PublicWhenShared, RefusedWhenSuspended } from '../../platform/auth/access.decorators';
 import { AccountCaller, Caller, CurrentAccount, CurrentCaller } from '../../platform/auth/caller';
-import { IsCalendarDate, OBJECT_ID_PATTERN, ObjectIdField, RequiredText } from '../../platform/http/validators';
+import { DATE_RANGE_NOTE, IsCalendarDate, OBJECT_ID_PATTERN, ObjectIdField, RequiredText } from '../../platform/http/validators';
 import { MultilineText } from '../../platform/http/well-formed-input';
 import { CLOCK, Clock } from '@rank/platform/tokens';
 import { ProjectAccess } from '@rank/projects/project-access';
@@ -27,7 +27,7 @@ class SaveNoteBody {
   @ObjectIdField()
   projectId!: string;
 
-  @ApiProperty({ example: '2026-03-01' })
+  @ApiProperty({ example: '2026-03-01', format: 'date', description: `The day; ${DATE_RANGE_NOTE}` })
   @IsCalendarDate()
   date!: string;
 

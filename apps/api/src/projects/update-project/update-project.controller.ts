@@ -14,7 +14,12 @@ export class UpdateProjectBody extends ProjectSettingsBody {
   @ObjectIdField('The project to update')
   _id!: string;
 
-  @ApiPropertyOptional({ type: [String], description: 'Competitor domains; normalised, duplicates dropped' })
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'string', maxLength: 253 },
+    maxItems: 500,
+    description: "Competitor domains; normalised, duplicates and the project's own domain dropped",
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(500)

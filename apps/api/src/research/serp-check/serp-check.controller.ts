@@ -7,7 +7,7 @@ import { RateLimits } from '@rank/platform/rate-limits/rate-limits';
 import { COMPETITION_LEVELS, Competition } from '@rank/research/domain/volume.events';
 import { SerpCheck } from '@rank/research/serp-check/serp-check';
 import { AccountCaller, CurrentAccount } from '../../platform/auth/caller';
-import { RequiredText } from '../../platform/http/validators';
+import { RequiredText, TWO_LETTER_CODE_PATTERN } from '../../platform/http/validators';
 
 /** As long as a tracked keyword may be. */
 const MAX_KEYWORD_LENGTH = 200;
@@ -25,13 +25,13 @@ class SerpCheckBody {
   @RequiredText(MAX_KEYWORD_LENGTH, { example: 'how to boil eggs' })
   keyword!: string;
 
-  @ApiProperty({ example: 'US', description: 'ISO 3166-1 alpha-2 country, any case' })
+  @ApiProperty({ example: 'US', pattern: TWO_LETTER_CODE_PATTERN, description: 'ISO 3166-1 alpha-2 country, any case' })
   @Transform(({ value }) => (typeof value === 'string' ? value.trim().toUpperCase() : value))
   @IsString({ message: 'geo must be an ISO 3166-1 alpha-2 country code such as US' })
   @twoLetterCode(isCountryCode, 'an ISO 3166-1 alpha-2 country code such as US')
   geo!: string;
 
-  @ApiProperty({ example: 'en', description: 'ISO 639-1 language, any case' })
+  @ApiProperty({ example: 'en', pattern: TWO_LETTER_CODE_PATTERN, description: 'ISO 639-1 language, any case' })
   @Transform(({ value }) => (typeof value === 'string' ? value.trim().toLowerCase() : value))
   @IsString({ message: 'lang must be an ISO 639-1 language code such as en' })
   @twoLetterCode(isLanguageCode, 'an ISO 639-1 language code such as en')

@@ -2,7 +2,8 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { invalid } from '@rank/domain/domain-error';
 import { utcDay } from '@rank/domain/calendar-date';
-import { IsCalendarDate, ObjectIdField } from '../../platform/http/validators';
+import { ObjectIdField } from '../../platform/http/validators';
+import { OptionalCalendarDateQuery } from '../reads/query-fields';
 import type { DayRange } from '@rank/tracking/exports/ranking-history.reader';
 import { CSV_FORMATS, CsvFormat } from '@rank/tracking/exports/csv-exports';
 
@@ -18,14 +19,10 @@ export class CsvExportQuery {
   @IsIn(CSV_FORMATS)
   format?: CsvFormat;
 
-  @ApiPropertyOptional({ example: '2026-01-01', description: `First day (UTC); default ${DEFAULT_WINDOW_DAYS} days before endDate` })
-  @IsOptional()
-  @IsCalendarDate()
+  @OptionalCalendarDateQuery(`First day (UTC); default ${DEFAULT_WINDOW_DAYS} days before endDate`)
   startDate?: string;
 
-  @ApiPropertyOptional({ example: '2026-01-31', description: 'Last day (UTC), inclusive; default today' })
-  @IsOptional()
-  @IsCalendarDate()
+  @OptionalCalendarDateQuery('Last day (UTC), inclusive; default today')
   endDate?: string;
 }
 

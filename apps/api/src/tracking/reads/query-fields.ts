@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength, ValidateBy } from 'class-validator';
 import { isObjectId } from '@rank/domain/object-id';
-import { IsCalendarDate, OBJECT_ID_PATTERN } from '../../platform/http/validators';
+import { DATE_RANGE_NOTE, IsCalendarDate, OBJECT_ID_PATTERN } from '../../platform/http/validators';
 
 /**
  * Query-string fields shared by the ranking reads. Each field fails with one sentence that names it
@@ -30,7 +30,15 @@ export const RequiredObjectIdQuery = (description?: string) =>
 
 /** An optional `YYYY-MM-DD` that must name a real calendar day (UTC). */
 export const OptionalCalendarDateQuery = (description: string) =>
-  applyDecorators(ApiPropertyOptional({ example: '2026-03-01', format: 'date', description }), IsOptional(), IsCalendarDate());
+  applyDecorators(
+    ApiPropertyOptional({
+      example: '2026-03-01',
+      format: 'date',
+      description: `${description}; ${DATE_RANGE_NOTE}, startDate not after endDate`,
+    }),
+    IsOptional(),
+    IsCalendarDate(),
+  );
 
 /** An optional value from a closed list; the 400 lists the allowed values. */
 export const OptionalEnumQuery = <T extends string>(values: readonly T[], defaultValue?: T, description?: string) =>

@@ -6,7 +6,7 @@ import { newObjectId } from '@rank/domain/object-id';
 import { AccountRepository } from '@rank/accounts/account.repository';
 import { RefusedWhenSuspended } from '../../platform/auth/access.decorators';
 import { AccountCaller, CurrentAccount } from '../../platform/auth/caller';
-import { IsObjectIdString, ObjectIdField } from '../../platform/http/validators';
+import { IsObjectIdString, OBJECT_ID_PATTERN, ObjectIdField } from '../../platform/http/validators';
 import { CLOCK, Clock } from '@rank/platform/tokens';
 import { ProjectAccess } from '@rank/projects/project-access';
 import { ProjectContentRepository } from '@rank/projects/workspace.repository';
@@ -15,7 +15,13 @@ class RequestScrapeBody {
   @ObjectIdField()
   projectId!: string;
 
-  @ApiProperty({ type: [String], description: 'Keywords of the project to check now' })
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string', pattern: OBJECT_ID_PATTERN },
+    minItems: 1,
+    maxItems: 3500,
+    description: 'Keywords of the project to check now',
+  })
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(3500)
