@@ -141,10 +141,31 @@ describe('API keys (GET/POST/DELETE /api/user/api-keys)', () => {
     });
     expect(same.status).toBe(200);
     expect((await app.request('GET', '/api/user/api-keys', { key: a.body.key })).status).toBe(401);
-    // An empty ?id= names no key: the body's is revoked, as before.
+    // A repeated ?id= is one id only when its copies agree: before, the body's different id won over it.
+    const c = await app.request('POST', '/api/user/api-keys', { key: apiKey, body: { name: 'c' } });
+    const cId = c.body.apiKey._id;
+    const repeated = await app.request('DELETE', `/api/user/api-keys?id=${cId}&id=${cId}`, {
+      key: apiKey,
+      body: { id: b.body.apiKey._id },
+    });
+    expect({ status: repeated.status, message: repeated.body.message }).toEqual({
+      status: 400,
+      message: 'id is sent in both the body and the query, with different values: send it once',
+    });
+    const several = await app.request('DELETE', `/api/user/api-keys?id=${cId}&id=${b.body.apiKey._id}`, { key: apiKey });
+    expect({ status: several.status, message: several.body.message }).toEqual({
+      status: 400,
+      message: 'id must be a single value: the query names several',
+    });
+    expect((await app.request('GET', '/api/user/api-keys', { key: b.body.key })).status).toBe(200);
+    expect((await app.request('GET', '/api/user/api-keys', { key: c.body.key })).status).toBe(200);
+    // An empty ?id= (or an empty body id) names no key: the other one's is revoked.
     const empty = await app.request('DELETE', '/api/user/api-keys?id=', { key: apiKey, body: { id: b.body.apiKey._id } });
     expect(empty.status).toBe(200);
     expect((await app.request('GET', '/api/user/api-keys', { key: b.body.key })).status).toBe(401);
+    const emptyBody = await app.request('DELETE', `/api/user/api-keys?id=${cId}&id=${cId}`, { key: apiKey, body: { id: '' } });
+    expect(emptyBody.status).toBe(200);
+    expect((await app.request('GET', '/api/user/api-keys', { key: c.body.key })).status).toBe(401);
   });
 
   it("answers 404 for an unknown key, an already revoked key and another account's key; 400 for a missing or malformed id", async () => {

@@ -41,13 +41,17 @@ export class RevokeApiKeyController {
   @ApiBody({ type: RevokeApiKeyBody, required: false })
   @ApiOkResponse({ type: SuccessResponse })
   async revoke(@CurrentAccount() caller: AccountCaller, @Query('id') queryId: unknown, @Body() body: unknown): Promise<SuccessResponse> {
-    const bodyId = body && typeof body === 'object' ? (body as { id?: unknown }).id : undefined;
+    const sent = (value: unknown) => (value === undefined || value === null || value === '' ? undefined : value);
+    const bodyId = sent(body && typeof body === 'object' ? (body as { id?: unknown }).id : undefined);
+    // A repeated ?id= is one id only when every copy says the same.
+    const queryIds = Array.isArray(queryId) ? [...new Set(queryId.map(sent).filter((v) => v !== undefined))] : [sent(queryId)];
+    if (queryIds.length > 1) throw invalid('id must be a single value: the query names several');
+    const fromQuery = queryIds[0];
     // Two different ids would revoke one of them by a rule the caller cannot see: neither is guessed.
-    // (An empty `?id=` names nothing; a repeated one is the body's to stand in for, as before.)
-    if (bodyId !== undefined && typeof queryId === 'string' && queryId !== '' && bodyId !== queryId)
+    if (bodyId !== undefined && fromQuery !== undefined && bodyId !== fromQuery)
       throw invalid('id is sent in both the body and the query, with different values: send it once');
-    const id = bodyId ?? queryId;
-    if (id === undefined || id === '') throw invalid('id is required (in the body or the query)');
+    const id = bodyId ?? fromQuery;
+    if (id === undefined) throw invalid('id is required (in the body or the query)');
     if (!isObjectId(id)) throw invalid('id must be a 24-character hex id');
     await this.accounts.handle(caller.accountId, { type: 'RevokeApiKey', keyId: id }, this.clock.now());
     return { success: true };
