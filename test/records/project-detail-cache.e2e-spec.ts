@@ -3,7 +3,7 @@ import { ProjectionRunner } from '@rank/projector/projection-runner';
 import { findProject } from '@rank/projects/domain/workspace';
 import { ProjectContentRepository, WorkspaceRepository } from '@rank/projects/workspace.repository';
 import { KeywordVolumes } from '@rank/research/keyword-volumes';
-import { averageMonthlySearches } from '@rank/research/reads/volume-views';
+import { averageMonthlySearches } from '@rank/research/domain/twelve-months';
 import { VolumeRecorder } from '@rank/research/volume-recorder';
 import { checkWorkStreamName, CheckWorkEvent } from '@rank/tracking/domain/check.events';
 import { toProjectDetail } from '../../apps/api/src/projects/project.view';

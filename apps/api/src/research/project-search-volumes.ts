@@ -4,7 +4,7 @@ import { EVENT_STORE, READ_STORE } from '@rank/platform/tokens';
 import type { ProjectContentState } from '@rank/projects/domain/project-content';
 import type { ReadStore } from '@rank/read-store/read-store.port';
 import { KeywordVolumes } from '@rank/research/keyword-volumes';
-import { averageMonthlySearches } from '@rank/research/reads/volume-views';
+import { averageMonthlySearches } from '@rank/research/domain/twelve-months';
 import { ReadModelMemo } from '../platform/read-models/read-model-memo';
 
 /** Keyword id -> average monthly searches, for the keywords with stored figures. */

@@ -32,3 +32,16 @@ export function twelveMonthTrend(history: readonly MonthlySearches[]): number[] 
 /** The figures the window has, for an average that a missing month does not pull down. */
 export const reportedFigures = (history: readonly MonthlySearches[]): number[] =>
   twelveMonthWindow(history).flatMap((m) => (m.value === null ? [] : [m.value]));
+
+export function averageOf(values: readonly number[]): number | null {
+  return values.length === 0 ? null : Math.round(values.reduce((sum, v) => sum + v, 0) / values.length);
+}
+
+/**
+ * The average monthly searches every read shows of a keyword: the provider's figure, else the
+ * rounded average of the months it gave (a provider may give months but no average).
+ */
+export const averageMonthlySearches = (figures: {
+  avgMonthlySearches: number | null;
+  history: readonly MonthlySearches[];
+}): number | null => figures.avgMonthlySearches ?? averageOf(reportedFigures(figures.history));

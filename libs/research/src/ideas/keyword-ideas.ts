@@ -5,6 +5,7 @@ import { MAX_IDEA_SEEDS } from '@rank/providers/keyword-data/keyword-data.port';
 import type { Competition, KeywordMetrics, Market } from '../domain/volume.events';
 import { AUTOCOMPLETE_PROVIDER, AutocompleteProvider, KEYWORD_DATA_PROVIDER, KeywordDataProvider } from '../keyword-data-providers';
 import { withTimeout } from './with-timeout';
+import { averageMonthlySearches } from '../domain/twelve-months';
 
 /** The spec's upstream timeout of keyword-ideas (and keyword-research). */
 export const RESEARCH_TIMEOUT_MS = 30_000;
@@ -133,7 +134,7 @@ export class KeywordIdeas {
 
 const ideaOf = (figures: KeywordMetrics): KeywordIdea => ({
   keyword: normaliseKeyword(figures.keyword),
-  avgMonthlySearches: figures.avgMonthlySearches,
+  avgMonthlySearches: averageMonthlySearches(figures),
   competition: figures.competition,
 });
 

@@ -69,6 +69,16 @@ describe('keyword research', () => {
     expect((p.calls[0] as { options: { signal: AbortSignal } }).options.signal.aborted).toBe(false);
   });
 
+  it("shows the months' average where the provider gave months but no average, as every other read does, and sorts by it", async () => {
+    // Before, such a keyword answered null here (and sorted last) and its months' average everywhere else.
+    const p = provider(async () => [figures('months only', null, months([600, 700])), figures('with average', 555)]);
+    const answer = await new KeywordResearch(p).research({ keyword: 'shoes', limit: 5 });
+    expect(answer.success && answer.keywords.map((k) => [k.keyword, k.avgMonthlySearches])).toEqual([
+      ['months only', 650],
+      ['with average', 555],
+    ]);
+  });
+
   it('defaults to US and en', async () => {
     expect(await new KeywordResearch(ok()).research({ keyword: 'shoes', limit: 50 })).toMatchObject({
       success: true,

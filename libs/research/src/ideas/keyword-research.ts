@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { isCountryCode, isLanguageCode } from '@rank/domain/iso-codes';
 import { normaliseKeyword } from '@rank/domain/keyword-text';
 import { keywordDataFailureOf } from '@rank/providers/keyword-data/keyword-data-error';
-import { twelveMonthTrend } from '../domain/twelve-months';
+import { averageMonthlySearches, twelveMonthTrend } from '../domain/twelve-months';
 import type { Competition } from '../domain/volume.events';
 import { KEYWORD_DATA_PROVIDER, KeywordDataProvider } from '../keyword-data-providers';
 import { byVolume, RESEARCH_TIMEOUT, RESEARCH_TIMEOUT_MS } from './keyword-ideas';
@@ -78,7 +78,7 @@ export class KeywordResearch {
         if (!keyword || byText.has(keyword)) continue;
         byText.set(keyword, {
           keyword,
-          avgMonthlySearches: f.avgMonthlySearches,
+          avgMonthlySearches: averageMonthlySearches(f),
           competition: f.competition,
           competitionIndex: f.competitionIndex,
           cpcLow: f.cpcLow,

@@ -1,5 +1,6 @@
 import type { StoredVolume } from '../volumes.reader';
-import { averageMonthlySearches, compactVolume } from './volume-views';
+import { averageMonthlySearches } from '../domain/twelve-months';
+import { compactVolume } from './volume-views';
 
 const months = (values: number[]) =>
   values.map((value, i) => ({ year: 2025 + Math.floor((i + 2) / 12), month: ((i + 2) % 12) + 1, value }));

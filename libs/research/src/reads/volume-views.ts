@@ -1,4 +1,4 @@
-import { reportedFigures, twelveMonthTrend } from '../domain/twelve-months';
+import { averageOf, reportedFigures, twelveMonthTrend } from '../domain/twelve-months';
 import type { StoredVolume } from '../volumes.reader';
 
 /** The compact record of keyword-volumes' bulk mode (spec: Compact volume record). */
@@ -13,10 +13,6 @@ export interface CompactVolume {
   /** competition index 0–100 */ ci: number | null;
   /** low top-of-page bid, USD */ cl: number | null;
   /** high top-of-page bid, USD */ ch: number | null;
-}
-
-export function averageOf(values: readonly number[]): number | null {
-  return values.length === 0 ? null : Math.round(values.reduce((sum, v) => sum + v, 0) / values.length);
 }
 
 export function compactVolume(volume: StoredVolume): CompactVolume {
@@ -34,7 +30,3 @@ export function compactVolume(volume: StoredVolume): CompactVolume {
     ch: volume.cpcHigh,
   };
 }
-
-/** The average monthly searches a keyword record shows: the provider's figure, else the average of the stored months. */
-export const averageMonthlySearches = (volume: StoredVolume): number | null =>
-  volume.avgMonthlySearches ?? averageOf(reportedFigures(volume.history));

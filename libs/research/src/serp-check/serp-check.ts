@@ -6,7 +6,7 @@ import { withTimeout } from '../ideas/with-timeout';
 import { KeywordVolumes, VolumeLookup } from '../keyword-volumes';
 import type { LiveSerpResult } from './live-check.events';
 import { LiveChecks, LiveCheckTarget } from './live-checks';
-import { averageMonthlySearches } from '../reads/volume-views';
+import { averageMonthlySearches } from '../domain/twelve-months';
 
 /** serp-check's `volume`, as the clarifications define it: all null and `volume: []` when there is no data for the keyword and country. */
 export interface SerpCheckVolume {
