@@ -83,10 +83,27 @@ describe('DomainDataFetcher: the same question asked twice at once', () => {
       pageSpeed: { measure: (url: string) => ask(`pagespeed ${url}`) },
     } as unknown as DomainDataProviders;
     const repository = { record: async (command: DomainDataCommand) => void recorded.push(command) } as unknown as DomainDataRepository;
-    fetcher = new DomainDataFetcher(providers, repository, { now: () => new Date('2026-03-02T00:00:00Z') });
+    fetcher = new DomainDataFetcher(providers, repository, { now: () => new Date(nowMs) });
   });
+  let nowMs = Date.parse('2026-03-02T00:00:00Z');
+  afterEach(() => (nowMs = Date.parse('2026-03-02T00:00:00Z')));
 
   const months = [{ month: '2026-02', visits: 10, bounceRate: 0.5, avgVisitDuration: 60 }];
+
+  it('answers a question asked again within a minute of its answer with that answer, and asks again after', async () => {
+    // Before, a traffic check sent right after another went upstream again: the read models did not show the first's record yet.
+    const first = fetcher.traffic('shop.example', 'request');
+    await Promise.resolve();
+    calls[0]!.call.answer({ months });
+    const answered = await first;
+    nowMs += 59_000;
+    expect(await fetcher.traffic('shop.example', 'request')).toBe(answered);
+    expect(calls).toHaveLength(1);
+    nowMs += 1_000;
+    void fetcher.traffic('shop.example', 'request');
+    await Promise.resolve();
+    expect(calls).toHaveLength(2);
+  });
 
   it('goes upstream once while the first call is under way, and both callers get its answer', async () => {
     // Given a traffic fetch of a domain under way

@@ -23,6 +23,9 @@ const figuresOf = (m: PageSpeedMeasurement): PageSpeedFigures => ({
   cruxScore: m.cruxScore,
 });
 
+/** How long a fetched answer stands for the same question: well past the read models' usual lag. */
+const RECENT_MS = 60_000;
+
 /** `https://www.example.com` for `https://example.com`; null for an origin already on `www.`. */
 function wwwOriginOf(origin: string): string | null {
   const { protocol, host } = new URL(origin);
@@ -40,6 +43,8 @@ export class DomainDataFetcher {
   private readonly logger = new Logger('DomainData');
   /** Fetches under way by what they ask for, so that callers asking the same at once share one call. */
   private readonly running = new Map<string, Promise<FetchOutcome<unknown>>>();
+  /** Answers fetched in the last RECENT_MS, by question: the read models show them only once projected. */
+  private readonly recent = new Map<string, { outcome: FetchOutcome<unknown>; atMs: number }>();
 
   constructor(
     @Inject(DOMAIN_DATA_PROVIDERS) private readonly providers: DomainDataProviders,
@@ -105,7 +110,9 @@ export class DomainDataFetcher {
    * check beside the background worker, would each go upstream (and each record the answer) for the
    * same figures. A later caller shares the call under way, and its outcome. `scope` tells apart
    * questions about one target (a page's speed as the domain's home page or as a ranking page, an
-   * origin's CrUX history or a page's).
+   * origin's CrUX history or a page's). A question answered in the last RECENT_MS gets that answer:
+   * a traffic check sent right after another reads the read models before they show its record, and
+   * would go upstream again (and answer an older fetchedAt after a newer one).
    */
   private attempt<T>(
     fetch: { domain: string; kind: DomainDataKind; target: string; level?: PageSpeedLevel; origin: FetchOrigin },
@@ -115,8 +122,15 @@ export class DomainDataFetcher {
     const question = JSON.stringify([fetch.domain, fetch.kind, scope, fetch.target]);
     const shared = this.running.get(question) as Promise<FetchOutcome<T>> | undefined;
     if (shared) return shared;
+    const nowMs = this.clock.now().getTime();
+    for (const [asked, { atMs }] of this.recent) if (nowMs - atMs >= RECENT_MS || nowMs < atMs) this.recent.delete(asked);
+    const recent = this.recent.get(question);
+    if (recent) return Promise.resolve(recent.outcome as FetchOutcome<T>);
     const call = this.settle(fetch, run).finally(() => this.running.delete(question));
     this.running.set(question, call);
+    void call.then((outcome) => {
+      if (outcome.kind === 'fetched') this.recent.set(question, { outcome, atMs: this.clock.now().getTime() });
+    });
     return call;
   }
 
