@@ -21,8 +21,9 @@ export function withoutSecrets(text: string, secrets: readonly (string | undefin
 
 /**
  * A URL or connection string as a message may show it: everything between `//` and its last `@`
- * (a user and password, even one a URL parser would refuse) becomes `***`.
+ * (a user and password, even one a URL parser would refuse) becomes `***`; written without a scheme
+ * (`user:password@host:8123`), everything before its last `@`.
  */
 export function withoutUserinfo(url: string): string {
-  return url.replace(/\/\/\S*@/, '//***@');
+  return url.includes('//') ? url.replace(/\/\/\S*@/, '//***@') : url.replace(/^\S*@/, '***@');
 }

@@ -89,6 +89,54 @@ describe('loadConfig', () => {
     for (const message of [redis, clickhouse, provider, escaped]) expect(message).not.toMatch(/PW-SECRET/);
   });
 
+  it('refuses a user and password in a provider URL, and never prints one however the URL is written', () => {
+    const refusal = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+      throw new Error('the configuration was accepted');
+    };
+    // Before: OPENAI_BASE_URL and DATAFORSEO_BASE_URL with a password were accepted, and fetch's
+    // refusal quoted the password into the log, the events and keyword-suggestions' lastError.
+    expect(refusal({ OPENAI_BASE_URL: 'http://user:URL-PW-SECRET@127.0.0.1:9/v1', OPENAI_MODEL: 'm' })).toEqual([
+      'OPENAI_BASE_URL must not carry a user or password (got "http://***@127.0.0.1:9/v1"): a provider\'s key goes in its own variable',
+    ]);
+    // Read by the keyword providers and the SERP sources: one message.
+    expect(
+      refusal({
+        DATAFORSEO_BASE_URL: 'http://u:URL-PW-SECRET@127.0.0.1:9',
+        SERP_SOURCES: 'dataforseo',
+        DATAFORSEO_LOGIN: 'l',
+        DATAFORSEO_PASSWORD: 'p',
+      }),
+    ).toEqual([
+      'DATAFORSEO_BASE_URL must not carry a user or password (got "http://***@127.0.0.1:9"): a provider\'s key goes in its own variable',
+    ]);
+    // Before, these printed the password as written.
+    const printed = [
+      ...refusal({ GOOGLE_BASE_URL: 'https://user:URL-PW-SECRET@www.google.com' }),
+      ...refusal({ SERP_SOURCES: 'serpapi', SERPAPI_API_KEY: 'k'.repeat(20), SERPAPI_BASE_URL: 'ftp://user:URL-PW-SECRET@h' }),
+      ...refusal({ CLICKHOUSE_URL: 'default:URL-PW-SECRET@127.0.0.1:9' }),
+      ...refusal({ SCRAPER_PROXIES: 'user:URL-PW-SECRET@proxy.example:8080' }),
+    ];
+    expect(printed).toEqual([
+      'GOOGLE_BASE_URL must be a plain http(s) origin such as https://www.google.com, got "https://***@www.google.com"',
+      'SERPAPI_BASE_URL must be an http(s) URL (got "ftp://***@h")',
+      'CLICKHOUSE_URL must be an http(s) URL (got "***@127.0.0.1:9")',
+      expect.stringMatching(/^SCRAPER_PROXIES entry 1 \(\*\*\*@proxy.example:8080\): /),
+    ]);
+    // A proxy password whose % escape does not decode stopped the start with a URIError's stack.
+    expect(refusal({ SCRAPER_PROXIES: 'http://user:Super%zzURL-PW-SECRET@127.0.0.1:8080' })).toEqual([
+      'SCRAPER_PROXIES entry 1 (http://***@127.0.0.1:8080): the user or password has a percent escape that does not decode (write a literal % as %25)',
+    ]);
+    // ClickHouse takes its user and password in the URL.
+    expect(loadConfig({ CLICKHOUSE_URL: 'http://default:pw@127.0.0.1:8123', ROLES: 'api,projections' }).clickhouse.url).toBe(
+      'http://default:pw@127.0.0.1:8123',
+    );
+  });
+
   it('refuses an api without projections on the embedded ClickHouse, which nothing else writes, and ROLES naming no role', () => {
     expect(() => loadConfig({ ROLES: 'api,scraper' })).toThrow(
       'ROLES has api without projections, so CLICKHOUSE_URL must name the ClickHouse server the projector writes',

@@ -1,4 +1,4 @@
-import { withoutUserinfo } from '@rank/domain/secret-text';
+import { notAnHttpUrl, urlWithCredentials } from '@rank/domain/url-problems';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -13,19 +13,28 @@ export function envReader(env: Env) {
     const value = env[name]?.trim();
     return value === undefined || value === '' ? undefined : value;
   };
-  /** The variable's URL; `fallback` when it is unset, or when it is not an http(s) URL (a problem then). */
-  const httpUrl = <F extends string | undefined>(name: string, fallback: F): string | F => {
+  /**
+   * The variable's URL; `fallback` when it is unset, or when it is not an http(s) URL (a problem
+   * then). A user and password in it are a problem too, unless `credentials` says the client takes
+   * them (ClickHouse's): Node's fetch refuses such a URL, and its error would quote the password.
+   */
+  const httpUrl = <F extends string | undefined>(name: string, fallback: F, options: { credentials?: boolean } = {}): string | F => {
     const raw = get(name);
     if (raw === undefined) return fallback;
+    let url: URL;
     try {
-      const url = new URL(raw);
+      url = new URL(raw);
       if (!['http:', 'https:'].includes(url.protocol)) throw new Error('scheme');
       decodedUserinfo(url);
-      return raw.replace(/\/+$/, '');
     } catch {
-      problems.push(`${name} must be an http(s) URL (got "${withoutUserinfo(raw)}")`);
+      problems.push(notAnHttpUrl(name, raw));
       return fallback;
     }
+    if ((url.username || url.password) && !options.credentials) {
+      problems.push(urlWithCredentials(name, raw));
+      return fallback;
+    }
+    return raw.replace(/\/+$/, '');
   };
   return { problems, get, httpUrl };
 }

@@ -142,11 +142,11 @@ function readBaseUrl(env: Env, problems: string[]): string {
   try {
     url = new URL(raw);
   } catch {
-    problems.push(`GOOGLE_BASE_URL must be an absolute http(s) URL, got "${raw}"`);
+    problems.push(`GOOGLE_BASE_URL must be an absolute http(s) URL, got "${withoutUserinfo(raw)}"`);
     return DEFAULT_SERP_FETCHER_CONFIG.baseUrl;
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash || url.username) {
-    problems.push(`GOOGLE_BASE_URL must be a plain http(s) origin such as https://www.google.com, got "${raw}"`);
+    problems.push(`GOOGLE_BASE_URL must be a plain http(s) origin such as https://www.google.com, got "${withoutUserinfo(raw)}"`);
     return DEFAULT_SERP_FETCHER_CONFIG.baseUrl;
   }
   // Paths are kept (a test double may live under one) but never with a trailing slash.
@@ -194,8 +194,14 @@ export function parseProxyUrl(text: string): ProxyConfig | string {
   if (url.hash && !isCountryCode(country)) {
     return `what follows # must be the country the proxy's address is in, an ISO 3166-1 alpha-2 code such as #DE (got #${country})`;
   }
-  const username = decodeURIComponent(url.username);
-  const password = decodeURIComponent(url.password);
+  let username: string;
+  let password: string;
+  try {
+    username = decodeURIComponent(url.username);
+    password = decodeURIComponent(url.password);
+  } catch {
+    return 'the user or password has a percent escape that does not decode (write a literal % as %25)';
+  }
   // Chromium cannot authenticate to SOCKS proxies, so credentials there would be silently ignored.
   if (url.protocol === 'socks5:' && username) return 'SOCKS5 proxies with credentials are not supported by Chromium';
   const label = `${url.hostname}:${url.port}`;

@@ -39,7 +39,7 @@ it('names every bad variable, never the secrets in them', () => {
     'SERP_FETCH_URL_TEMPLATE must contain {url} where the Google URL goes, e.g. https://api.example.com/?api_key=KEY&url={url}',
     'SERP_SOURCES lists dataforseo: set DATAFORSEO_LOGIN and DATAFORSEO_PASSWORD (your API credentials)',
     'SERP_SOURCES lists serpapi: set SERPAPI_API_KEY',
-    'SERPAPI_BASE_URL must be an absolute http(s) URL, got "ftp://serpapi.com"',
+    'SERPAPI_BASE_URL must be an http(s) URL (got "ftp://serpapi.com")',
   ]);
   expect(problems.join('\n')).not.toContain('secret-key');
   expect(read({ SERP_SOURCES: 'fetch-api' }).problems).toEqual([

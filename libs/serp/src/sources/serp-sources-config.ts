@@ -1,3 +1,4 @@
+import { notAnHttpUrl, urlWithCredentials } from '@rank/domain/url-problems';
 import { isSerpSourceName, SERP_SOURCE_NAMES, type SerpSourceName } from './serp-source';
 import { URL_PLACEHOLDER } from './fetch-api-page-loader';
 
@@ -88,12 +89,17 @@ function readTemplate(env: Env, problems: string[]): string | undefined {
 function readOrigin(env: Env, name: string, fallback: string, problems: string[]): string {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
+  let url: URL;
   try {
-    const url = new URL(raw);
+    url = new URL(raw);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
-    return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
   } catch {
-    problems.push(`${name} must be an absolute http(s) URL, got "${raw}"`);
+    problems.push(notAnHttpUrl(name, raw));
     return fallback;
   }
+  if (url.username || url.password) {
+    problems.push(urlWithCredentials(name, raw));
+    return fallback;
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
