@@ -194,7 +194,12 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     chdbPath: get('CHDB_PATH') ?? join(dataDir, 'clickhouse'),
     adminToken,
     eventStoreConnectionString,
-    clickhouse: { url: httpUrl('CLICKHOUSE_URL', undefined, { credentials: true }), user: get('CLICKHOUSE_USER'), password: get('CLICKHOUSE_PASSWORD'), database },
+    clickhouse: {
+      url: httpUrl('CLICKHOUSE_URL', undefined, { credentials: true }),
+      user: get('CLICKHOUSE_USER'),
+      password: get('CLICKHOUSE_PASSWORD'),
+      database,
+    },
     plansFile: get('PLANS_FILE'),
     roles,
     scraper: scraper as SerpFetcherConfig,
