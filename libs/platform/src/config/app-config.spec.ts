@@ -152,10 +152,22 @@ describe('loadConfig', () => {
       'https://agents.example.com',
       'http://localhost:8080',
     ]);
-    for (const bad of ['https://agents.example.com/', 'agents.example.com', 'ftp://agents.example.com', 'https://Agents.example.com:443'])
+    // The same origin written another way is taken as browsers send it (before, refused as "with a path").
+    expect(
+      loadConfig({ MCP_ALLOWED_ORIGINS: 'https://Agents.example.com:443, http://Tools.example.com/' }, '/srv/app').mcpAllowedOrigins,
+    ).toEqual(['https://agents.example.com', 'http://tools.example.com']);
+    for (const bad of [
+      'agents.example.com',
+      'ftp://agents.example.com',
+      'https://agents.example.com/app',
+      'https://agents.example.com?x=1',
+    ])
       expect(() => loadConfig({ MCP_ALLOWED_ORIGINS: bad })).toThrow(
-        `MCP_ALLOWED_ORIGINS must list origins such as https://app.example.com, without a path (got "${bad}")`,
+        `MCP_ALLOWED_ORIGINS must list http(s) origins such as https://app.example.com, with no path, query or user (got "${bad}")`,
       );
+    expect(() => loadConfig({ MCP_ALLOWED_ORIGINS: 'https://u:ORIGIN-PW-SECRET@agents.example.com' })).toThrow(
+      'MCP_ALLOWED_ORIGINS must list http(s) origins such as https://app.example.com, with no path, query or user (got "https://***@agents.example.com")',
+    );
   });
 
   it('reads the keyword providers and names a half-configured one and a bad base URL', () => {

@@ -173,13 +173,19 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const redisUrl = get('REDIS_URL');
   if (redisUrl !== undefined && !isRedisUrl(redisUrl))
     problems.push(`REDIS_URL must be a redis:// or rediss:// URL (got "${withoutUserinfo(redisUrl)}")`);
-  const mcpAllowedOrigins = (get('MCP_ALLOWED_ORIGINS') ?? '')
+  // Kept as browsers send them (`https://app.example.com`): a host in capitals, a default port or a
+  // trailing slash is the same origin written another way.
+  const mcpAllowedOrigins: string[] = [];
+  for (const entry of (get('MCP_ALLOWED_ORIGINS') ?? '')
     .split(',')
     .map((origin) => origin.trim())
-    .filter(Boolean);
-  for (const origin of mcpAllowedOrigins) {
-    if (originOf(origin) !== origin)
-      problems.push(`MCP_ALLOWED_ORIGINS must list origins such as https://app.example.com, without a path (got "${origin}")`);
+    .filter(Boolean)) {
+    const origin = originOf(entry);
+    if (origin === null)
+      problems.push(
+        `MCP_ALLOWED_ORIGINS must list http(s) origins such as https://app.example.com, with no path, query or user (got "${withoutUserinfo(entry)}")`,
+      );
+    else mcpAllowedOrigins.push(origin);
   }
   const http = {
     requestTimeoutMs: integer('HTTP_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
@@ -224,10 +230,13 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
 }
 
 /** The origin an http(s) URL names (`scheme://host[:port]`, lowercased, default port dropped); null for anything else. */
+/** The origin `text` names (scheme, host and a port other than the default), or null when it says more or less than one. */
 function originOf(text: string): string | null {
   try {
     const url = new URL(text);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null;
+    const http = (url.protocol === 'http:' || url.protocol === 'https:') && /^https?:\/\//i.test(text);
+    const bare = url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+    return http && bare ? url.origin : null;
   } catch {
     return null;
   }
