@@ -40,3 +40,44 @@ describe('TrafficCheck: checks of one new domain at once', () => {
     expect(b.data).toEqual(a.data);
   });
 });
+
+describe('TrafficCheck: a provider that answers late', () => {
+  it('answers without its part once the wait is over, and records the part when it comes', async () => {
+    // Before, a Lighthouse run of up to 90 s held the answer past the 60 s of the MCP client and of proxies.
+    const clock = { now: () => new Date('2026-03-15T12:00:00.000Z') };
+    let measured!: (value: unknown) => void;
+    const providers = {
+      traffic: {
+        configured: true,
+        monthlyTraffic: async () => ({ months: [{ month: '2026-02', visits: 100, bounceRate: 0.5, avgVisitDuration: 60 }] }),
+      },
+      pageSpeed: { measure: () => new Promise((resolve) => (measured = resolve)) },
+    } as unknown as DomainDataProviders;
+    const recorded: string[] = [];
+    const repository = { record: async (command: { type: string }) => void recorded.push(command.type) } as unknown as DomainDataRepository;
+    const reader = { traffic: async () => [], pageSpeedOfDomains: async () => [] } as unknown as DomainDataReader;
+    const allowances = { count: async () => undefined } as unknown as NewDomainAllowances;
+    const check = new TrafficCheck(reader, new DomainDataFetcher(providers, repository, clock), allowances, clock);
+
+    const answer = await check.check('a1', 'shop.example', 50);
+    expect(answer.pagespeed).toBeNull();
+    expect(answer.data?.stats.totalVisits).toBe(100);
+    expect(recorded).toEqual(['RecordTraffic']);
+
+    measured({
+      source: 'psi',
+      performanceScore: 90,
+      accessibilityScore: 90,
+      bestPracticesScore: 90,
+      seoScore: 90,
+      largestContentfulPaint: 1000,
+      firstContentfulPaint: 500,
+      totalBlockingTime: 10,
+      cumulativeLayoutShift: 0.01,
+      cruxFieldData: null,
+      cruxScore: null,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(recorded).toEqual(['RecordTraffic', 'RecordPageSpeed']);
+  });
+});

@@ -9,6 +9,14 @@ import { EngagedTrafficView, engagedTrafficView, pageSpeedSummaryView } from './
 import { homePageOf } from './work/domain-work.process';
 
 const FAILED = Symbol('the provider failed or is not configured');
+const LATE = Symbol('the provider had not answered in time');
+
+/**
+ * How long a traffic check waits for a live part (a Lighthouse run may take 90 s). Under a minute,
+ * since the MCP SDK's client (the `trafficCheck` tool) and common reverse proxies give up after 60 s;
+ * the fetch goes on and is recorded, so the next check answers from it.
+ */
+export const TRAFFIC_CHECK_WAIT_MS = 50_000;
 
 export interface TrafficCheckAnswer {
   domain: string;
@@ -19,8 +27,9 @@ export interface TrafficCheckAnswer {
 /**
  * POST /api/tools/traffic-check: the domain's traffic and home-page speed, from the cache when fresh
  * (30 days), else fetched live and recorded. A domain with no stored traffic counts against the
- * new-domain allowance before anything is fetched. A provider that fails gives null for its part
- * (or the stale record, when there is one), never an error, and nothing is cached for it.
+ * new-domain allowance before anything is fetched. A provider that fails, or has not answered within
+ * TRAFFIC_CHECK_WAIT_MS, gives null for its part (or the stale record, when there is one), never an
+ * error; nothing is cached for a failure, and a late answer is recorded when it comes.
  */
 @Injectable()
 export class TrafficCheck {
@@ -31,22 +40,34 @@ export class TrafficCheck {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async check(accountId: string, domain: string): Promise<TrafficCheckAnswer> {
+  async check(accountId: string, domain: string, waitMs = TRAFFIC_CHECK_WAIT_MS): Promise<TrafficCheckAnswer> {
     const now = this.clock.now();
     const [[traffic], [pageSpeed]] = await Promise.all([this.reader.traffic([domain]), this.reader.pageSpeedOfDomains([domain], 'domain')]);
     if (!traffic) await this.allowances.count(accountId, [domain], now);
 
     // A stale record whose refresh fails is still the best we know: it is answered with its own
     // fetchedAt rather than null, which the spec keeps for "the provider has no information".
-    const [data, pagespeed] = await Promise.all([
-      traffic && isFresh(traffic.fetchedAtMs, now)
-        ? engagedTrafficView(traffic)
-        : this.liveTraffic(domain).then((live) => (live === FAILED ? (traffic ? engagedTrafficView(traffic) : null) : live)),
-      pageSpeed && isFresh(pageSpeed.measuredAtMs, now)
-        ? pageSpeedSummaryView(pageSpeed)
-        : this.livePageSpeed(domain).then((live) => live ?? (pageSpeed ? pageSpeedSummaryView(pageSpeed) : null)),
-    ]);
-    return { domain, data, pagespeed };
+    // A part whose provider has not answered in time is answered as a failure is: the stale record, or null.
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<typeof LATE>((resolve) => (timer = setTimeout(() => resolve(LATE), waitMs)));
+    const inTime = <T>(live: Promise<T>) => Promise.race([live, late]);
+    try {
+      const [data, pagespeed] = await Promise.all([
+        traffic && isFresh(traffic.fetchedAtMs, now)
+          ? engagedTrafficView(traffic)
+          : inTime(this.liveTraffic(domain)).then((live) =>
+              live === FAILED || live === LATE ? (traffic ? engagedTrafficView(traffic) : null) : live,
+            ),
+        pageSpeed && isFresh(pageSpeed.measuredAtMs, now)
+          ? pageSpeedSummaryView(pageSpeed)
+          : inTime(this.livePageSpeed(domain)).then((live) =>
+              live === null || live === LATE ? (pageSpeed ? pageSpeedSummaryView(pageSpeed) : null) : live,
+            ),
+      ]);
+      return { domain, data, pagespeed };
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** The live figures, null when the provider has none for the domain, FAILED when it could not answer. */
