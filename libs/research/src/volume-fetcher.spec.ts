@@ -291,6 +291,26 @@ describe('volume fetcher', () => {
     expect(await volumeEvents('volumes-US-en')).toHaveLength(1);
   });
 
+  it('cuts a call in flight short at stop, records no failure for it, and keeps its checkpoint behind it', async () => {
+    // Before, stop() waited for the call, whose tries may take a minute: past the shutdown's 20 s.
+    const provider = scriptedProvider();
+    let signalled: AbortSignal | undefined;
+    provider.searchVolumes = (market, keywords, signal) => {
+      provider.calls.push({ market, keywords: [...keywords] });
+      signalled = signal;
+      return new Promise((_, reject) => signal?.addEventListener('abort', () => reject(new Error('cut off: the caller stopped waiting'))));
+    };
+    await start(provider, { stale: [{ geoCode: 'US', langCode: 'en', keyword: 'hanging' }] });
+    await waitForCalls(provider, 1);
+    const stopping = Date.now();
+    await fetcher!.stop();
+    expect(Date.now() - stopping).toBeLessThan(1_000);
+    expect(signalled?.aborted).toBe(true);
+    expect(logs.filter((line) => line.includes('failed'))).toEqual([]);
+    expect(await volumeEvents('volumes-US-en')).toEqual([]);
+    expect(await store.readStream('volume-fetcher-checkpoint')).toEqual([]);
+  });
+
   it('paces background calls and stops at once while waiting for its turn', async () => {
     const provider = scriptedProvider();
     const stale = Array.from({ length: 3 }, (_, i) => ({ geoCode: ['US', 'GB', 'DE'][i]!, langCode: 'en', keyword: `k${i}` }));

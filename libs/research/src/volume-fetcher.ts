@@ -68,10 +68,12 @@ export class VolumeFetcher {
   private draining: Promise<void> | undefined;
   /** Failed calls waiting to be tried again, by their timer. */
   private readonly retries = new Map<NodeJS.Timeout, { fetch: VolumeFetch; attempt: number }>();
-  /** A call stop() cut short before it was made: the checkpoint must not pass it. */
+  /** A call stop() cut short, before it was made or in flight: the checkpoint must not pass it. */
   private cutShort = false;
   private sweepTimer: NodeJS.Timeout | undefined;
   private saveTimer: NodeJS.Timeout | undefined;
+  /** Cuts the provider calls in flight short, when stopping. */
+  private readonly stopping = new AbortController();
   /** Ends the pacing waits at once, when stopping. */
   private readonly wakers = new Set<() => void>();
   private lastHandled = 0;
@@ -114,6 +116,9 @@ export class VolumeFetcher {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    // A call in flight is cut off rather than waited for (its tries may take a minute, past the
+    // shutdown's time): it was not done, so the checkpoint stays before it and a restart asks again.
+    this.stopping.abort();
     this.wakers.forEach((wake) => wake());
     await this.subscription?.stop();
     clearInterval(this.sweepTimer);
@@ -222,10 +227,14 @@ export class VolumeFetcher {
     try {
       this.calls += 1;
       const fetchedAt = this.deps.now();
-      const answered = await provider.searchVolumes(market, fetch.keywords);
+      const answered = await provider.searchVolumes(market, fetch.keywords, this.stopping.signal);
       await this.deps.recorder.fetched(market, provider.source, fetchedAt, metricsOfAsked(fetch.keywords, answered));
       for (const k of fetch.keywords) this.recentlyFetched.set(marketKeywordKey(market, k), fetchedAt.toISOString());
     } catch (error) {
+      if (this.stopping.signal.aborted) {
+        this.cutShort = true;
+        return;
+      }
       const reason = error instanceof Error ? error.message : String(error);
       const delay = retryAfterFailure(attempt, this.deps.retryDelaysMs ?? VOLUME_RETRY_DELAYS_MS);
       this.deps.log(

@@ -41,14 +41,18 @@ export class DataForSeoKeywordData implements KeywordDataProvider {
   }
 
   /** Texts are sent normalised (trimmed, lowercased, as the service stores them and as DataForSEO would anyway). */
-  async searchVolumes(market: KeywordMarket, keywords: readonly string[]): Promise<KeywordFigures[]> {
+  async searchVolumes(market: KeywordMarket, keywords: readonly string[], signal?: AbortSignal): Promise<KeywordFigures[]> {
     const target = marketFields(market);
     const askable = [...new Set(keywords.map(normaliseKeyword))].filter(isAskable);
     const figures: KeywordFigures[] = [];
     // One task a call (live endpoints take one), in sequence: DataForSEO rate-limits live Google Ads calls.
     for (let start = 0; start < askable.length; start += KEYWORD_DATA_BATCH_SIZE) {
       const batch = askable.slice(start, start + KEYWORD_DATA_BATCH_SIZE);
-      const result = await this.http.postLiveTask(DATAFORSEO_SEARCH_VOLUME_PATH, { ...target, keywords: batch, search_partners: false });
+      const result = await this.http.postLiveTask(
+        DATAFORSEO_SEARCH_VOLUME_PATH,
+        { ...target, keywords: batch, search_partners: false },
+        signal,
+      );
       figures.push(...itemsToFigures(result));
     }
     return figures;

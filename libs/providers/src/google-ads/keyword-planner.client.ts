@@ -48,17 +48,17 @@ export class GoogleAdsKeywordData implements KeywordDataProvider {
     this.token = new OAuthAccessToken({ ...config, timeoutMs: Math.min(retry.timeoutMs, 10_000) }, PROVIDER);
   }
 
-  async searchVolumes(market: KeywordMarket, keywords: readonly string[]): Promise<KeywordFigures[]> {
+  async searchVolumes(market: KeywordMarket, keywords: readonly string[], signal?: AbortSignal): Promise<KeywordFigures[]> {
     const targeting = targetingOf(market);
     const texts = [...new Set(keywords.map(normaliseKeyword))].filter((text) => text !== '');
     const figures: KeywordFigures[] = [];
     for (let start = 0; start < texts.length; start += KEYWORD_DATA_BATCH_SIZE) {
       const batch = texts.slice(start, start + KEYWORD_DATA_BATCH_SIZE);
-      const body = await this.post(historicalMetricsPath(this.config.customerId), {
-        ...targeting,
-        keywords: batch,
-        historicalMetricsOptions: { includeAverageCpc: true },
-      });
+      const body = await this.post(
+        historicalMetricsPath(this.config.customerId),
+        { ...targeting, keywords: batch, historicalMetricsOptions: { includeAverageCpc: true } },
+        signal,
+      );
       figures.push(...historicalFigures(body, new Set(batch)));
     }
     return figures;

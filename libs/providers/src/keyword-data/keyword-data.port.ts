@@ -57,9 +57,10 @@ export interface KeywordDataProvider {
   readonly source: KeywordDataSource;
   /**
    * Figures of the given keyword texts, in batches of {@link KEYWORD_DATA_BATCH_SIZE} per upstream
-   * task. Keywords the provider knows nothing about may be missing from the answer.
+   * task. Keywords the provider knows nothing about may be missing from the answer. `signal` cuts
+   * the call short (retries and later batches included) once the caller no longer waits for it.
    */
-  searchVolumes(market: KeywordMarket, keywords: readonly string[]): Promise<KeywordFigures[]>;
+  searchVolumes(market: KeywordMarket, keywords: readonly string[], signal?: AbortSignal): Promise<KeywordFigures[]>;
   /** Related keywords for up to {@link MAX_IDEA_SEEDS} seeds, with their figures. */
   ideasForKeywords(market: KeywordMarket, seeds: readonly string[], options?: IdeaOptions): Promise<KeywordFigures[]>;
   /** Keywords relevant to a site, by its domain (`example.com`), with their figures. */
