@@ -1,4 +1,4 @@
-import { withoutSecrets } from './secret-text';
+import { withoutSecrets, withoutUserinfo } from './secret-text';
 
 describe('withoutSecrets', () => {
   it('cuts every secret out of a text, as written and URL-encoded', () => {
@@ -11,5 +11,18 @@ describe('withoutSecrets', () => {
   it('takes a secret that contains another whole, and leaves values too short to be secrets', () => {
     expect(withoutSecrets('login:password1 and password1', ['password1', 'login:password1'])).toBe('[secret] and [secret]');
     expect(withoutSecrets('the page 1234567 loaded', ['1234567', ''])).toBe('the page 1234567 loaded');
+  });
+});
+
+describe('withoutUserinfo', () => {
+  it('masks a user and password however the URL is written, and leaves a URL without them alone', () => {
+    expect(withoutUserinfo('http://user:pw-SECRET@127.0.0.1:9/v1')).toBe('http://***@127.0.0.1:9/v1');
+    expect(withoutUserinfo('https://:pw-SECRET@host')).toBe('https://***@host');
+    expect(withoutUserinfo('default:pw-SECRET@127.0.0.1:9')).toBe('***@127.0.0.1:9');
+    // Before, a space stopped the mask (nothing was masked) and a `//` in the password moved it.
+    expect(withoutUserinfo('http://user:Pa SeCrEt@127.0.0.1:9')).toBe('http://***@127.0.0.1:9');
+    expect(withoutUserinfo('user:pa//SeCrEt@127.0.0.1:9')).toBe('***@127.0.0.1:9');
+    expect(withoutUserinfo('redis://u:p@ss@SECRET@redis:6379')).toBe('redis://***@redis:6379');
+    expect(withoutUserinfo('https://www.google.com/search')).toBe('https://www.google.com/search');
   });
 });

@@ -20,10 +20,14 @@ export function withoutSecrets(text: string, secrets: readonly (string | undefin
 }
 
 /**
- * A URL or connection string as a message may show it: everything between `//` and its last `@`
- * (a user and password, even one a URL parser would refuse) becomes `***`; written without a scheme
- * (`user:password@host:8123`), everything before its last `@`.
+ * A URL or connection string as a message may show it: everything between its scheme's `//` and its
+ * last `@` (a user and password, even one a URL parser would refuse, with spaces or `//` in it)
+ * becomes `***`; written without a scheme (`user:password@host:8123`), everything before its last
+ * `@`. An `@` further on (in a path) masks more than the password, never less.
  */
 export function withoutUserinfo(url: string): string {
-  return url.includes('//') ? url.replace(/\/\/\S*@/, '//***@') : url.replace(/^\S*@/, '***@');
+  const at = url.lastIndexOf('@');
+  if (at < 0) return url;
+  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(url)?.[0] ?? '';
+  return `${scheme}***${url.slice(at)}`;
 }

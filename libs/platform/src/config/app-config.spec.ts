@@ -131,6 +131,10 @@ describe('loadConfig', () => {
     expect(refusal({ SCRAPER_PROXIES: 'http://user:Super%zzURL-PW-SECRET@127.0.0.1:8080' })).toEqual([
       'SCRAPER_PROXIES entry 1 (http://***@127.0.0.1:8080): the user or password has a percent escape that does not decode (write a literal % as %25)',
     ]);
+    // GOOGLE_BASE_URL with a password and no user was taken (the password dropped without a word).
+    expect(refusal({ GOOGLE_BASE_URL: 'http://:URL-PW-SECRET@127.0.0.1:9' })).toEqual([
+      'GOOGLE_BASE_URL must be a plain http(s) origin such as https://www.google.com, got "http://***@127.0.0.1:9"',
+    ]);
     // ClickHouse takes its user and password in the URL.
     expect(loadConfig({ CLICKHOUSE_URL: 'http://default:pw@127.0.0.1:8123', ROLES: 'api,projections' }).clickhouse.url).toBe(
       'http://default:pw@127.0.0.1:8123',

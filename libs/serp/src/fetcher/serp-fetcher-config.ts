@@ -145,7 +145,7 @@ function readBaseUrl(env: Env, problems: string[]): string {
     problems.push(`GOOGLE_BASE_URL must be an absolute http(s) URL, got "${withoutUserinfo(raw)}"`);
     return DEFAULT_SERP_FETCHER_CONFIG.baseUrl;
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash || url.username) {
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash || url.username || url.password) {
     problems.push(`GOOGLE_BASE_URL must be a plain http(s) origin such as https://www.google.com, got "${withoutUserinfo(raw)}"`);
     return DEFAULT_SERP_FETCHER_CONFIG.baseUrl;
   }
