@@ -67,15 +67,18 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ REDIS_URL: 'http://redis:6379' })).toThrow(/REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/);
   });
 
+  /** The problems a start is refused with. */
+  const problemsOf = (env: Record<string, string>): string[] => {
+    try {
+      loadConfig(env);
+    } catch (error) {
+      return (error as ConfigError).problems;
+    }
+    throw new Error('the configuration was accepted');
+  };
+
   it('names a URL it refuses without its password: a bad port or scheme must not print the credentials', () => {
-    const refusal = (env: Record<string, string>) => {
-      try {
-        loadConfig(env);
-      } catch (error) {
-        return (error as Error).message;
-      }
-      throw new Error('the configuration was accepted');
-    };
+    const refusal = (env: Record<string, string>) => problemsOf(env).join('\n');
     const redis = refusal({ REDIS_URL: 'redis://user:REDIS-PW-SECRET@127.0.0.1:abc' });
     expect(redis).toContain('REDIS_URL must be a redis:// or rediss:// URL (got "redis://***@127.0.0.1:abc")');
     const clickhouse = refusal({ CLICKHOUSE_URL: 'http://u:CH-PW-SECRET@127.0.0.1:99999' });
@@ -90,14 +93,7 @@ describe('loadConfig', () => {
   });
 
   it('refuses a user and password in a provider URL, and never prints one however the URL is written', () => {
-    const refusal = (env: Record<string, string>) => {
-      try {
-        loadConfig(env);
-      } catch (error) {
-        return (error as ConfigError).problems;
-      }
-      throw new Error('the configuration was accepted');
-    };
+    const refusal = problemsOf;
     // Before: OPENAI_BASE_URL and DATAFORSEO_BASE_URL with a password were accepted, and fetch's
     // refusal quoted the password into the log, the events and keyword-suggestions' lastError.
     expect(refusal({ OPENAI_BASE_URL: 'http://user:URL-PW-SECRET@127.0.0.1:9/v1', OPENAI_MODEL: 'm' })).toEqual([
