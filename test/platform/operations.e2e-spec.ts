@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -183,6 +184,20 @@ describe('JSON logs of the service in a process of its own', () => {
       expect(listed.status).toBe(200);
       expect(listed.requestId).toBe('trace-123');
       await call('GET', '/api/projects', 'not-a-key');
+      // A client that goes away before its answer (here, in the middle of its body): before, no line at all.
+      await new Promise<void>((resolve) => {
+        const dropped = httpRequest(new URL('/api/projects', child.url), {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${apiKey}`,
+            'content-type': 'application/json',
+            'content-length': '100',
+            'x-request-id': 'dropped-1',
+          },
+        });
+        dropped.on('error', () => resolve());
+        dropped.write('{"name": "', () => setTimeout(() => (dropped.destroy(), resolve()), 200));
+      });
 
       // The access line is written once the answer has gone: give it a moment.
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -211,6 +226,9 @@ describe('JSON logs of the service in a process of its own', () => {
       );
       expect(access).toContainEqual(expect.objectContaining({ method: 'POST', route: '/admin/accounts', status: 201 }));
       expect(access).toContainEqual(expect.objectContaining({ route: '/api/projects', status: 401 }));
+      expect(access).toContainEqual(
+        expect.objectContaining({ requestId: 'dropped-1', method: 'POST', route: '/api/projects', status: 499 }),
+      );
     } finally {
       await child.kill('SIGTERM');
       rmSync(dataDir, { recursive: true, force: true });

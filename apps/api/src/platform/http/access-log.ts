@@ -21,20 +21,15 @@ export function requestIdOf(request: IncomingMessage): string {
 const routeOf = (request: FastifyRequest) => request.routeOptions.url ?? '(unmatched)';
 
 /**
- * One access line per request, when its answer is sent: method, route pattern, status, duration,
+ * One access line per request, when its answer is sent (or its client goes away first, as 499): method, route pattern, status, duration,
  * the account when a key authenticated it, and the request id, which also goes back in the
  * `X-Request-Id` header. Neither headers nor the query are logged. The same numbers feed
  * `rank_http_request_duration_seconds`.
  */
 export function logRequests(fastify: FastifyInstance, metrics: Metrics): void {
   const logger = new Logger('Http');
-  fastify.addHook('onRequest', async (request, reply) => {
-    void reply.header('x-request-id', request.id);
-  });
-  fastify.addHook('onResponse', async (request, reply) => {
+  const log = (request: FastifyRequest, status: number, durationMs: number) => {
     const route = routeOf(request);
-    const durationMs = reply.elapsedTime;
-    const status = reply.statusCode;
     metrics.httpRequestDuration.observe({ method: request.method, route, status: String(status) }, durationMs / 1000);
     const caller = (request as unknown as Record<string, Caller | undefined>)[CALLER];
     logger.log({
@@ -46,5 +41,19 @@ export function logRequests(fastify: FastifyInstance, metrics: Metrics): void {
       durationMs: Math.round(durationMs * 10) / 10,
       ...(caller?.kind === 'account' ? { accountId: caller.accountId } : {}),
     });
+  };
+  const startedAt = new WeakMap<FastifyRequest, number>();
+  fastify.addHook('onRequest', async (request, reply) => {
+    startedAt.set(request, performance.now());
+    void reply.header('x-request-id', request.id);
   });
+  fastify.addHook('onResponse', async (request, reply) => log(request, reply.statusCode, reply.elapsedTime));
+  // A client that goes away before its answer gets no onResponse: its line says 499 (nginx's
+  // "client closed request"), so that a dropped request leaves a trace like any other.
+  fastify.addHook('onRequestAbort', async (request) =>
+    log(request, CLIENT_CLOSED_REQUEST, performance.now() - (startedAt.get(request) ?? performance.now())),
+  );
 }
+
+/** The status an access line gives a request whose client went away before the answer (nginx's). */
+const CLIENT_CLOSED_REQUEST = 499;
