@@ -165,6 +165,8 @@ describe('JSON logs of the service in a process of its own', () => {
       CHDB_PATH: join(dataDir, 'clickhouse'),
       ADMIN_TOKEN: TEST_ADMIN_TOKEN,
       ROLES: 'api,projections',
+      // The dropped serp-check's handler ends soon after, so the closing does not wait for it.
+      SERP_CHECK_TIMEOUT_MS: '1000',
     });
     try {
       const call = async (method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}) => {
@@ -184,7 +186,8 @@ describe('JSON logs of the service in a process of its own', () => {
       expect(listed.status).toBe(200);
       expect(listed.requestId).toBe('trace-123');
       await call('GET', '/api/projects', 'not-a-key');
-      // A client that goes away before its answer (here, in the middle of its body): before, no line at all.
+      // Clients that go away before their answer, in the middle of a body and after a whole one
+      // (serp-check waits for a scraper this process does not run): before, no line at all.
       await new Promise<void>((resolve) => {
         const dropped = httpRequest(new URL('/api/projects', child.url), {
           method: 'POST',
@@ -197,6 +200,16 @@ describe('JSON logs of the service in a process of its own', () => {
         });
         dropped.on('error', () => resolve());
         dropped.write('{"name": "', () => setTimeout(() => (dropped.destroy(), resolve()), 200));
+      });
+      await new Promise<void>((resolve) => {
+        const waiting = httpRequest(new URL('/api/tools/serp-check', child.url), {
+          method: 'POST',
+          headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'x-request-id': 'dropped-2' },
+        });
+        waiting.on('error', () => resolve());
+        waiting.end(JSON.stringify({ keyword: 'eggs', geo: 'US', lang: 'en' }), () =>
+          setTimeout(() => (waiting.destroy(), resolve()), 300),
+        );
       });
 
       // The access line is written once the answer has gone: give it a moment.
@@ -229,6 +242,10 @@ describe('JSON logs of the service in a process of its own', () => {
       expect(access).toContainEqual(
         expect.objectContaining({ requestId: 'dropped-1', method: 'POST', route: '/api/projects', status: 499 }),
       );
+      expect(access).toContainEqual(expect.objectContaining({ requestId: 'dropped-2', route: '/api/tools/serp-check', status: 499 }));
+      // One line a request, whatever ended it.
+      const ids = access.map((line) => line.requestId);
+      expect(ids.length).toBe(new Set(ids).size);
     } finally {
       await child.kill('SIGTERM');
       rmSync(dataDir, { recursive: true, force: true });

@@ -28,7 +28,11 @@ const routeOf = (request: FastifyRequest) => request.routeOptions.url ?? '(unmat
  */
 export function logRequests(fastify: FastifyInstance, metrics: Metrics): void {
   const logger = new Logger('Http');
+  const logged = new WeakSet<FastifyRequest>();
+  /** The request's one line: the first of its answer and its connection closing before it. */
   const log = (request: FastifyRequest, status: number, durationMs: number) => {
+    if (logged.has(request)) return;
+    logged.add(request);
     const route = routeOf(request);
     metrics.httpRequestDuration.observe({ method: request.method, route, status: String(status) }, durationMs / 1000);
     const caller = (request as unknown as Record<string, Caller | undefined>)[CALLER];
@@ -42,17 +46,16 @@ export function logRequests(fastify: FastifyInstance, metrics: Metrics): void {
       ...(caller?.kind === 'account' ? { accountId: caller.accountId } : {}),
     });
   };
-  const startedAt = new WeakMap<FastifyRequest, number>();
   fastify.addHook('onRequest', async (request, reply) => {
-    startedAt.set(request, performance.now());
+    const startedAt = performance.now();
     void reply.header('x-request-id', request.id);
+    // A connection that closes before the answer has gone (the client went away, before or after
+    // sending its body) gets no onResponse: its line says 499 (nginx's "client closed request").
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) log(request, CLIENT_CLOSED_REQUEST, performance.now() - startedAt);
+    });
   });
   fastify.addHook('onResponse', async (request, reply) => log(request, reply.statusCode, reply.elapsedTime));
-  // A client that goes away before its answer gets no onResponse: its line says 499 (nginx's
-  // "client closed request"), so that a dropped request leaves a trace like any other.
-  fastify.addHook('onRequestAbort', async (request) =>
-    log(request, CLIENT_CLOSED_REQUEST, performance.now() - (startedAt.get(request) ?? performance.now())),
-  );
 }
 
 /** The status an access line gives a request whose client went away before the answer (nginx's). */
