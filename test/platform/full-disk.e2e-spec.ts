@@ -24,11 +24,15 @@ describe('A full DATA_DIR disk', () => {
     key = (await app.createAccount()).apiKey;
   }, 60_000);
   afterAll(async () => {
-    // Room again first: the service's closing writes checkpoints.
-    rmSync(join(small, 'filler'), { force: true });
-    await app?.close();
-    execFileSync('umount', [small]);
-    rmSync(dir, { recursive: true, force: true });
+    try {
+      // Room again first: the service's closing writes checkpoints.
+      rmSync(join(small, 'filler'), { force: true });
+      await app?.close();
+    } finally {
+      // Unmounted even when the closing fails, so that no tmpfs outlives the run.
+      execFileSync('umount', [small]);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   const fill = () => {
