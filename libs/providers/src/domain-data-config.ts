@@ -1,4 +1,4 @@
-import { Env, envReader } from './shared/env-reader';
+import { Env, envReader } from '@rank/domain/env-reader';
 import { DEFAULT_CRUX_BASE_URL } from './crux/crux-history-client';
 import { DEFAULT_PAGESPEED_BASE_URL } from './pagespeed/psi-page-speed-provider';
 import { DEFAULT_SIMILARWEB_BASE_URL } from './similarweb/similarweb-client';

@@ -2,7 +2,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { chromiumPathProblem } from '@rank/serp/browser/chromium-path-error';
 import { SerpFetcherConfig, SerpFetcherConfigError, serpFetcherConfigFromEnv } from '@rank/serp/fetcher/serp-fetcher-config';
 import { DomainDataProvidersConfig, domainDataProvidersConfigFromEnv } from '@rank/providers/domain-data-config';
-import { decodedUserinfo, envReader } from '@rank/providers/shared/env-reader';
+import { decodedUserinfo, envReader } from '@rank/domain/env-reader';
 import { KeywordProvidersConfig, keywordProvidersConfigFromEnv } from '@rank/providers/keyword-data/keyword-data-config';
 import { SerpSourcesConfig, serpSourcesConfigFromEnv } from '@rank/serp/sources/serp-sources-config';
 import { withoutUserinfo } from '@rank/domain/secret-text';

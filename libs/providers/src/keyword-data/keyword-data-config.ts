@@ -1,4 +1,4 @@
-import { Env, envReader } from '../shared/env-reader';
+import { Env, envReader } from '@rank/domain/env-reader';
 /** DataForSEO API credentials (HTTP Basic) and where the API is. */
 export interface DataForSeoConfig {
   login: string;

@@ -1,5 +1,6 @@
 /** Settings of the SERP fetcher, and how they are read from the environment. */
 
+import type { Env } from '@rank/domain/env-reader';
 import { isCountryCode } from '@rank/domain/iso-codes';
 import { withoutUserinfo } from '@rank/domain/secret-text';
 
@@ -90,8 +91,6 @@ export class SerpFetcherConfigError extends Error {
     this.name = 'SerpFetcherConfigError';
   }
 }
-
-type Env = Readonly<Record<string, string | undefined>>;
 
 /**
  * Reads the fetcher's settings from environment variables, falling back to the defaults for unset

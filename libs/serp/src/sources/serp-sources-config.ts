@@ -1,4 +1,4 @@
-import { notAnHttpUrl, urlWithCredentials } from '@rank/domain/url-problems';
+import { Env, envReader } from '@rank/domain/env-reader';
 import { isSerpSourceName, SERP_SOURCE_NAMES, type SerpSourceName } from './serp-source';
 import { URL_PLACEHOLDER } from './fetch-api-page-loader';
 
@@ -21,8 +21,6 @@ export const DEFAULT_SERPAPI_BASE_URL = 'https://serpapi.com';
 /** DataForSEO's live mode averages about 6 s a call; a 100-deep page can take several times that. */
 const API_TIMEOUT_MS = 60_000;
 
-type Env = Readonly<Record<string, string | undefined>>;
-
 /**
  * Reads `SERP_SOURCES` and what the listed sources need. Every problem is named with its variable;
  * the caller reports them all at start. A variable of a source that is not listed is not checked.
@@ -44,6 +42,8 @@ export function serpSourcesConfigFromEnv(env: Env, problems: string[]): SerpSour
   if (raw && names.length === 0) problems.push('SERP_SOURCES is empty; list at least one of ' + SERP_SOURCE_NAMES.join(', '));
   const config: SerpSourcesConfig = { order: order.length > 0 ? order : ['browser'], apiTimeoutMs: API_TIMEOUT_MS };
 
+  // Base URLs are read as every URL variable is (envReader), in one wording with the other parts'.
+  const urls = envReader(env);
   if (order.includes('fetch-api')) config.fetchUrlTemplate = readTemplate(env, problems);
   if (order.includes('dataforseo')) {
     const login = env.DATAFORSEO_LOGIN?.trim();
@@ -53,14 +53,15 @@ export function serpSourcesConfigFromEnv(env: Env, problems: string[]): SerpSour
     config.dataForSeo = {
       login: login ?? '',
       password: password ?? '',
-      baseUrl: readOrigin(env, 'DATAFORSEO_BASE_URL', DEFAULT_DATAFORSEO_BASE_URL, problems),
+      baseUrl: urls.httpUrl('DATAFORSEO_BASE_URL', DEFAULT_DATAFORSEO_BASE_URL),
     };
   }
   if (order.includes('serpapi')) {
     const apiKey = env.SERPAPI_API_KEY?.trim();
     if (!apiKey) problems.push('SERP_SOURCES lists serpapi: set SERPAPI_API_KEY');
-    config.serpApi = { apiKey: apiKey ?? '', baseUrl: readOrigin(env, 'SERPAPI_BASE_URL', DEFAULT_SERPAPI_BASE_URL, problems) };
+    config.serpApi = { apiKey: apiKey ?? '', baseUrl: urls.httpUrl('SERPAPI_BASE_URL', DEFAULT_SERPAPI_BASE_URL) };
   }
+  problems.push(...urls.problems);
   return config;
 }
 
@@ -84,22 +85,4 @@ function readTemplate(env: Env, problems: string[]): string | undefined {
     return undefined;
   }
   return template;
-}
-
-function readOrigin(env: Env, name: string, fallback: string, problems: string[]): string {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  let url: URL;
-  try {
-    url = new URL(raw);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
-  } catch {
-    problems.push(notAnHttpUrl(name, raw));
-    return fallback;
-  }
-  if (url.username || url.password) {
-    problems.push(urlWithCredentials(name, raw));
-    return fallback;
-  }
-  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }

@@ -1,4 +1,4 @@
-import { notAnHttpUrl, urlWithCredentials } from '@rank/domain/url-problems';
+import { withoutUserinfo } from './secret-text';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -48,3 +48,10 @@ export function decodedUserinfo(url: URL): void {
   decodeURIComponent(url.username);
   decodeURIComponent(url.password);
 }
+
+/** One wording wherever a URL variable is read, so that one two parts read (DATAFORSEO_BASE_URL) is refused once. */
+const notAnHttpUrl = (name: string, raw: string) => `${name} must be an http(s) URL (got "${withoutUserinfo(raw)}")`;
+
+/** Node's fetch refuses a URL with a user or password in it, and a failure would quote it whole. */
+const urlWithCredentials = (name: string, raw: string) =>
+  `${name} must not carry a user or password (got "${withoutUserinfo(raw)}"): a provider's key goes in its own variable`;
