@@ -21,18 +21,16 @@ export function requestIdOf(request: IncomingMessage): string {
 const routeOf = (request: FastifyRequest) => request.routeOptions.url ?? '(unmatched)';
 
 /**
- * One access line per request, when its answer is sent (or its client goes away first, as 499): method, route pattern, status, duration,
+ * One access line per request, when its response closes: method, route pattern, status, duration,
  * the account when a key authenticated it, and the request id, which also goes back in the
  * `X-Request-Id` header. Neither headers nor the query are logged. The same numbers feed
- * `rank_http_request_duration_seconds`.
+ * `rank_http_request_duration_seconds`. A response closes once, whether it was sent or its
+ * connection went first (the client went away, before or after sending its body): Fastify runs no
+ * onResponse for the latter, whose line says 499 (nginx's "client closed request").
  */
 export function logRequests(fastify: FastifyInstance, metrics: Metrics): void {
   const logger = new Logger('Http');
-  const logged = new WeakSet<FastifyRequest>();
-  /** The request's one line: the first of its answer and its connection closing before it. */
   const log = (request: FastifyRequest, status: number, durationMs: number) => {
-    if (logged.has(request)) return;
-    logged.add(request);
     const route = routeOf(request);
     metrics.httpRequestDuration.observe({ method: request.method, route, status: String(status) }, durationMs / 1000);
     const caller = (request as unknown as Record<string, Caller | undefined>)[CALLER];
@@ -46,16 +44,15 @@ export function logRequests(fastify: FastifyInstance, metrics: Metrics): void {
       ...(caller?.kind === 'account' ? { accountId: caller.accountId } : {}),
     });
   };
-  fastify.addHook('onRequest', async (request, reply) => {
+  // A callback hook, not an async one: it runs on every request, and a promise each would cost them all.
+  fastify.addHook('onRequest', (request, reply, done) => {
     const startedAt = performance.now();
     void reply.header('x-request-id', request.id);
-    // A connection that closes before the answer has gone (the client went away, before or after
-    // sending its body) gets no onResponse: its line says 499 (nginx's "client closed request").
-    reply.raw.once('close', () => {
-      if (!reply.raw.writableFinished) log(request, CLIENT_CLOSED_REQUEST, performance.now() - startedAt);
-    });
+    reply.raw.once('close', () =>
+      log(request, reply.raw.writableFinished ? reply.statusCode : CLIENT_CLOSED_REQUEST, performance.now() - startedAt),
+    );
+    done();
   });
-  fastify.addHook('onResponse', async (request, reply) => log(request, reply.statusCode, reply.elapsedTime));
 }
 
 /** The status an access line gives a request whose client went away before the answer (nginx's). */
