@@ -1,3 +1,4 @@
+import { pause } from '@rank/providers/shared/retry';
 import { followAllForGood } from '@rank/event-store/lasting-subscriptions';
 import { uuidFromName } from '@rank/domain/deterministic-uuid';
 import { parseEvent } from '@rank/domain/domain-event';
@@ -72,13 +73,10 @@ export class VolumeFetcher {
   private cutShort = false;
   private sweepTimer: NodeJS.Timeout | undefined;
   private saveTimer: NodeJS.Timeout | undefined;
-  /** Cuts the provider calls in flight short, when stopping. */
+  /** Aborted by stop(): ends the pacing waits at once and cuts the provider calls in flight short. */
   private readonly stopping = new AbortController();
-  /** Ends the pacing waits at once, when stopping. */
-  private readonly wakers = new Set<() => void>();
   private lastHandled = 0;
   private saved = 0;
-  private stopped = false;
   /** Start times of the provider calls (ms on the process clock), for pacing. */
   private callTimes: number[] = [];
   /** Provider calls made (for the bench and the log). */
@@ -115,11 +113,9 @@ export class VolumeFetcher {
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
     // A call in flight is cut off rather than waited for (its tries may take a minute, past the
     // shutdown's time): it was not done, so the checkpoint stays before it and a restart asks again.
     this.stopping.abort();
-    this.wakers.forEach((wake) => wake());
     await this.subscription?.stop();
     clearInterval(this.sweepTimer);
     clearTimeout(this.saveTimer);
@@ -132,17 +128,8 @@ export class VolumeFetcher {
     if (!retriesWaiting && !this.cutShort && this.isIdle()) await this.saveCheckpoint(this.lastHandled);
   }
 
-  /** A wait that stop() cuts short. */
-  private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const wake = () => {
-        clearTimeout(timer);
-        this.wakers.delete(wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, ms);
-      this.wakers.add(wake);
-    });
+  private get stopped(): boolean {
+    return this.stopping.signal.aborted;
   }
 
   private isIdle(): boolean {
@@ -219,7 +206,7 @@ export class VolumeFetcher {
     const wait = waitBeforeCall(this.callTimes, now, this.deps.callsPerMinute ?? VOLUME_CALLS_PER_MINUTE);
     // The turn is taken before the wait, so that calls running side by side do not take the same one.
     this.callTimes = [...this.callTimes.filter((t) => t > now - 60_000), now + wait].sort((a, b) => a - b);
-    if (wait > 0) await this.pause(wait);
+    if (wait > 0) await pause(wait, this.stopping.signal);
     if (this.stopped) {
       this.cutShort = true;
       return;
@@ -231,7 +218,7 @@ export class VolumeFetcher {
       await this.deps.recorder.fetched(market, provider.source, fetchedAt, metricsOfAsked(fetch.keywords, answered));
       for (const k of fetch.keywords) this.recentlyFetched.set(marketKeywordKey(market, k), fetchedAt.toISOString());
     } catch (error) {
-      if (this.stopping.signal.aborted) {
+      if (this.stopped) {
         this.cutShort = true;
         return;
       }

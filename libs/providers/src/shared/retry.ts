@@ -27,7 +27,7 @@ export function isTransient(error: unknown): boolean {
 }
 
 /** A pause that ends early when `signal` aborts. */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+export function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise<void>((resolve) => {
     const done = () => {
       clearTimeout(timer);
