@@ -73,15 +73,17 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return { status, body: { success: false, ...body }, headers };
     }
     if (isDiskFull(exception)) {
-      // Nothing was written (an append is one transaction), and the client can try again: not a 500.
+      // Still the spec's 500 (its table has no other status for a fault of the server), but saying
+      // what happened: nothing was written (an append is one transaction), and the same request
+      // succeeds once there is room.
       return {
-        status: 503,
+        status: 500,
         body: {
           success: false,
           message:
             'The service cannot store anything now: the disk of its event store is full. Nothing was written; try again once there is room.',
         },
-        headers: { 'retry-after': '60' },
+        headers: {},
       };
     }
     const fastifyError = exception as { code?: string; statusCode?: number; message?: string };
