@@ -18,9 +18,11 @@ import { MultilineText } from '../platform/http/well-formed-input';
 
 /**
  * The spec allows "an icon identifier or URL"; clients render it, so a URL must be http(s) (never
- * `javascript:` or `data:`) and an identifier has no scheme at all. Empty means no icon.
+ * `javascript:` or `data:`) and an identifier has no scheme at all. Empty means no icon. Written
+ * without a regular-expression flag (the scheme in either case), since the document shows it as is.
  */
-const ICON = /^(?:https?:\/\/[^\s]+|[A-Za-z0-9][A-Za-z0-9._-]{0,63})?$/i;
+const ICON_PATTERN = '^(?:[Hh][Tt][Tt][Pp][Ss]?://\\S+|[A-Za-z0-9][A-Za-z0-9._-]{0,63})?$';
+const ICON = new RegExp(ICON_PATTERN);
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
@@ -49,8 +51,7 @@ export class ProjectSettingsBody {
 
   @ApiPropertyOptional({
     maxLength: 2048,
-    // ICON without its `i` flag, which a JSON Schema pattern cannot carry.
-    pattern: '^(?:[Hh][Tt][Tt][Pp][Ss]?://\\S+|[A-Za-z0-9][A-Za-z0-9._-]{0,63})?$',
+    pattern: ICON_PATTERN,
     description: 'An http(s) URL, or an icon identifier (letters, digits, `.`, `_`, `-`; at most 64); empty for none',
     example: 'https://example.com/favicon.ico',
   })

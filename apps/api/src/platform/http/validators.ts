@@ -8,9 +8,6 @@ import { trimText } from '@rank/domain/trimmed-text';
 /** Two letters, any case (surrounding spaces are trimmed): the form of an ISO 3166-1 alpha-2 country or ISO 639-1 language code, as documented. */
 export const TWO_LETTER_CODE_PATTERN = '^[A-Za-z]{2}$';
 
-/** The range of days every date field takes, for the document. */
-export const DATE_RANGE_NOTE = 'a real calendar day from 1970-01-01 to 2149-06-06';
-
 /** A 24-character lowercase hex id (clarifications: Identifiers), also written in the document so a client sees the form. */
 export const OBJECT_ID_PATTERN = '^[0-9a-f]{24}$';
 
@@ -38,6 +35,9 @@ export const RequiredText = (maxLength: number, api: ApiPropertyOptions = {}) =>
 /** The days a ClickHouse `Date` column holds: a day outside them would be stored as another day. */
 export const FIRST_STORABLE_DAY = '1970-01-01';
 export const LAST_STORABLE_DAY = '2149-06-06';
+
+/** The range of days every date field takes, for the document. */
+export const DATE_RANGE_NOTE = `a real calendar day from ${FIRST_STORABLE_DAY} to ${LAST_STORABLE_DAY}`;
 
 /** `YYYY-MM-DD` naming a real calendar day (2026-02-30 is refused) that the read models can store. */
 export const IsCalendarDate = (options: ValidationOptions = {}) =>
