@@ -1,4 +1,8 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { CruxHistoryClient } from '@rank/providers/crux/crux-history-client';
+import { PsiPageSpeedProvider } from '@rank/providers/pagespeed/psi-page-speed-provider';
+import { SimilarwebClient } from '@rank/providers/similarweb/similarweb-client';
 import { FakeCruxHistory, type FakeCruxPeriod } from '@rank/providers/crux/testing/fake-crux-history';
 import type { DomainDataProviders } from '../domain-data-providers';
 import type { DomainDataRepository } from '../domain-data.repository';
@@ -150,4 +154,51 @@ describe('DomainDataFetcher: the same question asked twice at once', () => {
       'pagespeed https://a.example/',
     ]);
   });
+});
+
+describe('DomainDataFetcher: stopped while provider calls hang', () => {
+  let upstream: Server;
+  let asked: string[];
+  let recorded: DomainDataCommand[];
+  let fetcher: DomainDataFetcher;
+
+  beforeEach(async () => {
+    asked = [];
+    recorded = [];
+    // Similarweb, PageSpeed Insights and CrUX all at one address that takes every request and never answers.
+    upstream = createServer((request) => void asked.push(new URL(request.url!, 'http://upstream').pathname));
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+    const providers: DomainDataProviders = {
+      traffic: new SimilarwebClient({ baseUrl, apiKey: 'similarweb-key' }),
+      pageSpeed: new PsiPageSpeedProvider({ baseUrl, apiKey: 'psi-key' }),
+      crux: new CruxHistoryClient({ baseUrl, apiKey: 'crux-key' }),
+    };
+    const repository = { record: async (command: DomainDataCommand) => void recorded.push(command) } as unknown as DomainDataRepository;
+    fetcher = new DomainDataFetcher(providers, repository, { now: () => new Date('2026-03-02T00:00:00Z') });
+  });
+  afterEach(async () => {
+    upstream.closeAllConnections();
+    await new Promise((resolve) => upstream.close(resolve));
+  });
+
+  it('cuts every call under way off at once, records no failure for them, and asks nothing after', async () => {
+    // Given a traffic fetch, a page-speed run and a CrUX history under way, none answered (the providers' timeouts are 15-60 s)
+    const underWay = [
+      fetcher.traffic('shop.example', 'background'),
+      fetcher.pageSpeed('shop.example', 'https://shop.example/', 'domain', 'background'),
+      fetcher.cruxHistory('shop.example', 'url', 'https://shop.example/eggs', 'background'),
+    ];
+    while (asked.length < 5) await new Promise((resolve) => setTimeout(resolve, 10));
+    // When the process stops
+    const stoppedAt = Date.now();
+    fetcher.stop();
+    // then each ends within moments, as stopped: not a failure of the provider, so nothing is recorded
+    expect(await Promise.all(underWay)).toEqual([{ kind: 'stopped' }, { kind: 'stopped' }, { kind: 'stopped' }]);
+    expect(Date.now() - stoppedAt).toBeLessThan(2_000);
+    expect(recorded).toEqual([]);
+    // and a question asked after the stop goes nowhere
+    expect(await fetcher.traffic('other.example', 'request')).toEqual({ kind: 'stopped' });
+    expect(asked).toHaveLength(5);
+  }, 10_000);
 });

@@ -6,8 +6,13 @@ import { DOMAIN_DATA_PROVIDERS, DomainDataProviders } from '../domain-data-provi
 import { DomainDataRepository } from '../domain-data.repository';
 import type { CruxPoint, DomainDataKind, FetchOrigin, PageSpeedFigures, PageSpeedLevel, TrafficMonth } from '../domain/domain-data.events';
 
-/** What one fetch gave: the data (recorded), nothing because no provider is configured, or a failure (recorded as one). */
-export type FetchOutcome<T> = { kind: 'fetched'; value: T } | { kind: 'unconfigured' } | { kind: 'failed'; reason: string };
+/**
+ * What one fetch gave: the data (recorded), nothing because no provider is configured, a failure
+ * (recorded as one), or nothing because the service stopped first (nothing recorded: the work is not
+ * done, and is asked again after the restart).
+ */
+export type FetchOutcome<T> =
+  { kind: 'fetched'; value: T } | { kind: 'unconfigured' } | { kind: 'failed'; reason: string } | { kind: 'stopped' };
 
 const figuresOf = (m: PageSpeedMeasurement): PageSpeedFigures => ({
   source: m.source,
@@ -45,6 +50,8 @@ export class DomainDataFetcher {
   private readonly running = new Map<string, Promise<FetchOutcome<unknown>>>();
   /** Answers fetched in the last RECENT_MS, by question: the read models show them only once projected. */
   private readonly recent = new Map<string, { outcome: FetchOutcome<unknown>; atMs: number }>();
+  /** Aborted by `stop`: every provider call under way is cut off, and none starts after. */
+  private readonly stopping = new AbortController();
 
   constructor(
     @Inject(DOMAIN_DATA_PROVIDERS) private readonly providers: DomainDataProviders,
@@ -59,7 +66,7 @@ export class DomainDataFetcher {
   traffic(domain: string, origin: FetchOrigin): Promise<FetchOutcome<{ months: TrafficMonth[]; fetchedAt: Date }>> {
     if (!this.providers.traffic.configured) return Promise.resolve({ kind: 'unconfigured' });
     return this.attempt({ domain, kind: 'traffic', target: domain, origin }, 'domain', async () => {
-      const traffic = await this.providers.traffic.monthlyTraffic(domain, this.clock.now());
+      const traffic = await this.providers.traffic.monthlyTraffic(domain, this.clock.now(), this.stopping.signal);
       const months = traffic?.months ?? [];
       const fetchedAt = this.clock.now();
       await this.repository.record({ type: 'RecordTraffic', domain, months }, fetchedAt);
@@ -75,7 +82,7 @@ export class DomainDataFetcher {
     origin: FetchOrigin,
   ): Promise<FetchOutcome<PageSpeedFigures & { measuredAt: string }>> {
     return this.attempt({ domain, kind: 'pagespeed', target: url, level, origin }, level, async () => {
-      const figures = figuresOf(await this.providers.pageSpeed.measure(url));
+      const figures = figuresOf(await this.providers.pageSpeed.measure(url, this.stopping.signal));
       const measuredAt = this.clock.now();
       await this.repository.record({ type: 'RecordPageSpeed', domain, url, level, figures }, measuredAt);
       return { ...figures, measuredAt: measuredAt.toISOString() };
@@ -86,7 +93,8 @@ export class DomainDataFetcher {
   cruxHistory(domain: string, target: 'origin' | 'url', url: string, origin: FetchOrigin): Promise<FetchOutcome<CruxPoint[]>> {
     if (!this.providers.crux.configured) return Promise.resolve({ kind: 'unconfigured' });
     return this.attempt({ domain, kind: 'crux', target: url, origin }, target, async () => {
-      const history = target === 'origin' ? await this.originHistory(url) : await this.providers.crux.history({ url });
+      const history =
+        target === 'origin' ? await this.originHistory(url) : await this.providers.crux.history({ url }, this.stopping.signal);
       const points = (history?.points ?? []).map((p) => ({ date: p.date, lcp: p.lcp.p75, cls: p.cls.p75, inp: p.inp.p75 }));
       await this.repository.record({ type: 'RecordCruxHistory', domain, target, url, points }, this.clock.now());
       return points;
@@ -99,10 +107,19 @@ export class DomainDataFetcher {
    * origin has none, the `www.` origin is asked.
    */
   private async originHistory(origin: string): Promise<CruxHistory | null> {
-    const history = await this.providers.crux.history({ origin });
+    const history = await this.providers.crux.history({ origin }, this.stopping.signal);
     if (history) return history;
     const www = wwwOriginOf(origin);
-    return www === null ? null : this.providers.crux.history({ origin: www });
+    return www === null ? null : this.providers.crux.history({ origin: www }, this.stopping.signal);
+  }
+
+  /**
+   * Cuts off the provider calls under way, and answers every later question `stopped`: at a SIGTERM
+   * the background work would otherwise hold the closing for a whole Lighthouse run (up to 90 s)
+   * or provider timeout, past SHUTDOWN_TIMEOUT_MS. What was cut off is not recorded as a failure.
+   */
+  stop(): void {
+    this.stopping.abort();
   }
 
   /**
@@ -120,6 +137,7 @@ export class DomainDataFetcher {
     run: () => Promise<T>,
   ): Promise<FetchOutcome<T>> {
     const question = JSON.stringify([fetch.domain, fetch.kind, scope, fetch.target]);
+    if (this.stopping.signal.aborted) return Promise.resolve({ kind: 'stopped' });
     const shared = this.running.get(question) as Promise<FetchOutcome<T>> | undefined;
     if (shared) return shared;
     const nowMs = this.clock.now().getTime();
@@ -141,6 +159,7 @@ export class DomainDataFetcher {
     try {
       return { kind: 'fetched', value: await run() };
     } catch (error) {
+      if (this.stopping.signal.aborted) return { kind: 'stopped' };
       // Provider messages name the provider and path, never the query (where the keys travel).
       const reason = error instanceof Error ? error.message : String(error);
       this.logger.warn(`${fetch.kind} of ${fetch.target} failed: ${reason}`);

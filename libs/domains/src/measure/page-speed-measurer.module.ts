@@ -24,7 +24,9 @@ export class PageSpeedMeasurerLifecycle implements OnApplicationBootstrap, OnApp
     this.measurer = new PageSpeedMeasurer({
       store: this.store,
       measure: async (request) => {
-        await this.fetcher.pageSpeed(request.domain, request.url, request.level, request.retry ? 'retry' : 'background');
+        const outcome = await this.fetcher.pageSpeed(request.domain, request.url, request.level, request.retry ? 'retry' : 'background');
+        // Cut off by a stop of this process's fetcher: not measured, so not settled; the group offers it again.
+        if (outcome.kind === 'stopped') throw new Error('the service stopped before the measurement was made');
       },
       log: (message) => this.logger.warn(message),
     });

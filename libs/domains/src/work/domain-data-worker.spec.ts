@@ -108,4 +108,54 @@ describe('DomainDataWorker: places for fetches', () => {
     );
     expect(started.slice(3, 4)).toEqual(['traffic b.example']);
   });
+
+  it('keeps the fetches a stop cut off before its checkpoint, so the restart asks for them again', async () => {
+    // Given a project whose fetches (all of them: room for every one) are under way
+    const cut = new Promise<void>((resolve) => (finish = resolve));
+    const stopping = new DomainDataWorker({
+      store,
+      now: () => new Date('2026-03-01T00:00:00.000Z'),
+      fetchRecord: async () => ({ lastSuccessAt: null, failures: 0, round: 0 }),
+      run: (scheduled: ScheduledJob) => {
+        started.push(jobKey(scheduled.job));
+        return cut;
+      },
+      log: () => undefined,
+      concurrency: 10,
+      tickMs: 5,
+    });
+    await projectCreated('p1', 'a.example');
+    await stopping.start();
+    await waitFor(
+      async () => started.length,
+      (n) => n === 3,
+      5_000,
+      5,
+    );
+    // When the process stops: the fetcher cuts the calls off, so they end as the worker stops
+    finish();
+    await stopping.stop();
+    // then a worker started after the restart runs them again
+    const again: string[] = [];
+    const restarted = new DomainDataWorker({
+      store,
+      now: () => new Date('2026-03-01T00:00:00.000Z'),
+      fetchRecord: async () => ({ lastSuccessAt: null, failures: 0, round: 0 }),
+      run: async (scheduled: ScheduledJob) => void again.push(jobKey(scheduled.job)),
+      log: () => undefined,
+      tickMs: 5,
+    });
+    await restarted.start();
+    try {
+      await waitFor(
+        async () => again.length,
+        (n) => n === 3,
+        5_000,
+        5,
+      );
+      expect(again.sort()).toEqual([...started].sort());
+    } finally {
+      await restarted.stop();
+    }
+  });
 });

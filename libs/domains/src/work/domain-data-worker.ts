@@ -11,7 +11,10 @@ export interface DomainDataWorkerDependencies {
   now(): Date;
   /** What the domain's stream knows of one fetch (its last success, its failures since). */
   fetchRecord(job: ScheduledJob['job']): Promise<FetchRecord>;
-  /** Fetches and records the outcome (data or failure), or hands it to the scrapers; never throws for a provider failure. */
+  /**
+   * Fetches and records the outcome (data or failure), or hands it to the scrapers; never throws for a
+   * provider failure. Its calls are cut off when the process stops (the fetcher's stop).
+   */
   run(scheduled: ScheduledJob): Promise<void>;
   log(message: string): void;
   /** Fetches at once (each may be a Lighthouse run of 10–30 s); one domain holds all but one of them at most. */
@@ -147,6 +150,9 @@ export class DomainDataWorker {
     try {
       const record = await this.deps.fetchRecord(job.scheduled.job);
       if (shouldFetch(job.scheduled, record, this.deps.now())) await this.deps.run(job.scheduled);
+      // A fetch that ends after the stop was likely cut off by it: it stays before the checkpoint, to
+      // be asked again after the restart (where the freshness rule drops it if it was done after all).
+      if (this.stopped) this.pending.set(jobKey(job.scheduled.job), job);
     } catch (error) {
       // The stores failed (the fetch itself never throws): try again later rather than lose the job.
       this.deps.log(`domain-data job ${jobKey(job.scheduled.job)} could not run: ${String(error)}`);

@@ -48,6 +48,8 @@ export class DomainDataWorkerLifecycle implements OnApplicationBootstrap, OnAppl
   }
 
   async onApplicationShutdown(): Promise<void> {
+    // The fetches under way end at once (cut off, not recorded), so the worker's stop does not wait for them.
+    this.fetcher.stop();
     await this.worker?.stop();
   }
 

@@ -27,7 +27,7 @@ export class CruxHistoryClient implements CruxHistoryProvider {
 
   constructor(private readonly options: CruxHistoryOptions) {}
 
-  async history(target: CruxTarget): Promise<CruxHistory | null> {
+  async history(target: CruxTarget, signal?: AbortSignal): Promise<CruxHistory | null> {
     const url = new URL(`${this.options.baseUrl}/records:queryHistoryRecord`);
     if (this.options.apiKey) url.searchParams.set('key', this.options.apiKey);
     const body = { ...target, metrics: Object.keys(METRICS) };
@@ -37,6 +37,7 @@ export class CruxHistoryClient implements CruxHistoryProvider {
       url,
       body,
       timeoutMs: this.options.timeoutMs ?? 15_000,
+      signal,
       secrets: [this.options.apiKey],
     });
     if (status === 404) return null;

@@ -30,7 +30,7 @@ export interface CruxHistoryProvider {
   /**
    * The weekly series of LCP, CLS and INP p75 for the target (all form factors together). Null
    * when CrUX has no data for it (its 404) or the provider is not configured; throws
-   * `UpstreamError` when the provider failed.
+   * `UpstreamError` when the provider failed, or was cut off by `signal` (the service stopping).
    */
-  history(target: CruxTarget): Promise<CruxHistory | null>;
+  history(target: CruxTarget, signal?: AbortSignal): Promise<CruxHistory | null>;
 }

@@ -63,6 +63,24 @@ describe('LighthousePageSpeedProvider (real Lighthouse, local pages)', () => {
     expect(slow.firstContentfulPaint!).toBeGreaterThan(fast.firstContentfulPaint!);
   });
 
+  it('is cut off at once when its signal aborts (the service stopping), and a run waiting its turn never starts', async () => {
+    // Given a run on a page that never answers, and another waiting behind it
+    const stop = new AbortController();
+    const running = lighthouse.measure(page('/hang'), stop.signal).catch((error: unknown) => error);
+    const waiting = lighthouse.measure(page('/hang'), stop.signal).catch((error: unknown) => error);
+    while (site.hung === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    // When the signal aborts
+    const abortedAt = Date.now();
+    stop.abort();
+    // then both end within moments as cut off, not as a failure of the page, and the second never loaded it
+    for (const failure of await Promise.all([running, waiting])) {
+      expect(failure).toBeInstanceOf(UpstreamError);
+      expect(failure).toMatchObject({ provider: 'lighthouse', kind: 'timeout', message: expect.stringContaining('cut off') });
+    }
+    expect(Date.now() - abortedAt).toBeLessThan(5_000);
+    expect(site.hung).toBe(1);
+  });
+
   it('fails with a typed error, not a record of zeros, when the page answers 500', async () => {
     const failure = await lighthouse.measure(page('/broken')).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(UpstreamError);

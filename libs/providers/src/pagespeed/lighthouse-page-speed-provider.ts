@@ -35,13 +35,16 @@ export class LighthousePageSpeedProvider implements PageSpeedProvider {
 
   constructor(private readonly options: LighthouseOptions = {}) {}
 
-  measure(url: string): Promise<PageSpeedMeasurement> {
-    const run = this.queue.then(() => this.measureNow(url));
+  measure(url: string, signal?: AbortSignal): Promise<PageSpeedMeasurement> {
+    const run = this.queue.then(() => {
+      if (signal?.aborted) throw cutOff();
+      return this.measureNow(url, signal);
+    });
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async measureNow(url: string): Promise<PageSpeedMeasurement> {
+  private async measureNow(url: string, signal: AbortSignal | undefined): Promise<PageSpeedMeasurement> {
     const timeoutMs = this.options.timeoutMs ?? 90_000;
     const deadline = Date.now() + timeoutMs;
     const [port, proxy] = await Promise.all([freePort(), PublicWebProxy.start(this.options.egress)]);
@@ -69,7 +72,8 @@ export class LighthousePageSpeedProvider implements PageSpeedProvider {
         throw new UpstreamError(LIGHTHOUSE_PROVIDER, 'unreachable', error instanceof Error ? error.message : String(error));
       }
       try {
-        const lhr = await runLighthouse({ url, port, timeoutMs: Math.max(1_000, deadline - Date.now()) });
+        if (signal?.aborted) throw cutOff();
+        const lhr = await runLighthouse({ url, port, timeoutMs: Math.max(1_000, deadline - Date.now()), signal });
         return {
           url,
           source: 'lighthouse',
@@ -95,10 +99,14 @@ interface RunInput {
   url: string;
   port: number;
   timeoutMs: number;
+  /** Aborts the run (the service stopping): the Lighthouse process is killed. */
+  signal: AbortSignal | undefined;
 }
 
+const cutOff = () => new UpstreamError(LIGHTHOUSE_PROVIDER, 'timeout', 'the run was cut off: the service is stopping');
+
 /** Runs the Lighthouse child process against the browser on `port`; answers the result it printed. */
-function runLighthouse({ url, port, timeoutMs }: RunInput): Promise<unknown> {
+function runLighthouse({ url, port, timeoutMs, signal }: RunInput): Promise<unknown> {
   const input = {
     lighthousePath: require.resolve('lighthouse'),
     url,
@@ -121,12 +129,19 @@ function runLighthouse({ url, port, timeoutMs }: RunInput): Promise<unknown> {
       child.kill('SIGKILL');
       reject(new UpstreamError(LIGHTHOUSE_PROVIDER, 'timeout', `the run took longer than ${timeoutMs} ms`));
     }, timeoutMs);
+    const abort = () => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(cutOff());
+    };
+    signal?.addEventListener('abort', abort, { once: true });
     child.on('error', (error) => {
       clearTimeout(timer);
       reject(new UpstreamError(LIGHTHOUSE_PROVIDER, 'unreachable', `could not start the Lighthouse process: ${error.message}`));
     });
     child.on('close', (code) => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', abort);
       const line = stdout.trim().split('\n').pop() ?? '';
       if (code === 0 && line !== '') {
         try {

@@ -39,7 +39,8 @@ export interface PageSpeedProvider {
   /**
    * Measures `url` (an absolute http(s) URL). Throws `UpstreamError` when no measurement could be
    * made (provider down, timeout, malformed answer, page that did not load); never returns a
-   * half-filled record for a failure.
+   * half-filled record for a failure. Once `signal` aborts (the service stopping), the measurement
+   * is cut off, or never started when it was still waiting for its turn.
    */
-  measure(url: string): Promise<PageSpeedMeasurement>;
+  measure(url: string, signal?: AbortSignal): Promise<PageSpeedMeasurement>;
 }

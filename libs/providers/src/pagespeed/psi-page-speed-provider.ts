@@ -26,7 +26,7 @@ export class PsiPageSpeedProvider implements PageSpeedProvider {
 
   constructor(private readonly options: PsiOptions) {}
 
-  async measure(url: string): Promise<PageSpeedMeasurement> {
+  async measure(url: string, signal?: AbortSignal): Promise<PageSpeedMeasurement> {
     const request = new URL(`${this.options.baseUrl}/runPagespeed`);
     request.searchParams.set('url', url);
     request.searchParams.set('strategy', 'mobile');
@@ -38,6 +38,7 @@ export class PsiPageSpeedProvider implements PageSpeedProvider {
       method: 'GET',
       url: request,
       timeoutMs: this.options.timeoutMs ?? 60_000,
+      signal,
       secrets: [this.options.apiKey],
     });
     if (status !== 200) {

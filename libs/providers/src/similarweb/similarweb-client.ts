@@ -33,10 +33,10 @@ export class SimilarwebClient implements TrafficProvider {
 
   constructor(private readonly options: SimilarwebOptions) {}
 
-  async monthlyTraffic(domain: string, now: Date): Promise<DomainTraffic | null> {
+  async monthlyTraffic(domain: string, now: Date, signal?: AbortSignal): Promise<DomainTraffic | null> {
     const { start, end } = lastTwelveMonths(now);
     const [visits, bounceRate, avgVisitDuration] = await Promise.all(
-      (Object.keys(SERIES) as (keyof typeof SERIES)[]).map((series) => this.series(domain, series, start, end)),
+      (Object.keys(SERIES) as (keyof typeof SERIES)[]).map((series) => this.series(domain, series, start, end, signal)),
     );
     if (visits === null || visits.size === 0) return null;
     // Similarweb's figures are estimates with long fractions: whole visits, a 4-digit rate, centiseconds.
@@ -55,6 +55,7 @@ export class SimilarwebClient implements TrafficProvider {
     series: keyof typeof SERIES,
     start: string,
     end: string,
+    signal: AbortSignal | undefined,
   ): Promise<Map<string, number | null> | null> {
     const { path, field } = SERIES[series];
     const url = new URL(`${this.options.baseUrl}/v1/website/${encodeURIComponent(domain)}/total-traffic-and-engagement/${path}`);
@@ -70,6 +71,7 @@ export class SimilarwebClient implements TrafficProvider {
       method: 'GET',
       url,
       timeoutMs: this.options.timeoutMs ?? 20_000,
+      signal,
       secrets: [this.options.apiKey],
     });
     const answer = asObject(body);

@@ -23,7 +23,7 @@ export interface TrafficProvider {
   /**
    * The last 12 complete months before `now` for `domain` (a bare host, `example.com`). Null when
    * the provider has no data for the domain or is not configured; throws `UpstreamError` when the
-   * provider failed.
+   * provider failed, or was cut off by `signal` (the service stopping).
    */
-  monthlyTraffic(domain: string, now: Date): Promise<DomainTraffic | null>;
+  monthlyTraffic(domain: string, now: Date, signal?: AbortSignal): Promise<DomainTraffic | null>;
 }

@@ -5,14 +5,23 @@ import type { AddressInfo } from 'node:net';
  * Pages on 127.0.0.1 whose speed is known in advance, for real Lighthouse runs: `/fast` is a small
  * static page; `/slow` waits for a render-blocking script that arrives late and then keeps the main
  * thread busy, so its paint comes late and its blocking time is long; `/broken` answers 500;
- * `/redirect?to=<url>` redirects there; `/webrtc?to=<host:port>` asks a STUN server there.
+ * `/redirect?to=<url>` redirects there; `/webrtc?to=<host:port>` asks a STUN server there; `/hang`
+ * never answers (`hung` counts its requests).
  */
 export class SpeedTestSite {
+  /** Requests of `/hang` so far. */
+  hung = 0;
+
   private constructor(private readonly server: Server) {}
 
   static async start(): Promise<SpeedTestSite> {
+    let site: SpeedTestSite | undefined;
     const server = createServer((req, res) => {
       const path = (req.url ?? '/').split('?')[0];
+      if (path === '/hang') {
+        site!.hung += 1;
+        return;
+      }
       const send = (status: number, type: string, body: string) => {
         res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
         res.end(body);
@@ -39,7 +48,8 @@ export class SpeedTestSite {
       send(404, 'text/plain', 'not found');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return new SpeedTestSite(server);
+    site = new SpeedTestSite(server);
+    return site;
   }
 
   url(path: string): string {
