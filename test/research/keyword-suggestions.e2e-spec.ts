@@ -307,6 +307,35 @@ describe('Keyword suggestions', () => {
     );
   });
 
+  it('cuts a run off at stop without recording it as failed, and the restarted runner makes it', async () => {
+    const store = app.running.stores.eventStore;
+    const typesIn = async (id: string) => (await store.readStream(`suggestions-${id}`)).map((e) => e.type);
+    const lifecycle = app.running.app.get(SuggestionsRunnerLifecycle);
+    // Given a run whose model call, under way, answers only after 20 s
+    llm.failNext({ kind: 'delay', ms: 20_000, then: { kind: 'json', body: chatAnswer(['late phrase']) } });
+    const asked = llm.requests.length;
+    const project = (await app.request('POST', '/api/projects', { key, body: { name: 'Stopping', domain: 'stopping-model.example' } })).body
+      .project._id as string;
+    await waitFor(
+      async () => llm.requests.length,
+      (n) => n > asked,
+    );
+    // When the runner stops (a SIGTERM)
+    const stoppedAt = Date.now();
+    await lifecycle.current!.stop();
+    // then it does not wait for the model (before, it held the closing until the call ended), and the run is not a failure
+    expect(Date.now() - stoppedAt).toBeLessThan(5_000);
+    expect(await typesIn(project)).toEqual(['SuggestionsRunStarted']);
+    // and the runner of the next start makes the run it left unfinished
+    await lifecycle.onApplicationBootstrap();
+    await waitFor(
+      () => typesIn(project),
+      (types) => types.includes('SuggestionsRunFinished'),
+      30_000,
+    );
+    expect(await typesIn(project)).toEqual(['SuggestionsRunStarted', 'SuggestionsRunFinished']);
+  });
+
   // Last: it reads what every test above recorded.
   describe('the OpenAPI document', () => {
     it('describes every answer above', async () => {

@@ -1,7 +1,7 @@
 import { KeywordDataError } from '@rank/providers/keyword-data/keyword-data-error';
 import type { KeywordDataProvider } from '../keyword-data-providers';
 import type { StoredVolume } from '../volumes.reader';
-import { SuggestionsGenerator } from './suggestions-generator';
+import { SuggestionsGenerator, SuggestionsStopped } from './suggestions-generator';
 
 const NOW = new Date('2026-03-15T12:00:00.000Z');
 const us = { geoCode: 'US', langCode: 'en' };
@@ -145,6 +145,17 @@ describe('suggestions generator: the language model', () => {
     expect(output.seedUsed).toBe('autocomplete');
     expect(output.error).toBe('The language model failed, autocomplete was used instead: the model answered 500');
     await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(asked).toEqual(['US', 'GB', 'CA', 'AU']);
+    expect(signals.map((signal) => signal?.aborted)).toEqual([true, true, true, true]);
+  });
+
+  it('ends at once when the service stops: the calls under way are cut off, and autocomplete does not stand in', async () => {
+    const { generator, asked, signals } = withModel(() => new Promise<string[]>(() => undefined));
+    const stop = new AbortController();
+    const run = generator.generate({ domain: 'shop.example', locales: markets, tracked: [], titles: [] }, stop.signal);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    stop.abort();
+    await expect(run).rejects.toBeInstanceOf(SuggestionsStopped);
     expect(asked).toEqual(['US', 'GB', 'CA', 'AU']);
     expect(signals.map((signal) => signal?.aborted)).toEqual([true, true, true, true]);
   });

@@ -60,6 +60,17 @@ function brandOf(domain: string): string {
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/** A run given up because the service is stopping: not a failure of its seeds (nothing is recorded). */
+export class SuggestionsStopped extends Error {
+  constructor() {
+    super('the service stopped before the suggestions were made');
+  }
+}
+
+const stopIfAborted = (signal: AbortSignal | undefined) => {
+  if (signal?.aborted) throw new SuggestionsStopped();
+};
+
 /**
  * One run's work: phrases per locale from the model when one is configured (all locales, or
  * autocomplete for all of them if the model fails in any), else from Google Autocomplete's
@@ -70,22 +81,28 @@ const reasonOf = (error: unknown) => (error instanceof Error ? error.message : S
 export class SuggestionsGenerator {
   constructor(private readonly deps: SuggestionsGeneratorDependencies) {}
 
-  async generate(input: SuggestionsInput): Promise<SuggestionsOutput> {
+  /**
+   * `stop` aborts when the service stops: the calls under way are cut off and the run throws
+   * `SuggestionsStopped`, so that it is run again after the restart rather than recorded as failed.
+   */
+  async generate(input: SuggestionsInput, stop?: AbortSignal): Promise<SuggestionsOutput> {
     let seedUsed: SeedUsed = 'autocomplete';
     let modelFailure: string | null = null;
     let found: Map<string, string[]> | undefined;
     if (this.deps.llm) {
       try {
-        found = await this.fromModel(this.deps.llm, input);
+        found = await this.fromModel(this.deps.llm, input, stop);
         seedUsed = 'llm';
       } catch (failure) {
+        stopIfAborted(stop);
         modelFailure = reasonOf(failure);
         this.deps.log(`keyword suggestions for ${input.domain}: the language model failed, autocomplete was used instead: ${modelFailure}`);
       }
     }
     try {
-      found ??= await this.fromAutocomplete(input);
+      found ??= await this.fromAutocomplete(input, stop);
     } catch (failure) {
+      stopIfAborted(stop);
       // Both seeds failed: the run's error says so, the model's failure too, not only the last one.
       throw modelFailure === null ? failure : new Error(`${reasonOf(failure)}; before it, the language model failed: ${modelFailure}`);
     }
@@ -96,20 +113,26 @@ export class SuggestionsGenerator {
         input.tracked.filter((k) => k.geoCode === market.geoCode && k.langCode === market.langCode).map((k) => normaliseKeyword(k.keyword)),
       );
       const candidates = candidatePhrases(found.get(marketKey(market)) ?? [], tracked);
-      const volumes = await this.volumesOf(market, candidates);
+      const volumes = await this.volumesOf(market, candidates, stop);
+      stopIfAborted(stop);
       locales.push({ ...market, phrases: choosePhrases(candidates, tracked, volumes) });
     }
     return { seedUsed, locales, error };
   }
 
   /** Every locale's phrases from the model, a few locales at once; the first failure, or the deadline, fails them all. */
-  private async fromModel(llm: KeywordLlm, input: SuggestionsInput): Promise<Map<string, string[]>> {
+  private async fromModel(llm: KeywordLlm, input: SuggestionsInput, stop: AbortSignal | undefined): Promise<Map<string, string[]>> {
     const found = new Map<string, string[]>();
     const markets = [...input.locales];
     let next = 0;
-    // Ended by the first failure or the deadline: the calls under way are cut off (their answers
-    // would not be used, and each retry is paid for), and no further locale is asked.
+    // Ended by the first failure, the deadline or the stop: the calls under way are cut off (their
+    // answers would not be used, and each retry is paid for), and no further locale is asked.
     const over = new AbortController();
+    stopIfAborted(stop);
+    const stopped = new Promise<never>((_, reject) =>
+      stop?.addEventListener('abort', () => reject(new SuggestionsStopped()), { once: true }),
+    );
+    stopped.catch(() => undefined);
     const askInTurn = async () => {
       while (!over.signal.aborted && next < markets.length) {
         const market = markets[next++]!;
@@ -122,7 +145,11 @@ export class SuggestionsGenerator {
       timer = setTimeout(() => reject(new Error(`it had not answered for every locale after ${deadlineMs / 1000} s`)), deadlineMs);
     });
     try {
-      await Promise.race([Promise.all(Array.from({ length: Math.min(MODEL_CALLS_AT_ONCE, markets.length) }, askInTurn)), deadline]);
+      await Promise.race([
+        Promise.all(Array.from({ length: Math.min(MODEL_CALLS_AT_ONCE, markets.length) }, askInTurn)),
+        deadline,
+        stopped,
+      ]);
     } finally {
       over.abort();
       clearTimeout(timer);
@@ -150,7 +177,7 @@ export class SuggestionsGenerator {
   }
 
   /** Completions of the locale's tracked keywords (else of the domain's name); a query that fails is skipped, every query failing fails the run. */
-  private async fromAutocomplete(input: SuggestionsInput): Promise<Map<string, string[]>> {
+  private async fromAutocomplete(input: SuggestionsInput, stop: AbortSignal | undefined): Promise<Map<string, string[]>> {
     const found = new Map<string, string[]>();
     let answered = 0;
     let lastFailure: unknown;
@@ -159,6 +186,8 @@ export class SuggestionsGenerator {
       const seeds = tracked.length > 0 ? tracked.slice(0, AUTOCOMPLETE_SEEDS_PER_LOCALE) : [brandOf(input.domain)];
       const phrases: string[] = [];
       for (const q of seeds) {
+        // A query takes up to 10 s (2 tries of 5 s): the stop waits for the one under way only.
+        stopIfAborted(stop);
         try {
           phrases.push(...(await this.deps.autocomplete.complete({ q, hl: market.langCode, gl: market.geoCode })));
           answered += 1;
@@ -176,7 +205,7 @@ export class SuggestionsGenerator {
    * The latest month's volume of each phrase: stored while fresh (a month), else asked from the
    * provider (and recorded), the stale figure standing in when that fails; none without a provider.
    */
-  private async volumesOf(market: Market, phrases: readonly string[]): Promise<Map<string, number>> {
+  private async volumesOf(market: Market, phrases: readonly string[], stop: AbortSignal | undefined): Promise<Map<string, number>> {
     const lastVolume = new Map<string, number>();
     if (phrases.length === 0) return lastVolume;
     const stored = await this.deps.stored(phrases.map((keyword) => ({ ...market, keyword })));
@@ -190,13 +219,14 @@ export class SuggestionsGenerator {
     if (!provider || missing.length === 0) return lastVolume;
     try {
       const fetchedAt = this.deps.now();
-      const metrics = metricsOfAsked(missing, await provider.searchVolumes(market, missing));
+      const metrics = metricsOfAsked(missing, await provider.searchVolumes(market, missing, stop));
       await this.deps.recorder.fetched(market, provider.source, fetchedAt, metrics);
       for (const m of metrics) {
         const last = lastVolumeOf(m.history);
         if (last !== null) lastVolume.set(m.keyword, last);
       }
     } catch (failure) {
+      stopIfAborted(stop);
       // Volumes only order the list: without them the phrases keep the seed's order.
       this.deps.log(`volumes of ${missing.length} suggested phrases (${market.geoCode}/${market.langCode}) failed: ${reasonOf(failure)}`);
     }

@@ -9,13 +9,14 @@ import { WORKSPACE_EVENT_TYPES, WorkspaceEvent } from '@rank/projects/domain/wor
 import type { ProjectContentRepository, WorkspaceRepository } from '@rank/projects/workspace.repository';
 import { SUGGESTION_EVENT_TYPES, SuggestionEvent, suggestionsStreamName } from './suggestion.events';
 import { JobPool } from '../job-pool';
-import type { SuggestionsGenerator } from './suggestions-generator';
+import { type SuggestionsGenerator, SuggestionsStopped } from './suggestions-generator';
 import { foldSuggestions, localesOf, runFor, SuggestionsState, SuggestionsTrigger } from './suggestions.process';
 
 export interface SuggestionsRunnerDependencies {
   store: EventStore;
   workspaces: Pick<WorkspaceRepository, 'load'>;
   contents: Pick<ProjectContentRepository, 'load'>;
+  /** Given the runner's stop signal: a run cut off by it throws `SuggestionsStopped`. */
   generator: Pick<SuggestionsGenerator, 'generate'>;
   rankingTitles(projectId: string): Promise<string[]>;
   projectIds(): Promise<string[]>;
@@ -67,7 +68,8 @@ export class SuggestionsRunner {
   private sweepTimer: NodeJS.Timeout | undefined;
   private lastHandled = 0;
   private saved = 0;
-  private stopped = false;
+  /** Aborted by `stop`: the runs under way are cut off, left unfinished, and run again after the restart. */
+  private readonly stopping = new AbortController();
   /** Runs made since start (for tests and the log). */
   runs = 0;
 
@@ -98,7 +100,7 @@ export class SuggestionsRunner {
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
+    this.stopping.abort();
     await this.subscription?.stop();
     clearInterval(this.sweepTimer);
     await this.work.stop();
@@ -119,7 +121,7 @@ export class SuggestionsRunner {
   }
 
   private enqueue(trigger: SuggestionsTrigger): void {
-    if (!this.stopped) this.work.add(trigger);
+    if (!this.stopping.signal.aborted) this.work.add(trigger);
   }
 
   private async handle(trigger: SuggestionsTrigger): Promise<void> {
@@ -165,7 +167,8 @@ export class SuggestionsRunner {
     };
     try {
       const tracked = keywords.map((k) => ({ geoCode: k.geoCode, langCode: k.langCode, keyword: k.value }));
-      const output = await this.deps.generator.generate({ domain, locales, tracked, titles: await this.deps.rankingTitles(projectId) });
+      const titles = await this.deps.rankingTitles(projectId);
+      const output = await this.deps.generator.generate({ domain, locales, tracked, titles }, this.stopping.signal);
       if (await deletedMeanwhile()) return;
       await append(
         {
@@ -175,6 +178,8 @@ export class SuggestionsRunner {
         'finished',
       );
     } catch (error) {
+      // Cut off by the stop: the run stays unfinished (started, never ended), which the restart runs again.
+      if (error instanceof SuggestionsStopped) return;
       const reason = error instanceof Error ? error.message : String(error);
       if (await deletedMeanwhile()) return;
       this.deps.log(`keyword suggestions for project ${projectId} failed: ${reason}`);
