@@ -98,5 +98,4 @@ SELECT project_id, keyword_id, check_id, checked_at, position, url, title, domai
 FROM check_snapshots
 ARRAY JOIN ai_positions AS position, ai_urls AS url, ai_titles AS title, ai_domains AS domain;
 
--- Last, so that a rerun of the INSERT above still finds it.
-DROP TABLE IF EXISTS serp_checks;
+-- serp_checks is dropped by migration 018, not here: see there.

@@ -7,6 +7,7 @@ import { createReadStore } from '@rank/read-store/create-read-store';
 import { loadMigrationsFromDir } from '@rank/read-store/migrations';
 import type { ReadStore } from '@rank/read-store/read-store.port';
 import { AppConfig, ConfigError } from '../config/app-config';
+import { StartRefusal } from '../start-refusal';
 import { repositoryPath } from '../repository-path';
 import type { Metrics } from '../metrics/metrics';
 import { timeAppends } from '../metrics/timed-event-store';
@@ -89,7 +90,7 @@ export async function openStores(config: AppConfig, metrics?: Metrics): Promise<
     });
     await readStore.migrate(readModelMigrations()).catch(async (error: unknown) => {
       await readStore.close().catch(() => undefined);
-      throw error;
+      throw config.clickhouse.url === undefined ? (embeddedMigrationRefusal(error, config.chdbPath) ?? error) : error;
     });
     return { eventStore, readStore };
   } catch (error) {
@@ -98,6 +99,23 @@ export async function openStores(config: AppConfig, metrics?: Metrics): Promise<
     if (error instanceof ChdbDirectoryInUseError) throw new ConfigError([`CHDB_PATH ${JSON.stringify(config.chdbPath)}: ${error.message}`]);
     throw unreachableServer(error, config.clickhouse.url) ?? error;
   }
+}
+
+/**
+ * A migration of the embedded read models that failed, as a refusal that says the way out: those
+ * read models are all rebuilt from the event log, which no migration touches, so a store left
+ * where no migration can run (by a bug, or a kill the migration was not written for) is set aside
+ * and made again. Before, the start (and `projections:rebuild`) failed with a stack trace alone.
+ */
+function embeddedMigrationRefusal(error: unknown, chdbPath: string): StartRefusal | undefined {
+  const message = error instanceof Error ? error.message : '';
+  if (!/^Migration \S+ failed at statement /.test(message)) return undefined;
+  return new StartRefusal(
+    `The read models could not be brought up to date. ${message.trim()}\n` +
+      `The events are untouched, and every read model is rebuilt from them: stop every process using CHDB_PATH ` +
+      `${JSON.stringify(chdbPath)}, move that directory aside (or delete it), and start again; the start replays the ` +
+      "event log into new read models (API keys' lastUsedAt, kept only there, starts again empty).",
+  );
 }
 
 /** A ClickHouse server that cannot be reached, as a refusal naming CLICKHOUSE_URL (its origin: no credentials). */
