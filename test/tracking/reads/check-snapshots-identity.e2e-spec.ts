@@ -160,7 +160,7 @@ describe('check_snapshots (migration 014): the readers of results answer as from
 
   const migration = (name: string) => TRACKING_MIGRATIONS().find((m) => m.name === name)!.statements;
 
-  /** Migrations 012 and 014 have done their work: the projection's rows, no serp_checks left, every reader's answers. */
+  /** Migrations 012, 014 and 018 have done their work: the projection's rows, no serp_checks left, every reader's answers. */
   async function expectProjectionsRowsAndAnswers(): Promise<void> {
     expect(await snapshots()).toEqual(projected);
     const [left] = await store().query<{ n: string }>(
@@ -183,10 +183,11 @@ describe('check_snapshots (migration 014): the readers of results answer as from
     expect({ competitors, standings }).toEqual({ competitors: fromProjection.competitors, standings: fromProjection.standings });
 
     for (const statement of migration('012_serp_checks')) await store().command(statement);
-    // 014 stopped before its last statement (dropping serp_checks), then run again from its first.
+    // 014 stopped before its last statement, then run again from its first; then 018 drops serp_checks.
     const snapshotsMigration = migration('014_check_snapshots');
     for (const statement of snapshotsMigration.slice(0, -1)) await store().command(statement);
     for (const statement of snapshotsMigration) await store().command(statement);
+    for (const statement of migration('018_drop_serp_checks')) await store().command(statement);
     await expectProjectionsRowsAndAnswers();
   });
 
@@ -204,6 +205,7 @@ describe('check_snapshots (migration 014): the readers of results answer as from
     const snapshotsMigration = migration('014_check_snapshots');
     for (const statement of stopAfter(snapshotsMigration, 'ai_overview_sources')) await store().command(statement);
     for (const statement of snapshotsMigration) await store().command(statement);
+    for (const statement of migration('018_drop_serp_checks')) await store().command(statement);
     await expectProjectionsRowsAndAnswers();
   });
 });
