@@ -1,4 +1,6 @@
+import { READS_AT_ONCE } from './clickhouse-read-store';
 import { createReadStore } from './create-read-store';
+import { QueryAbandoned } from './read-gate';
 import { describeReadStoreContract } from './read-store.contract';
 import type { ReadStore } from './read-store.port';
 import { createTestReadStore, testChdbPath, uniqueTestDatabase, withDatabaseDroppedOnClose } from './testing/test-read-store';
@@ -35,6 +37,40 @@ describe('chDB read store', () => {
     expect(elapsed).toBeGreaterThanOrEqual(1000);
     expect(tickTimes.length).toBeGreaterThan(elapsed / 10 / 10);
     expect(Math.max(...gaps)).toBeLessThan(400);
+  });
+
+  it('hands chDB a couple of reads at once, and never runs one whose caller left while it waited', async () => {
+    const store = track(await createTestReadStore());
+    const watcher = track(await createTestReadStore());
+    const gone = new AbortController();
+    const slow = (n: number, signal?: AbortSignal) =>
+      store.query(`SELECT sleepEachRow(0.25), ${n} AS gate_test_read FROM numbers(2) SETTINGS max_block_size = 1`, {}, { signal });
+    const inEngine = async () =>
+      (
+        await watcher.query<{ query: string }>(
+          `SELECT query FROM system.processes WHERE query LIKE '%AS gate_test_read FROM%' AND query NOT LIKE '%system.processes%'`,
+        )
+      ).map((row) => Number(/, (\d+) AS gate_test_read/.exec(row.query)![1]));
+    // Given four reads of half a second, and a fifth whose caller goes while it waits
+    const reads = [1, 2, 3, 4].map((n) => slow(n));
+    const abandoned = slow(99, gone.signal);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // then the engine has the first two at most (it runs one statement at a time, the other queued in it)
+    const early = await inEngine();
+    expect(early.length).toBeLessThanOrEqual(READS_AT_ONCE.embedded);
+    expect(early.every((n) => n <= 2)).toBe(true);
+    // and once the fifth's caller has gone it is dropped, never run, while the others all end
+    gone.abort();
+    await expect(abandoned).rejects.toBeInstanceOf(QueryAbandoned);
+    const seen = new Set<number>();
+    const watching = (async () => {
+      for (let i = 0; i < 20; i++) {
+        for (const n of await inEngine()) seen.add(n);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
+    await Promise.all([...reads, watching]);
+    expect(seen.has(99)).toBe(false);
   });
 
   it('closes only once a query still running on it has ended, when chDB has let go of the directory', async () => {

@@ -1,11 +1,20 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { toColumnarInsert, toPortableParams, toPortableRow } from './clickhouse-values';
 import { applyMigrations } from './migrations';
-import type { Migration, QueryParams, ReadStore } from './read-store.port';
+import { ReadGate } from './read-gate';
+import type { Migration, QueryParams, ReadOptions, ReadStore } from './read-store.port';
 import { assertSqlIdentifier } from './sql-identifier';
 
 /** Column names written into the statement's text; any other name goes the JSONEachRow way, as a JSON key. */
 const PLAIN_COLUMN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Reads of one store handed to ClickHouse at once (see ReadGate); writes (the projections' inserts)
+ * and commands are not counted. A server runs them side by side: more do not finish sooner on a
+ * few cores, and each holds threads and memory. chDB runs one statement of a connection at a time,
+ * so the others queue inside it where they cannot be dropped: two keep it busy.
+ */
+export const READS_AT_ONCE = { server: 8, embedded: 2 } as const;
 
 export interface ClickHouseReadStoreOptions {
   /** The database this store owns; created if missing. */
@@ -18,6 +27,8 @@ export interface ClickHouseReadStoreOptions {
   connect(database: string): ClickHouseClient;
   /** Runs after the client has closed, e.g. to release the shared chDB engine. */
   onClose?(): void | Promise<void>;
+  /** Reads handed to ClickHouse at once (READS_AT_ONCE). */
+  readsAtOnce: number;
 }
 
 /**
@@ -29,13 +40,15 @@ export class ClickHouseReadStore implements ReadStore {
   readonly #client: ClickHouseClient;
   readonly #onClose: (() => void | Promise<void>) | undefined;
   #closing: Promise<void> | undefined;
+  readonly #reads: ReadGate;
   // Two migrate() calls on one store must not interleave and apply a migration twice.
   #migrations: Promise<unknown> = Promise.resolve();
 
-  private constructor(database: string, client: ClickHouseClient, onClose: (() => void | Promise<void>) | undefined) {
+  private constructor(database: string, client: ClickHouseClient, onClose: (() => void | Promise<void>) | undefined, readsAtOnce: number) {
     this.database = database;
     this.#client = client;
     this.#onClose = onClose;
+    this.#reads = new ReadGate(readsAtOnce);
   }
 
   static async open(options: ClickHouseReadStoreOptions): Promise<ClickHouseReadStore> {
@@ -47,7 +60,7 @@ export class ClickHouseReadStore implements ReadStore {
       } finally {
         await admin.close();
       }
-      return new ClickHouseReadStore(database, options.connect(database), options.onClose);
+      return new ClickHouseReadStore(database, options.connect(database), options.onClose, options.readsAtOnce);
     } catch (error) {
       await options.onClose?.();
       throw error;
@@ -59,26 +72,39 @@ export class ClickHouseReadStore implements ReadStore {
     await this.#client.command({ query: sql, query_params: toPortableParams(params) });
   }
 
-  async query<Row = Record<string, unknown>>(sql: string, params?: QueryParams): Promise<Row[]> {
+  async query<Row = Record<string, unknown>>(sql: string, params?: QueryParams, options?: ReadOptions): Promise<Row[]> {
     this.#assertOpen();
-    // JSONCompact, one parse of the whole answer, then objects keyed by the column names: rows without
-    // their keys repeated are a third smaller, and one JSON.parse beats one per row (JSONEachRow).
-    const result = await this.#client.query({ query: sql, query_params: toPortableParams(params), format: 'JSONCompact' });
-    const { meta, data } = await result.json<unknown[]>();
-    return rowsOf<Row>(
-      (meta ?? []).map((column) => column.name),
-      data,
-    );
+    return this.#reads.run(options?.signal, async () => {
+      // JSONCompact, one parse of the whole answer, then objects keyed by the column names: rows without
+      // their keys repeated are a third smaller, and one JSON.parse beats one per row (JSONEachRow).
+      const result = await this.#client.query({
+        query: sql,
+        query_params: toPortableParams(params),
+        format: 'JSONCompact',
+        abort_signal: options?.signal,
+      });
+      const { meta, data } = await result.json<unknown[]>();
+      return rowsOf<Row>(
+        (meta ?? []).map((column) => column.name),
+        data,
+      );
+    });
   }
 
-  async queryRaw(sql: string, params?: QueryParams): Promise<Buffer> {
+  async queryRaw(sql: string, params?: QueryParams, options?: ReadOptions): Promise<Buffer> {
     this.#assertOpen();
-    // exec, not query: query's ResultSet would decode the bytes into one string (and its stream()
-    // would split them into row objects). The bytes go on as they are, chunks joined at most once.
-    const { stream } = await this.#client.exec({ query: `${sql}\nFORMAT TabSeparatedRaw`, query_params: toPortableParams(params) });
-    const chunks: Buffer[] = [];
-    for await (const chunk of stream) chunks.push(chunk as Buffer);
-    return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+    return this.#reads.run(options?.signal, async () => {
+      // exec, not query: query's ResultSet would decode the bytes into one string (and its stream()
+      // would split them into row objects). The bytes go on as they are, chunks joined at most once.
+      const { stream } = await this.#client.exec({
+        query: `${sql}\nFORMAT TabSeparatedRaw`,
+        query_params: toPortableParams(params),
+        abort_signal: options?.signal,
+      });
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream) chunks.push(chunk as Buffer);
+      return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+    });
   }
 
   async insert(table: string, rows: readonly Record<string, unknown>[]): Promise<void> {

@@ -1,6 +1,6 @@
 import { createClient } from '@clickhouse/client';
 import { acquireChdbEngine } from './chdb-engine';
-import { ClickHouseReadStore } from './clickhouse-read-store';
+import { ClickHouseReadStore, READS_AT_ONCE } from './clickhouse-read-store';
 import { CLIENT_LOG, SERVER_ALIGNED_SETTINGS } from './clickhouse-settings';
 import type { ReadStore } from './read-store.port';
 
@@ -29,6 +29,7 @@ export async function createReadStore(config: ReadStoreConfig): Promise<ReadStor
           clickhouse_settings: SERVER_ALIGNED_SETTINGS,
           log: CLIENT_LOG,
         }),
+      readsAtOnce: READS_AT_ONCE.server,
     });
   }
   const engine = acquireChdbEngine(config.chdbPath);
@@ -36,5 +37,6 @@ export async function createReadStore(config: ReadStoreConfig): Promise<ReadStor
     database: config.database,
     connect: (database) => engine.openClient(database),
     onClose: () => engine.release(),
+    readsAtOnce: READS_AT_ONCE.embedded,
   });
 }

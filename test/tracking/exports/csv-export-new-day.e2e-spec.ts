@@ -35,10 +35,13 @@ describe('full CSV export while a check lands on a new day', () => {
       check('blue shoes', '2026-03-02T10:00:00.000Z', 8),
     ]);
 
-    const history = app.running.app.get(RankingHistoryReader);
-    const checkedDays = history.checkedDays.bind(history);
-    const spy = jest.spyOn(history, 'checkedDays').mockImplementationOnce(async (...args) => {
-      const days = await checkedDays(...args);
+    // On the prototype: the export reads through a reader made for its client (forCaller).
+    const checkedDays = RankingHistoryReader.prototype.checkedDays;
+    const spy = jest.spyOn(RankingHistoryReader.prototype, 'checkedDays').mockImplementationOnce(async function (
+      this: RankingHistoryReader,
+      ...args
+    ) {
+      const days = await checkedDays.apply(this, args);
       // The header's days are read; now the first check of 2026-03-03 lands, before the cells are read.
       await seedAndProject(app, [check('red shoes', '2026-03-03T10:00:00.000Z', 2)]);
       return days;

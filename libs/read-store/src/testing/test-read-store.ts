@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createReadStore } from '../create-read-store';
-import type { QueryParams, ReadStore } from '../read-store.port';
+import type { QueryParams, ReadOptions, ReadStore } from '../read-store.port';
 
 /**
  * The chDB data directory for tests in this process. chDB runs one engine per process bound to
@@ -31,10 +31,10 @@ export function withDatabaseDroppedOnClose(store: ReadStore): ReadStore {
   return {
     database: store.database,
     command: (sql, params) => store.command(sql, params),
-    query<Row = Record<string, unknown>>(sql: string, params?: QueryParams): Promise<Row[]> {
-      return store.query<Row>(sql, params);
+    query<Row = Record<string, unknown>>(sql: string, params?: QueryParams, options?: ReadOptions): Promise<Row[]> {
+      return store.query<Row>(sql, params, options);
     },
-    queryRaw: (sql, params) => store.queryRaw(sql, params),
+    queryRaw: (sql, params, options) => store.queryRaw(sql, params, options),
     insert: (table, rows) => store.insert(table, rows),
     migrate: (migrations) => store.migrate(migrations),
     close(): Promise<void> {

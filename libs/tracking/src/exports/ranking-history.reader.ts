@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ReadStore } from '@rank/read-store/read-store.port';
+import { readingFor, type ReadStore } from '@rank/read-store/read-store.port';
 import { READ_STORE } from '@rank/platform/tokens';
 import { addDays } from '../reads/shared/day-window';
 import { KeywordFilter, keywordFilterSql } from '../reads/shared/keyword-filter';
@@ -47,6 +47,11 @@ export interface LatestCheck {
 @Injectable()
 export class RankingHistoryReader {
   constructor(@Inject(READ_STORE) private readonly store: ReadStore) {}
+
+  /** This reader for one caller: its reads are not started once the caller has gone (`signal`). */
+  forCaller(signal: AbortSignal): RankingHistoryReader {
+    return new RankingHistoryReader(readingFor(this.store, signal));
+  }
 
   /** Days (newest first) with at least one successful check of one of the keywords in the range. */
   async checkedDays(projectId: string, keywordIds: readonly string[], range: DayRange): Promise<string[]> {

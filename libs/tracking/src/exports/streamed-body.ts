@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { Readable } from 'node:stream';
+import { QueryAbandoned } from '@rank/read-store/read-gate';
 
 const logger = new Logger('Exports');
 
@@ -17,7 +18,9 @@ export async function streamedBody(chunks: AsyncGenerator<string>, what: string)
     try {
       yield* chunks;
     } catch (error) {
-      logger.error(`${what} failed while streaming`, error instanceof Error ? error.stack : String(error));
+      // A page not read because the client has gone is no failure of the export.
+      if (!(error instanceof QueryAbandoned))
+        logger.error(`${what} failed while streaming`, error instanceof Error ? error.stack : String(error));
       throw error;
     }
   }

@@ -1,3 +1,4 @@
+import { clientGone } from '../../platform/http/client-gone';
 import { Controller, Get, Inject, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
@@ -56,7 +57,7 @@ export class ExportController {
     const { project } = await this.access.readable(caller, query.projectId);
     const { keywords, removedKeywordIds } = await this.contents.load(project.projectId);
     const body = await streamedBody(
-      csvExport(this.history, format, {
+      csvExport(this.history.forCaller(clientGone(reply)), format, {
         projectId: project.projectId,
         keywords,
         removedKeywordIds,
@@ -91,7 +92,8 @@ export class ExportController {
       competitors,
       keywords.map((k) => k.keywordId),
     );
-    const body = await streamedBody(agentReport(this.history, { project, keywords, domain, domainData }), 'Markdown report');
+    const history = this.history.forCaller(clientGone(reply));
+    const body = await streamedBody(agentReport(history, { project, keywords, domain, domainData }), 'Markdown report');
     await reply.type('text/markdown; charset=utf-8').send(body);
   }
 }

@@ -1,3 +1,4 @@
+import { clientGone } from '../../platform/http/client-gone';
 import { Controller, Get, Inject, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
@@ -143,12 +144,9 @@ export class KeywordUpdatesController {
     const byKeyword: KeywordUpdateRows =
       keywords.length === 0
         ? new Map()
-        : await this.updates.run(
-            project.projectId,
-            window,
-            params.aggregation ?? 'daily',
-            filter ? keywords.map((k) => k.keywordId) : undefined,
-          );
+        : await this.updates
+            .forCaller(clientGone(reply))
+            .run(project.projectId, window, params.aggregation ?? 'daily', filter ? keywords.map((k) => k.keywordId) : undefined);
     // Volumes are market data of their own context: one separate lookup (of the whole project's
     // keywords, kept while they and the stored volumes are unchanged), merged here.
     const volumes = await this.volumes.of(project.projectId, all);

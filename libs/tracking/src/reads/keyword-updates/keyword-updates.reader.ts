@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ReadStore } from '@rank/read-store/read-store.port';
+import { readingFor, type ReadStore } from '@rank/read-store/read-store.port';
 import { READ_STORE } from '@rank/platform/tokens';
 import { addDays, DayWindow, mondayOf } from '../shared/day-window';
 import { PICKS_FIRST } from '../shared/day-checks';
@@ -84,6 +84,11 @@ const UPDATE_JSON = `if(t.3 = 1,
 @Injectable()
 export class KeywordUpdatesReader {
   constructor(@Inject(READ_STORE) private readonly store: ReadStore) {}
+
+  /** This reader for one caller: its reads are not started once the caller has gone (`signal`). */
+  forCaller(signal: AbortSignal): KeywordUpdatesReader {
+    return new KeywordUpdatesReader(readingFor(this.store, signal));
+  }
 
   /**
    * `keywordIds` narrows the scan when a filter chose some keywords; undefined reads the whole
