@@ -1,7 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { toColumnarInsert, toPortableParams, toPortableRow } from './clickhouse-values';
 import { applyMigrations } from './migrations';
-import { ReadGate } from './read-gate';
+import { ReadGate, ReadStoreClosed } from './read-gate';
 import type { Migration, QueryParams, ReadOptions, ReadStore } from './read-store.port';
 import { assertSqlIdentifier } from './sql-identifier';
 
@@ -139,6 +139,7 @@ export class ClickHouseReadStore implements ReadStore {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       try {
+        await this.#reads.close(new ReadStoreClosed(this.database));
         await this.#client.close();
       } finally {
         await this.#onClose?.();
@@ -150,7 +151,7 @@ export class ClickHouseReadStore implements ReadStore {
   #assertOpen(): void {
     // Without this a late write (a timer firing after shutdown) gets whatever the closed
     // connection says, which on chDB and over HTTP are two different, unhelpful messages.
-    if (this.#closing !== undefined) throw new Error(`The read store for database ${this.database} is closed`);
+    if (this.#closing !== undefined) throw new ReadStoreClosed(this.database);
   }
 }
 

@@ -61,3 +61,24 @@ describe('ReadGate', () => {
     await expect(gate.run(undefined, () => Promise.resolve(7))).resolves.toBe(7);
   });
 });
+
+describe('ReadGate at close', () => {
+  it('refuses the reads waiting and later ones, and resolves once the running ones have ended', async () => {
+    const gate = new ReadGate(1);
+    const running = heldRead();
+    const waiting = heldRead();
+    const first = gate.run(undefined, running.run);
+    const second = gate.run(undefined, waiting.run);
+    await turnOf();
+    const closed = new Error('closed');
+    let drained = false;
+    const closing = gate.close(closed).then(() => (drained = true));
+    await expect(second).rejects.toBe(closed);
+    await expect(gate.run(undefined, () => Promise.resolve(1))).rejects.toBe(closed);
+    await turnOf();
+    expect(drained).toBe(false);
+    running.finish();
+    await Promise.all([first, closing]);
+    expect(waiting.started).toBe(false);
+  });
+});

@@ -9,6 +9,14 @@ export class QueryAbandoned extends Error {
   }
 }
 
+/** A read asked of a store that is closing or closed (the service stopping): it is not run. */
+export class ReadStoreClosed extends Error {
+  constructor(database: string) {
+    super(`The read store for database ${database} is closed`);
+    this.name = 'ReadStoreClosed';
+  }
+}
+
 /**
  * Reads run a few at a time, the others wait their turn in order. Without it every request's query
  * started at once: 300 clients that each sent a year's keyword-updates and hung up 5 ms later left
@@ -18,11 +26,14 @@ export class QueryAbandoned extends Error {
  */
 export class ReadGate {
   private running = 0;
-  private readonly waiting: { start: () => void; drop: () => void; signal: AbortSignal | undefined }[] = [];
+  private readonly waiting: { start: () => void; drop: (reason: Error) => void }[] = [];
+  private closed: Error | undefined;
+  private drained: (() => void) | undefined;
 
   constructor(private readonly size: number) {}
 
   async run<T>(signal: AbortSignal | undefined, read: () => Promise<T>): Promise<T> {
+    if (this.closed) throw this.closed;
     if (signal?.aborted) throw new QueryAbandoned();
     if (this.running >= this.size) await this.turn(signal);
     else this.running += 1;
@@ -36,26 +47,41 @@ export class ReadGate {
   /** Waits for a place; the place is handed over by `next`, already counted. */
   private turn(signal: AbortSignal | undefined): Promise<void> {
     return new Promise<void>((resolve, reject) => {
+      const abandon = () => entry.drop(new QueryAbandoned());
       const entry = {
-        signal,
         start: () => {
-          signal?.removeEventListener('abort', entry.drop);
+          signal?.removeEventListener('abort', abandon);
           resolve();
         },
-        drop: () => {
+        drop: (reason: Error) => {
+          signal?.removeEventListener('abort', abandon);
           const at = this.waiting.indexOf(entry);
           if (at >= 0) this.waiting.splice(at, 1);
-          reject(new QueryAbandoned());
+          reject(reason);
         },
       };
-      signal?.addEventListener('abort', entry.drop, { once: true });
+      signal?.addEventListener('abort', abandon, { once: true });
       this.waiting.push(entry);
     });
   }
 
+  /**
+   * Refuses every read from now on with `reason` (those waiting too), and resolves once the reads
+   * running have ended: the store's connection can then close under none of them. At a shutdown,
+   * reads of requests whose clients had gone were still queued, and 591 failed on the closed
+   * connection, each logged with its stack.
+   */
+  close(reason: Error): Promise<void> {
+    this.closed ??= reason;
+    for (const entry of [...this.waiting]) entry.drop(reason);
+    if (this.running === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => (this.drained = resolve));
+  }
+
   private next(): void {
     const entry = this.waiting.shift();
-    if (entry) entry.start();
-    else this.running -= 1;
+    if (entry) return entry.start();
+    this.running -= 1;
+    if (this.running === 0) this.drained?.();
   }
 }

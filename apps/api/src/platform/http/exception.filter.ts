@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, DomainErrorKind } from '@rank/domain/domain-error';
-import { QueryAbandoned } from '@rank/read-store/read-gate';
+import { QueryAbandoned, ReadStoreClosed } from '@rank/read-store/read-gate';
 import { methodNotAllowed, RouteRegistry } from './route-registry';
 
 const STATUS_OF_KIND: Record<DomainErrorKind, number> = { invalid: 400, 'not-found': 404, conflict: 409, forbidden: 403 };
@@ -22,8 +22,13 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const request = host.switchToHttp().getRequest<FastifyRequest>();
     // A client that hung up while its answer was on its way (a compressed one ends in a premature
     // close): nobody to answer, and nothing wrong with the service.
-    // Or one that went before its reads started: they were not run (the access log says 499).
-    if ((exception as { code?: unknown } | null)?.code === 'ERR_STREAM_PREMATURE_CLOSE' || exception instanceof QueryAbandoned) {
+    // Or one that went before its reads started: they were not run (the access log says 499); or
+    // before the service stopped, which refused its reads.
+    if (
+      (exception as { code?: unknown } | null)?.code === 'ERR_STREAM_PREMATURE_CLOSE' ||
+      exception instanceof QueryAbandoned ||
+      (exception instanceof ReadStoreClosed && reply.raw.destroyed)
+    ) {
       this.logger.debug(`${request.method} ${request.url.split('?')[0]}: the client went away before its answer`);
       return;
     }
