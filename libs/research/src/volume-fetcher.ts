@@ -1,3 +1,4 @@
+import { isCheckpoint } from '@rank/domain/checkpoints';
 import { pause } from '@rank/providers/shared/retry';
 import { followAllForGood } from '@rank/event-store/lasting-subscriptions';
 import { uuidFromName } from '@rank/domain/deterministic-uuid';
@@ -99,7 +100,8 @@ export class VolumeFetcher {
           for (const k of volumes.data.keywords)
             this.recentlyFetched.set(marketKeywordKey(volumes.data, k.keyword), volumes.data.fetchedAt);
         }
-        if (event.streamName === VOLUME_FETCHER_CHECKPOINT_STREAM) return;
+        // Checkpoints (its own, the other processes') move nothing worth saving: saving for them would save forever.
+        if (isCheckpoint(event)) return;
         this.lastHandled = event.position;
         if (this.isIdle()) this.saveSoon();
       },

@@ -1,3 +1,4 @@
+import { isCheckpoint } from '@rank/domain/checkpoints';
 import { followAllForGood } from '@rank/event-store/lasting-subscriptions';
 import { uuidFromName } from '@rank/domain/deterministic-uuid';
 import { parseEvent } from '@rank/domain/domain-event';
@@ -63,8 +64,8 @@ export class DomainDataWorker {
     this.subscription = followAllForGood(this.deps.store, {
       afterPosition: this.saved,
       onEvent: async (event) => {
-        // Its own checkpoints move nothing worth saving: saving for them would save forever.
-        if (event.streamName === FETCH_WORKER_CHECKPOINT_STREAM) return;
+        // Checkpoints (its own, the other processes') move nothing worth saving: saving for them would save forever.
+        if (isCheckpoint(event)) return;
         this.handle(event);
         this.lastHandled = event.position;
       },

@@ -1,3 +1,4 @@
+import { isCheckpoint } from '@rank/domain/checkpoints';
 import { followAllForGood } from '@rank/event-store/lasting-subscriptions';
 import { uuidFromName } from '@rank/domain/deterministic-uuid';
 import { parseEvent } from '@rank/domain/domain-event';
@@ -89,7 +90,7 @@ export class SuggestionsRunner {
         const content = parseEvent<ProjectContentEvent>(event, PROJECT_CONTENT_EVENT_TYPES);
         const projectId = content?.type === 'KeywordsAdded' ? streamIdIn('project', event.streamName) : undefined;
         if (content?.type === 'KeywordsAdded' && projectId) this.enqueue({ kind: 'event', projectId, eventId: event.id, event: content });
-        if (event.streamName !== SUGGESTIONS_CHECKPOINT_STREAM) this.lastHandled = event.position;
+        if (!isCheckpoint(event)) this.lastHandled = event.position;
       },
       onLost: (error, againInMs) =>
         this.deps.log(`the suggestions runner lost the log, following it again in ${againInMs} ms: ${String(error)}`),

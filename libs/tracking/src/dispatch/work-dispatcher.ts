@@ -1,3 +1,4 @@
+import { isCheckpoint } from '@rank/domain/checkpoints';
 import { followAllForGood } from '@rank/event-store/lasting-subscriptions';
 import { uuidFromName } from '@rank/domain/deterministic-uuid';
 import { parseEvent } from '@rank/domain/domain-event';
@@ -64,8 +65,8 @@ export class WorkDispatcher {
         if (refund) await this.deps.refund(refund);
         const deleted = parseEvent<Extract<WorkspaceEvent, { type: 'ProjectDeleted' }>>(event, ['ProjectDeleted']);
         if (deleted) await this.deps.eraseProject(deleted.data.projectId);
-        // Its own checkpoints move nothing worth saving: saving for them would save forever.
-        this.handled(event.position, event.streamName !== DISPATCHER_CHECKPOINT_STREAM);
+        // Checkpoints (its own, the other processes') move nothing worth saving: saving for them would save forever.
+        this.handled(event.position, !isCheckpoint(event));
       },
       onLost: (error, againInMs) =>
         this.deps.log(`the check dispatcher lost the log, following it again in ${againInMs} ms: ${String(error)}`),
