@@ -136,6 +136,17 @@ describe('whether a due job still fetches', () => {
     expect(shouldFetch({ ...domainJob, retryOfRound: 1 }, record(at.getTime() - day, 0), at)).toBe(false);
   });
 
+  it("given a round's retries waiting, a trigger's fetch waits for them; once they are spent, it starts a new round", () => {
+    // Two failed tries of the round so far: its third waits 30 minutes.
+    expect(shouldFetch(pageJob, record(null, 2), at)).toBe(false);
+    expect(shouldFetch(pageJob, record(at.getTime() - 8 * day, 1), at)).toBe(false);
+    // The first try and its five retries failed: the next trigger fetches, starting a new round.
+    expect(shouldFetch(pageJob, record(null, 5, 5), at)).toBe(false);
+    expect(shouldFetch(pageJob, record(null, 6, 6), at)).toBe(true);
+    // A request's failures (traffic-check) start no round: a trigger still fetches.
+    expect(shouldFetch(domainJob, record(null, 2, 0), at)).toBe(true);
+  });
+
   it("given a request's failure since the failure a retry waits on, still fetches: a traffic-check's failure is no try of the round", () => {
     // Three failures since the last success, the third a request's: the round is still at 2.
     expect(shouldFetch({ ...domainJob, retryOfRound: 2 }, record(null, 3, 2), at)).toBe(true);

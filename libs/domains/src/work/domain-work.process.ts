@@ -126,7 +126,14 @@ const freshFor = (job: DomainJob) =>
  * its data is fresh, nor when it is a retry overtaken since (a success, a later try, a new round).
  */
 export function shouldFetch(scheduled: ScheduledJob, record: FetchRecord, at: Date): boolean {
-  if (scheduled.retryOfRound !== undefined && record.round !== scheduled.retryOfRound) return false;
+  if (scheduled.retryOfRound !== undefined) {
+    if (record.round !== scheduled.retryOfRound) return false;
+  } else if (record.round > 0 && retryDelayAfter(record.round) !== null) {
+    // A round's retries are waiting: a trigger waits for them rather than start a round beside it.
+    // Before, every completed check ranking with a page fetched its speed again while the provider
+    // was down (58 failed calls for one page in 8 minutes), each failure a round of its own.
+    return false;
+  }
   return !isFresh(record.lastSuccessAt, at, freshFor(scheduled.job));
 }
 
