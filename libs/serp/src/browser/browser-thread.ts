@@ -1,11 +1,15 @@
+import { rmSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { repositoryPath } from '@rank/platform/repository-path';
 import { typescriptEntrySource } from '@rank/platform/typescript-hook';
 import type { ChromiumPageLoaderOptions } from '../fetcher/chromium-page-loader';
 import type { PageLoader, PageLoadRequest, PageLoadResult } from '../fetcher/page-loader';
 import { BrowserUnavailableError, type ChromiumLaunchOptions } from './chromium';
-import { killMarkedChromium, launchMarker } from './chromium-process';
+import { killMarkedChromium, launchMarker, markedChromiumRuns } from './chromium-process';
 
 /** What the service's thread asks of the browser's thread; each command is answered once, by its id. */
 export type BrowserThreadCommand = { id: number } & (
@@ -22,8 +26,54 @@ export type BrowserThreadMessage =
 
 type CommandBody = BrowserThreadCommand extends infer C ? (C extends { id: number } ? Omit<C, 'id'> : never) : never;
 
+export interface BrowserThreadOptions extends ChromiumLaunchOptions {
+  /**
+   * The machine's temp directory, where the launch makes its own and the bundled Chromium is
+   * unpacked: `os.tmpdir()` by default (tests give one of their own, to see what is left in it).
+   */
+  tempRoot?: string;
+}
+
 /** Time the thread gets, beyond the browser's own close deadline, before it is stopped outright. */
 const CLOSE_SLACK_MS = 2_000;
+
+/**
+ * The longest path a Unix socket can have on Linux (108 bytes, the last a NUL), and what Chromium adds
+ * to its TMPDIR for its own: `/org.chromium.Chromium.XXXXXX/SingletonSocket`. Past it, Chromium does
+ * not start.
+ */
+const SOCKET_PATH_MAX = 107;
+const CHROMIUM_SOCKET_IN_TEMP_DIR = '/org.chromium.Chromium.XXXXXX/SingletonSocket'.length;
+
+/** How long a launch's temp directory waits for its killed Chromium to be gone before it is removed all the same. */
+const CHROMIUM_GONE_WAIT_MS = 5_000;
+
+/** The launches' temp directories not removed yet, each with its Chromium's switch. */
+const tempDirsInUse = new Map<string, string>();
+let exitHookAdded = false;
+
+/** Counts the launch's temp directory in, for the exit hook to remove if the process exits before its close. */
+function removeAtExit(dir: string, marker: string): void {
+  if (!exitHookAdded) process.on('exit', removeTempDirsLeft);
+  exitHookAdded = true;
+  tempDirsInUse.set(dir, marker);
+}
+
+/**
+ * A process that exits (`process.exit` after SHUTDOWN_TIMEOUT_MS, or a second signal) stops its
+ * threads without their cleanup: each Chromium would exit when its pipe closed and leave its profile
+ * (1.3 MB each) in the temp directory. An exit listener can only work synchronously: kill, then remove.
+ */
+function removeTempDirsLeft(): void {
+  for (const [dir, marker] of tempDirsInUse) {
+    killMarkedChromium(marker);
+    try {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
+    } catch {
+      // The process is exiting: what cannot be removed now is left.
+    }
+  }
+}
 
 /**
  * Chromium driven from a worker thread of its own. Playwright's client keeps an AsyncLocalStorage,
@@ -39,29 +89,55 @@ export class BrowserThread {
   /** Why the thread can take no more commands, once it cannot. */
   private ended: string | undefined;
   private browserVersion = '';
+  private tempDirRemoval: Promise<void> | undefined;
 
   private constructor(
     private readonly worker: Worker,
     /** The switch on this browser's Chromium command line, by which a hung one is found and killed. */
     private readonly marker: string,
+    /** This launch's temp directory: the thread's TMPDIR, so Playwright's and Chromium's own temp directories. */
+    readonly tempDir: string,
   ) {
     worker.on('message', (message: BrowserThreadMessage) => this.receive(message));
     worker.on('error', (error) => this.end(`the browser's thread failed: ${error.message}`));
-    worker.on('exit', () => this.end("the browser's thread has stopped"));
+    worker.on('exit', () => {
+      this.end("the browser's thread has stopped");
+      // A thread that died by itself is cleaned up as one stopped by close() is.
+      this.removeTempDir().catch(() => undefined);
+    });
   }
 
   /**
    * Starts the thread and the chosen browser in it. Fails, as `launchChromium` does, with a
    * `BrowserUnavailableError` whose message says what to do; the thread is then stopped.
+   *
+   * The thread gets a temp directory of its own as its TMPDIR, which Playwright's client (its
+   * browser profile, ~1.3 MB, and artifacts) and Chromium (its SingletonSocket's directory) both
+   * take. Playwright deletes its own only from a thread that lives on after the browser exits, and a
+   * crashed or hung browser's thread is stopped at once; Chromium's own is never Playwright's to
+   * delete, so every Chromium killed left one. Removing the launch's directory removes them all.
    */
-  static async launch(options: ChromiumLaunchOptions = {}): Promise<BrowserThread> {
+  static async launch({ tempRoot = tmpdir(), ...options }: BrowserThreadOptions = {}): Promise<BrowserThread> {
     const marker = launchMarker();
-    const thread = new BrowserThread(startWorker(), marker);
+    let tempDir: string;
     try {
-      const marked = { ...options, extraArgs: [...(options.extraArgs ?? []), marker] };
+      tempDir = await mkdtemp(join(tempRoot, 'rank-tracker-browser-'));
+    } catch (error) {
+      throw new BrowserUnavailableError(
+        `No browser could be started: no temp directory could be made in ${tempRoot} (${messageOf(error)})`,
+      );
+    }
+    removeAtExit(tempDir, marker);
+    const thread = new BrowserThread(startWorker({ ...process.env, TMPDIR: tempDir }), marker, tempDir);
+    try {
+      // The bundled Chromium is unpacked once per machine, in the machine's temp directory, not the launch's.
+      const marked: ChromiumLaunchOptions = { unpackInto: tempRoot, ...options, extraArgs: [...(options.extraArgs ?? []), marker] };
+      // Under a long TMPDIR Chromium's socket would not fit in the launch's directory: Chromium keeps the
+      // machine's then, as before, and only its own directory is left after a kill.
+      if (tempDir.length + CHROMIUM_SOCKET_IN_TEMP_DIR > SOCKET_PATH_MAX) marked.chromiumTempDir = tempRoot;
       thread.browserVersion = String(await thread.request({ kind: 'launch', options: marked }));
     } catch (error) {
-      await thread.worker.terminate();
+      await thread.stop();
       // The thread's launchChromium failed with the message to show (or the thread itself did); errors cross as text.
       throw new BrowserUnavailableError(messageOf(error));
     }
@@ -96,7 +172,7 @@ export class BrowserThread {
    * Chromium, which would otherwise outlive the thread and the service.
    */
   async close(timeoutMs = 10_000): Promise<void> {
-    if (this.ended !== undefined) return;
+    if (this.ended !== undefined) return this.stop();
     let timer: NodeJS.Timeout | undefined;
     const gaveUp = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`Chromium did not close within ${timeoutMs} ms`)), timeoutMs + CLOSE_SLACK_MS);
@@ -109,8 +185,30 @@ export class BrowserThread {
     } finally {
       clearTimeout(timer);
       this.connected = false;
-      await this.worker.terminate();
+      await this.stop();
     }
+  }
+
+  /** Stops the thread, and removes the launch's temp directory once its Chromium is gone. */
+  private async stop(): Promise<void> {
+    await this.worker.terminate();
+    await this.removeTempDir();
+  }
+
+  private removeTempDir(): Promise<void> {
+    this.tempDirRemoval ??= (async () => {
+      // Without its thread nothing drives this Chromium: one exiting by itself (its pipe closed) would
+      // still write its profile while it went, so it is killed and waited for.
+      killMarkedChromium(this.marker);
+      await chromiumGone(this.marker);
+      try {
+        await rm(this.tempDir, { recursive: true, force: true, maxRetries: 2 });
+        tempDirsInUse.delete(this.tempDir);
+      } catch {
+        // Not a failure of the close: the exit hook tries again.
+      }
+    })();
+    return this.tempDirRemoval;
   }
 
   private async load(loader: number, request: PageLoadRequest): Promise<PageLoadResult> {
@@ -163,11 +261,18 @@ export class BrowserThread {
  * The thread runs browser-thread-entry beside this file: JavaScript in the built service. Run
  * from the sources (tests), it is TypeScript, which the thread compiles as it requires it.
  */
-function startWorker(): Worker {
+function startWorker(env: NodeJS.ProcessEnv): Worker {
   const extension = extname(__filename);
   const entry = join(__dirname, `browser-thread-entry${extension}`);
-  if (extension !== '.ts') return new Worker(entry);
-  return new Worker(typescriptEntrySource(repositoryPath(), JSON.stringify(entry)), { eval: true });
+  // The thread's process.env is its own: os.tmpdir() there, and Chromium started from there, read this TMPDIR.
+  if (extension !== '.ts') return new Worker(entry, { env });
+  return new Worker(typescriptEntrySource(repositoryPath(), JSON.stringify(entry)), { eval: true, env });
+}
+
+/** Waits, up to CHROMIUM_GONE_WAIT_MS, until the Chromium launched with `marker` no longer runs. */
+async function chromiumGone(marker: string): Promise<void> {
+  const deadline = Date.now() + CHROMIUM_GONE_WAIT_MS;
+  while (markedChromiumRuns(marker) && Date.now() < deadline) await sleep(50);
 }
 
 function messageOf(error: unknown): string {

@@ -26,7 +26,7 @@ export async function launchChromium(options: ChromiumLaunchOptions = {}): Promi
     ? { source: 'CHROMIUM_PATH', path: options.executablePath, skipped: [] }
     : (options.choice ?? chooseChromium(options.env ?? process.env));
   try {
-    const executablePath = choice.source === 'bundled' ? await unpackBundledChromium() : choice.path;
+    const executablePath = choice.source === 'bundled' ? await unpackBundledChromium(options.unpackInto ?? tmpdir()) : choice.path;
     return await chromium.launch({
       executablePath,
       headless: true,
@@ -34,6 +34,7 @@ export async function launchChromium(options: ChromiumLaunchOptions = {}): Promi
       // Playwright adds --enable-automation by default, which shows up in the page as automation.
       ignoreDefaultArgs: ['--enable-automation'],
       timeout: options.launchTimeoutMs ?? 30_000,
+      ...(options.chromiumTempDir && { env: { ...process.env, TMPDIR: options.chromiumTempDir } }),
     });
   } catch (error) {
     throw new BrowserUnavailableError(`No browser could be started: ${NO_BROWSER_FIX} (${describeFailure(choice, error)})`);
@@ -53,15 +54,15 @@ function describeFailure(choice: ChromiumChoice, error: unknown): string {
 let unpacking: Promise<string> | undefined;
 
 /**
- * Unpacks the bundled Chromium into the temp directory (once per machine: later calls, in any thread
- * or process, find it there; see bundled-chromium.ts) and answers its path. Only when chosen, so
+ * Unpacks the bundled Chromium into `into`, the machine's temp directory (once per machine: later
+ * calls, in any thread or process, find it there; see bundled-chromium.ts) and answers its path. Only when chosen, so
  * machines with a browser never pay for it. The package's recommended flags are not used: they serve
  * AWS Lambda (single process, web security off), and ours run it as a normal headless browser.
  */
-function unpackBundledChromium(): Promise<string> {
+function unpackBundledChromium(into: string): Promise<string> {
   if (!unpacking) {
     const bundle = bundledChromium();
-    unpacking = bundle ? unpackChromium(bundle, tmpdir()) : Promise.reject(new Error(`${BUNDLED_CHROMIUM_PACKAGE} is not installed`));
+    unpacking = bundle ? unpackChromium(bundle, into) : Promise.reject(new Error(`${BUNDLED_CHROMIUM_PACKAGE} is not installed`));
     // A failed unpack (disk full, say) is tried again by the next launch.
     unpacking.catch(() => (unpacking = undefined));
   }

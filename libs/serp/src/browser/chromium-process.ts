@@ -26,6 +26,11 @@ export function killMarkedChromium(marker: string): void {
   }
 }
 
+/** Whether the Chromium this process launched with `marker` still runs (a killed one left as a zombie does not). */
+export function markedChromiumRuns(marker: string): boolean {
+  return markedChromium(marker) !== undefined;
+}
+
 function markedChromium(marker: string): number | undefined {
   let entries: string[];
   try {

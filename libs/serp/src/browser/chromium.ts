@@ -144,6 +144,14 @@ export interface ChromiumLaunchOptions {
   extraArgs?: readonly string[];
   /** How long Chromium may take to start; default 30 s. */
   launchTimeoutMs?: number;
+  /**
+   * Where the bundled Chromium is unpacked, once per machine: the temp directory by default. A
+   * BrowserThread gives its browser a temp directory of its own, removed with it, and passes the
+   * machine's here so that each launch does not unpack 200 MB again.
+   */
+  unpackInto?: string;
+  /** Chromium's TMPDIR, where it makes its own directory (its SingletonSocket): the launching thread's by default. */
+  chromiumTempDir?: string;
 }
 
 const machineProbes: ChromiumProbes = {

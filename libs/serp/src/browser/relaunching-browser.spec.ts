@@ -1,3 +1,5 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { basename } from 'node:path';
 import { waitFor } from '@rank/platform/testing/wait-for';
 import { DIRECT_EGRESS } from '../fetcher/egress-pool';
 import type { PageLoader, PageLoadResult } from '../fetcher/page-loader';
@@ -6,12 +8,14 @@ import { launchOfflineBrowserThread } from '../fetcher/test-support/offline-chro
 import { BrowserThread } from './browser-thread';
 import { FIRST_REST_MS, RelaunchingBrowser } from './relaunching-browser';
 import { chromiumBrowsersOf, crashChromium, hangChromium, isRunning, stillRunningAfterWait } from './testing/chromium-processes';
+import { tempDirPerTest } from './testing/temp-dirs';
 
 /** Real Chromium, crashed the way the machine would crash it (SIGKILL), against a local fake Google. */
 
 let google: FakeGoogle;
 let browser: RelaunchingBrowser | undefined;
 const launches: boolean[] = [];
+const launched: BrowserThread[] = [];
 const failures: string[] = [];
 const rests: number[] = [];
 const stalls: string[] = [];
@@ -24,6 +28,7 @@ afterEach(async () => {
   await browser?.close();
   browser = undefined;
   launches.length = 0;
+  launched.length = 0;
   failures.length = 0;
   rests.length = 0;
   stalls.length = 0;
@@ -41,7 +46,10 @@ function relaunching(
   browser = new RelaunchingBrowser(
     launch,
     {
-      launched: (_, relaunch) => launches.push(relaunch),
+      launched: (thread, relaunch) => {
+        launches.push(relaunch);
+        launched.push(thread);
+      },
       launchFailed: (error) => failures.push(error.message),
       resting: (until) => rests.push(until),
       stalled: (why) => stalls.push(why),
@@ -65,6 +73,26 @@ function load(loader: PageLoader, q: string): Promise<PageLoadResult> {
   });
 }
 
+const tempRoot = tempDirPerTest();
+
+/** The offline browser of launchOfflineBrowserThread, making its temp directory in the test's. */
+const launchInTestTempDir = () =>
+  BrowserThread.launch({
+    extraArgs: ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost'],
+    tempRoot: tempRoot(),
+  });
+
+/** Waits until the first browser's temp directory is gone; then only the running one's is left in the test's. */
+async function expectOnlyTheRunningBrowsersTempDir(): Promise<void> {
+  const [first] = launched;
+  await waitFor(
+    async () => existsSync(first!.tempDir),
+    (exists) => !exists,
+    10_000,
+  );
+  expect(readdirSync(tempRoot())).toEqual([basename(launched.at(-1)!.tempDir)]);
+}
+
 /** The one running browser this process started (only this suite's browser runs while it does). */
 function theBrowserProcess(): number {
   const running = chromiumBrowsersOf();
@@ -75,7 +103,7 @@ function theBrowserProcess(): number {
 describe('RelaunchingBrowser', () => {
   it('launches another browser on the next load after Chromium was killed, through the loader opened before', async () => {
     google.reset(({ query }) => ({ kind: 'page', html: `<html><body>page ${query.get('q')}</body></html>` }));
-    const kept = relaunching();
+    const kept = relaunching(launchInTestTempDir);
     const loader = loaderOn(kept);
     expect(await load(loader, 'one')).toMatchObject({ kind: 'loaded', status: 200 });
     const first = theBrowserProcess();
@@ -97,6 +125,8 @@ describe('RelaunchingBrowser', () => {
     const second = theBrowserProcess();
     expect(second).not.toBe(first);
     expect(isRunning(first)).toBe(false);
+    // and the killed browser's profile, artifacts and Chromium's own directory went with its launch's temp directory
+    await expectOnlyTheRunningBrowsersTempDir();
   }, 60_000);
 
   it('tries a load once more on a new browser when the browser dies under it', async () => {
@@ -232,7 +262,7 @@ describe('RelaunchingBrowser', () => {
 
   it('takes a browser that answers nothing for gone after two loads in a row, kills its Chromium, and loads on another', async () => {
     google.reset(({ query }) => ({ kind: 'page', html: `<html><body>page ${query.get('q')}</body></html>` }));
-    const kept = relaunching();
+    const kept = relaunching(launchInTestTempDir);
     const loader = loaderOn(kept, 1_000);
     expect(await load(loader, 'one')).toMatchObject({ kind: 'loaded' });
     const hung = theBrowserProcess();
@@ -251,5 +281,6 @@ describe('RelaunchingBrowser', () => {
     expect(launches).toEqual([false, true]);
     expect(await stillRunningAfterWait(hung)).toBe(false);
     expect(rests).toEqual([]);
+    await expectOnlyTheRunningBrowsersTempDir();
   }, 60_000);
 });
