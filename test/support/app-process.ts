@@ -10,6 +10,13 @@ import { typescriptEntrySource } from '@rank/platform/typescript-hook';
 const ROOT = repositoryPath();
 const TYPESCRIPT_HOOK = typescriptEntrySource(ROOT, 'process.argv[1]');
 
+/**
+ * What a child takes of this process's environment before the test's own: TMPDIR too, so that what a
+ * child leaves there (a browser's temp directory, when the child is killed) goes where the test run's
+ * temp files go, not into /tmp for good.
+ */
+const INHERITED = { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR };
+
 /** Runs a TypeScript entry point of the repository to its end; resolves with its exit code and output. */
 export function runTypeScript(
   entry: string,
@@ -20,7 +27,7 @@ export function runTypeScript(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-e', TYPESCRIPT_HOOK, join(ROOT, entry), ...args], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      env: { ...INHERITED, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: timeoutMs,
     });
@@ -63,8 +70,7 @@ export async function startAppProcess(
     // A new project's home page is measured in the background; without PAGESPEED_* that is Lighthouse
     // against the real site, so children get a refused local port unless a test sets one.
     env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
+      ...INHERITED,
       PAGESPEED_BASE_URL: 'http://127.0.0.1:9',
       SCRAPER_MIN_INTERVAL_MS: '0',
       ...env,
