@@ -29,6 +29,12 @@ export interface ClickHouseReadStoreOptions {
   onClose?(): void | Promise<void>;
   /** Reads handed to ClickHouse at once (READS_AT_ONCE). */
   readsAtOnce: number;
+  /**
+   * Whether a read under way is cut off when its caller goes: a server cancels a query whose HTTP
+   * request closes. chDB's client would only stop waiting for it (rejecting with its own error, logged
+   * as a failure for every client that hung up) while the engine runs it on, its place freed too soon.
+   */
+  cancelsReads: boolean;
 }
 
 /**
@@ -41,14 +47,16 @@ export class ClickHouseReadStore implements ReadStore {
   readonly #onClose: (() => void | Promise<void>) | undefined;
   #closing: Promise<void> | undefined;
   readonly #reads: ReadGate;
+  readonly #cancelsReads: boolean;
   // Two migrate() calls on one store must not interleave and apply a migration twice.
   #migrations: Promise<unknown> = Promise.resolve();
 
-  private constructor(database: string, client: ClickHouseClient, onClose: (() => void | Promise<void>) | undefined, readsAtOnce: number) {
+  private constructor(database: string, client: ClickHouseClient, options: ClickHouseReadStoreOptions) {
     this.database = database;
     this.#client = client;
-    this.#onClose = onClose;
-    this.#reads = new ReadGate(readsAtOnce);
+    this.#onClose = options.onClose;
+    this.#reads = new ReadGate(options.readsAtOnce);
+    this.#cancelsReads = options.cancelsReads;
   }
 
   static async open(options: ClickHouseReadStoreOptions): Promise<ClickHouseReadStore> {
@@ -60,7 +68,7 @@ export class ClickHouseReadStore implements ReadStore {
       } finally {
         await admin.close();
       }
-      return new ClickHouseReadStore(database, options.connect(database), options.onClose, options.readsAtOnce);
+      return new ClickHouseReadStore(database, options.connect(database), options);
     } catch (error) {
       await options.onClose?.();
       throw error;
@@ -81,7 +89,7 @@ export class ClickHouseReadStore implements ReadStore {
         query: sql,
         query_params: toPortableParams(params),
         format: 'JSONCompact',
-        abort_signal: options?.signal,
+        abort_signal: this.#cancelsReads ? options?.signal : undefined,
       });
       const { meta, data } = await result.json<unknown[]>();
       return rowsOf<Row>(
@@ -99,7 +107,7 @@ export class ClickHouseReadStore implements ReadStore {
       const { stream } = await this.#client.exec({
         query: `${sql}\nFORMAT TabSeparatedRaw`,
         query_params: toPortableParams(params),
-        abort_signal: options?.signal,
+        abort_signal: this.#cancelsReads ? options?.signal : undefined,
       });
       const chunks: Buffer[] = [];
       for await (const chunk of stream) chunks.push(chunk as Buffer);

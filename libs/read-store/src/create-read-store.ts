@@ -30,6 +30,7 @@ export async function createReadStore(config: ReadStoreConfig): Promise<ReadStor
           log: CLIENT_LOG,
         }),
       readsAtOnce: READS_AT_ONCE.server,
+      cancelsReads: true,
     });
   }
   const engine = acquireChdbEngine(config.chdbPath);
@@ -38,5 +39,6 @@ export async function createReadStore(config: ReadStoreConfig): Promise<ReadStor
     connect: (database) => engine.openClient(database),
     onClose: () => engine.release(),
     readsAtOnce: READS_AT_ONCE.embedded,
+    cancelsReads: false,
   });
 }

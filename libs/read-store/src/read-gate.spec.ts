@@ -82,3 +82,16 @@ describe('ReadGate at close', () => {
     expect(waiting.started).toBe(false);
   });
 });
+
+describe('ReadGate, a read cut off under way', () => {
+  it('is reported abandoned when it failed after its caller had gone, and as its own failure otherwise', async () => {
+    const gate = new ReadGate(1);
+    const gone = new AbortController();
+    const cutOff = gate.run(gone.signal, async () => {
+      gone.abort();
+      throw new Error('Query aborted');
+    });
+    await expect(cutOff).rejects.toBeInstanceOf(QueryAbandoned);
+    await expect(gate.run(new AbortController().signal, () => Promise.reject(new Error('engine down')))).rejects.toThrow('engine down');
+  });
+});

@@ -39,6 +39,9 @@ export class ReadGate {
     else this.running += 1;
     try {
       return await read();
+    } catch (error) {
+      // A read cut off because its caller went (a server cancels it) is no failure of the store either.
+      throw signal?.aborted ? new QueryAbandoned() : error;
     } finally {
       this.next();
     }
