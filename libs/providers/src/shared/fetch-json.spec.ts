@@ -1,5 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { DataForSeoHttp } from '../dataforseo/dataforseo-http';
 import { fetchJson } from './fetch-json';
 
@@ -87,5 +89,48 @@ describe('fetchJson reads an answer only up to its size limit', () => {
   it('reads a UTF-8 answer with a byte-order mark as JSON, as Response.text() did', async () => {
     const { body } = await fetchJson({ provider: 'p', method: 'GET', url: new URL('/bom', url), timeoutMs: 2_000 });
     expect(body).toEqual({ ok: true });
+  });
+});
+
+describe('fetchJson against a provider that never answers', () => {
+  let silent: Server;
+  let silentOrigin: string;
+  beforeAll(async () => {
+    silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    silentOrigin = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    silent.closeAllConnections();
+    return new Promise((resolve) => silent.close(resolve));
+  });
+
+  it("times out when the caller's signal is given and garbage collections run meanwhile", async () => {
+    // Before, the timeout signal combined with the caller's (AbortSignal.any) was collected with its
+    // timer, and such a call waited for undici's 300 s: the background work always passes a stop signal.
+    setFlagsFromString('--expose-gc');
+    const collect = runInNewContext('gc') as () => void;
+    const collecting = setInterval(collect, 50);
+    const started = Date.now();
+    try {
+      const call = fetchJson({
+        provider: 'p',
+        method: 'GET',
+        url: new URL(`${silentOrigin}/hang`),
+        timeoutMs: 600,
+        signal: new AbortController().signal,
+      });
+      await expect(call).rejects.toThrow('p: GET /hang gave no answer within 600 ms');
+    } finally {
+      clearInterval(collecting);
+    }
+    expect(Date.now() - started).toBeLessThan(5_000);
+  }, 15_000);
+
+  it('is cut off at once when the caller stops waiting, and says so', async () => {
+    const stop = new AbortController();
+    const call = fetchJson({ provider: 'p', method: 'GET', url: new URL(`${silentOrigin}/hang`), timeoutMs: 10_000, signal: stop.signal });
+    setTimeout(() => stop.abort(), 100);
+    await expect(call).rejects.toThrow('p: GET /hang was cut off: the caller stopped waiting');
   });
 });
