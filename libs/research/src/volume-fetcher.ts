@@ -1,3 +1,4 @@
+import { stopController } from '@rank/providers/shared/stop-controller';
 import { isCheckpoint } from '@rank/domain/checkpoints';
 import { pause } from '@rank/providers/shared/retry';
 import { followAllForGood } from '@rank/event-store/lasting-subscriptions';
@@ -75,7 +76,7 @@ export class VolumeFetcher {
   private sweepTimer: NodeJS.Timeout | undefined;
   private saveTimer: NodeJS.Timeout | undefined;
   /** Aborted by stop(): ends the pacing waits at once and cuts the provider calls in flight short. */
-  private readonly stopping = new AbortController();
+  private readonly stopping = stopController();
   private lastHandled = 0;
   private saved = 0;
   /** Start times of the provider calls (ms on the process clock), for pacing. */

@@ -1,3 +1,4 @@
+import { stopController } from '@rank/providers/shared/stop-controller';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, Clock } from '@rank/platform/tokens';
 import type { CruxHistory } from '@rank/providers/crux/crux-history-provider';
@@ -51,7 +52,7 @@ export class DomainDataFetcher {
   /** Answers fetched in the last RECENT_MS, by question: the read models show them only once projected. */
   private readonly recent = new Map<string, { outcome: FetchOutcome<unknown>; atMs: number }>();
   /** Aborted by `stop`: every provider call under way is cut off, and none starts after. */
-  private readonly stopping = new AbortController();
+  private readonly stopping = stopController();
 
   constructor(
     @Inject(DOMAIN_DATA_PROVIDERS) private readonly providers: DomainDataProviders,

@@ -160,3 +160,31 @@ describe('suggestions generator: the language model', () => {
     expect(signals.map((signal) => signal?.aborted)).toEqual([true, true, true, true]);
   });
 });
+
+describe('suggestions generator: the stop signal', () => {
+  it("leaves no listener on the runner's stop signal once a run has ended", async () => {
+    // The signal lives as long as the runner: a listener left per run piled up (Node warned past 10).
+    const generator = new SuggestionsGenerator({
+      llm: { model: 'test', keywordsFor: async () => ['a phrase'] },
+      autocomplete: { complete: async () => [] },
+      provider: null,
+      recorder: { fetched: async () => undefined },
+      stored: async () => [],
+      now: () => NOW,
+      log: () => undefined,
+    });
+    const stop = new AbortController();
+    const added: string[] = [];
+    const removed: string[] = [];
+    const addEventListener = stop.signal.addEventListener.bind(stop.signal);
+    const removeEventListener = stop.signal.removeEventListener.bind(stop.signal);
+    stop.signal.addEventListener = (type: string, listener: never, options?: never) => (
+      added.push(type),
+      addEventListener(type, listener, options)
+    );
+    stop.signal.removeEventListener = (type: string, listener: never) => (removed.push(type), removeEventListener(type, listener));
+    for (let run = 0; run < 3; run++) await generator.generate(input, stop.signal);
+    expect(added.length).toBeGreaterThan(0);
+    expect(removed).toEqual(added);
+  });
+});

@@ -129,9 +129,11 @@ export class SuggestionsGenerator {
     // answers would not be used, and each retry is paid for), and no further locale is asked.
     const over = new AbortController();
     stopIfAborted(stop);
-    const stopped = new Promise<never>((_, reject) =>
-      stop?.addEventListener('abort', () => reject(new SuggestionsStopped()), { once: true }),
-    );
+    let onStop: (() => void) | undefined;
+    const stopped = new Promise<never>((_, reject) => {
+      onStop = () => reject(new SuggestionsStopped());
+      stop?.addEventListener('abort', onStop, { once: true });
+    });
     stopped.catch(() => undefined);
     const askInTurn = async () => {
       while (!over.signal.aborted && next < markets.length) {
@@ -153,6 +155,8 @@ export class SuggestionsGenerator {
     } finally {
       over.abort();
       clearTimeout(timer);
+      // The stop signal is the runner's, for its whole life: a listener left on it per run would pile up.
+      stop?.removeEventListener('abort', onStop!);
     }
     return found;
   }

@@ -1,3 +1,4 @@
+import { stopController } from '@rank/providers/shared/stop-controller';
 import { isCheckpoint } from '@rank/domain/checkpoints';
 import { followAllForGood } from '@rank/event-store/lasting-subscriptions';
 import { uuidFromName } from '@rank/domain/deterministic-uuid';
@@ -70,7 +71,7 @@ export class SuggestionsRunner {
   private lastHandled = 0;
   private saved = 0;
   /** Aborted by `stop`: the runs under way are cut off, left unfinished, and run again after the restart. */
-  private readonly stopping = new AbortController();
+  private readonly stopping = stopController();
   /** Runs made since start (for tests and the log). */
   runs = 0;
 
