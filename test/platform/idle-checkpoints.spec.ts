@@ -51,4 +51,17 @@ describe('checkpoints of the processes following the log, on an idle service', (
     expect(settled).toBeGreaterThan(0);
     expect(await checkpoints()).toBe(settled);
   });
+
+  it("are not saved at a stop for each other's alone", async () => {
+    // Given both settled after an event, each having saved for it
+    await Promise.all([dispatcher.start(), worker.start()]);
+    await store.appendToStream('notes-p1', [{ id: crypto.randomUUID(), type: 'NoteAdded', data: {} }], { expectedRevision: 'any' });
+    await pause(2_500);
+    const settled = await checkpoints();
+    // When they stop (a restart), having read only each other's checkpoints since
+    await dispatcher.stop();
+    await worker.stop();
+    // then nothing more is saved (before, the dispatcher saved once more at each stop)
+    expect(await checkpoints()).toBe(settled);
+  });
 });

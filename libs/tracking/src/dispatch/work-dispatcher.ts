@@ -41,6 +41,8 @@ type DispatcherCheckpointed = { type: 'DispatcherCheckpointed'; data: { position
 export class WorkDispatcher {
   private subscription: Subscription | undefined;
   private lastHandled = 0;
+  /** The last position that was not a checkpoint's: what a save records. */
+  private lastWorthSaving = 0;
   private saved = 0;
   private timer: NodeJS.Timeout | undefined;
   private caughtUpWaiters: Array<{ position: number; resolve: () => void }> = [];
@@ -55,6 +57,7 @@ export class WorkDispatcher {
     const checkpoint = last && parseEvent<DispatcherCheckpointed>(last, ['DispatcherCheckpointed']);
     this.saved = checkpoint ? Number(checkpoint.data.position) : 0;
     this.lastHandled = this.saved;
+    this.lastWorthSaving = this.saved;
     this.subscription = followAllForGood(this.deps.store, {
       afterPosition: this.saved,
       onEvent: async (event) => {
@@ -119,6 +122,7 @@ export class WorkDispatcher {
 
   private handled(position: number, worthSaving: boolean): void {
     this.lastHandled = position;
+    if (worthSaving) this.lastWorthSaving = position;
     const ready = this.caughtUpWaiters.filter((w) => w.position <= position);
     this.caughtUpWaiters = this.caughtUpWaiters.filter((w) => w.position > position);
     for (const waiter of ready) waiter.resolve();
@@ -130,7 +134,9 @@ export class WorkDispatcher {
   }
 
   private async saveCheckpoint(): Promise<void> {
-    const position = this.lastHandled;
+    // Not past the checkpoints read since the last event worth one: a save at each stop for them alone
+    // added an event per restart to the log.
+    const position = this.lastWorthSaving;
     if (position <= this.saved) return;
     await this.deps.store.appendToStream(
       DISPATCHER_CHECKPOINT_STREAM,
