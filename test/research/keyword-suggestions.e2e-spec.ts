@@ -311,6 +311,8 @@ describe('Keyword suggestions', () => {
     const store = app.running.stores.eventStore;
     const typesIn = async (id: string) => (await store.readStream(`suggestions-${id}`)).map((e) => e.type);
     const lifecycle = app.running.app.get(SuggestionsRunnerLifecycle);
+    // (the runs of the tests above ended, so the delayed answer below is this project's)
+    await lifecycle.current!.idle();
     // Given a run whose model call, under way, answers only after 20 s
     llm.failNext({ kind: 'delay', ms: 20_000, then: { kind: 'json', body: chatAnswer(['late phrase']) } });
     const asked = llm.requests.length;
@@ -331,10 +333,10 @@ describe('Keyword suggestions', () => {
     await waitFor(
       () => typesIn(project),
       (types) => types.includes('SuggestionsRunFinished'),
-      30_000,
+      60_000,
     );
     expect(await typesIn(project)).toEqual(['SuggestionsRunStarted', 'SuggestionsRunFinished']);
-  });
+  }, 120_000);
 
   // Last: it reads what every test above recorded.
   describe('the OpenAPI document', () => {

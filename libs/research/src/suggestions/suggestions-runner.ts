@@ -61,7 +61,8 @@ export class SuggestionsRunner {
     mayStart: (trigger, running) => !running.some((r) => r.projectId === trigger.projectId),
     onSettled: (error) => {
       if (error) this.deps.log(`keyword suggestions failed: ${String(error)}`);
-      if (this.work.pending === 0)
+      // Not after a stop: a run it cut off must stay after the checkpoint, for its trigger to come again.
+      if (this.work.pending === 0 && !this.stopping.signal.aborted)
         void this.saveCheckpoint(this.lastHandled).catch((e: unknown) =>
           this.deps.log(`could not save the suggestions checkpoint: ${String(e)}`),
         );
