@@ -158,4 +158,56 @@ describe('DomainDataWorker: places for fetches', () => {
       await restarted.stop();
     }
   });
+
+  it('keeps a retry waiting when a completed check asks for the same page, and runs the retry when due', async () => {
+    // Given a page's page-speed fetch that failed (round 1; its retry due a minute later, by now)
+    const asked: ScheduledJob[] = [];
+    const retrying = new DomainDataWorker({
+      store,
+      now: () => new Date('2026-03-01T00:00:00.000Z'),
+      fetchRecord: async () => ({ lastSuccessAt: null, failures: 1, round: 1 }),
+      run: async (scheduled: ScheduledJob) => void asked.push(scheduled),
+      log: () => undefined,
+      tickMs: 5,
+    });
+    const url = 'https://a.example/eggs';
+    const append = (stream: string, type: string, data: Record<string, unknown>) =>
+      store.appendToStream(stream, [{ id: crypto.randomUUID(), type, data }], { expectedRevision: 'any' });
+    await append('domain-a.example', 'DomainDataFetchFailed', {
+      domain: 'a.example',
+      kind: 'pagespeed',
+      target: url,
+      level: 'page',
+      reason: 'psi: timeout',
+      failedAt: '2026-02-28T23:58:00.000Z',
+      attempt: 1,
+      origin: 'background',
+      round: 1,
+    });
+    // When a check that ranks with that page completes (a fetch due at once, which waits for the round's retries)
+    await append('check-c1', 'CheckCompleted', {
+      checkId: 'c1',
+      batchId: 'b1',
+      projectId: 'p1',
+      keywordId: 'k1',
+      completedAt: '2026-03-01T00:00:00.000Z',
+      serpTop: 50,
+      position: { position: 3, url, title: '', domain: 'a.example' },
+      results: [],
+      aiOverview: [],
+    });
+    await retrying.start();
+    try {
+      // then the retry is what runs (before, the check's fetch replaced it and was refused: nothing ran)
+      await waitFor(
+        async () => asked.filter((s) => s.job.kind === 'pagespeed'),
+        (jobs) => jobs.length > 0,
+        5_000,
+        5,
+      );
+      expect(asked.filter((s) => s.job.kind === 'pagespeed')).toEqual([expect.objectContaining({ retryOfRound: 1 })]);
+    } finally {
+      await retrying.stop();
+    }
+  });
 });

@@ -38,6 +38,20 @@ interface Pending {
 }
 
 /**
+ * One wait per fetch: whether a job asked for replaces the one waiting for the same fetch. A retry of
+ * a round stands for a trigger's fetch (which waits for the round's retries: see shouldFetch), in
+ * whichever order they come; otherwise the earliest due wins. Before, a completed check's fetch of
+ * the page, due at once, replaced the retry waiting for it and was then refused: the retry was lost
+ * (a failed page-speed or CrUX fetch of a page that kept ranking was never tried again).
+ */
+function replaces(asked: ScheduledJob, dueAt: number, waiting: Pending): boolean {
+  const askedRetry = asked.retryOfRound !== undefined;
+  const waitingRetry = waiting.scheduled.retryOfRound !== undefined;
+  if (askedRetry !== waitingRetry) return askedRetry;
+  return dueAt < waiting.dueAt;
+}
+
+/**
  * Follows the log for the triggers of domain-data work (see domain-work.process.ts) and runs the
  * fetches they ask for, off the request path: a few at once, each when due, skipped when the data
  * is fresh by then. A failure is recorded by `run` as an event, which comes back through the log as
@@ -95,8 +109,7 @@ export class DomainDataWorker {
       const key = jobKey(scheduled.job);
       const dueAt = scheduled.notBefore === null ? 0 : Date.parse(scheduled.notBefore);
       const waiting = this.pending.get(key);
-      // One wait per fetch: the earliest asked for wins.
-      if (waiting && waiting.dueAt <= dueAt) continue;
+      if (waiting && !replaces(scheduled, dueAt, waiting)) continue;
       this.pending.set(key, { scheduled, dueAt, position: Math.min(waiting?.position ?? event.position, event.position) });
     }
   }
