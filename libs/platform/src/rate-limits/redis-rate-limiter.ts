@@ -101,14 +101,18 @@ export class RedisRateLimiter implements RateLimiter {
     );
   }
 
-  /** Asks Redis; while it cannot be reached (not an error of the script's), counts in memory. */
+  /**
+   * Asks Redis; while it cannot be reached, counts in memory. Only Redis' own answer of an error
+   * (a ReplyError: the script's) is thrown. A server that has just stopped can fail a call before the
+   * client's status says so ("Stream isn't writeable"): that failure was thrown, a 500, in a CI run.
+   */
   private async shared<T>(inRedis: () => Promise<T>, inMemory: () => Promise<T>): Promise<T> {
     if (this.client.status !== 'ready') return inMemory();
     try {
       return await inRedis();
     } catch (error) {
-      if (this.client.status !== 'ready') return inMemory();
-      throw error;
+      if ((error as { name?: unknown } | null)?.name === 'ReplyError') throw error;
+      return inMemory();
     }
   }
 
