@@ -29,6 +29,12 @@ describe('reads of a client that has gone', () => {
     ['keyword-updates', (projectId: string) => `/api/projects/keyword-updates?projectId=${projectId}`],
     ['the CSV export', (projectId: string) => `/api/projects/export?projectId=${projectId}`],
     ['the Markdown report', (projectId: string) => `/api/projects/export-agent?projectId=${projectId}`],
+    ['pages', (projectId: string) => `/api/projects/pages?projectId=${projectId}`],
+    [
+      'competitor-positions',
+      (projectId: string) => `/api/projects/competitor-positions?projectId=${projectId}&competitorDomain=rival.example`,
+    ],
+    ['position-history', () => `/api/projects/position-history?keywordUpdateId=${'a'.repeat(24)}`],
   ])('%s: is not read once its client has gone while it waited, and nothing is logged as a failure', async (_, pathOf) => {
     const key = (await app.createAccount()).apiKey;
     const { projectId } = await createProject(app, key, { domain: 'gone.example' }, [
@@ -91,12 +97,12 @@ describe('reads of a client that has gone', () => {
       ]);
       const store = stopping.running.stores.readStore;
       const busy = [1, 2].map(() => store.query('SELECT sleepEachRow(1) FROM numbers(3) SETTINGS max_block_size = 1'));
-      // Pages is read without its client's signal: its reads wait for their turn whoever still waits for them.
+      // Pages-pagespeed is read without its client's signal: its reads wait for their turn whoever still waits for them.
       const leaving = Array.from(
         { length: 6 },
         () =>
           new Promise<void>((resolve) => {
-            const request = httpRequest(new URL(`/api/projects/pages?projectId=${projectId}`, stopping.url), {
+            const request = httpRequest(new URL(`/api/projects/pages-pagespeed?projectId=${projectId}`, stopping.url), {
               headers: { authorization: `Bearer ${key}` },
             });
             request.on('error', () => undefined);

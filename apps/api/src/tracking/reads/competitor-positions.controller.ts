@@ -1,4 +1,6 @@
-import { Controller, Get, Inject, Query } from '@nestjs/common';
+import { Controller, Get, Inject, Query, Res } from '@nestjs/common';
+import { clientGone } from '../../platform/http/client-gone';
+import type { FastifyReply } from 'fastify';
 import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiProperty, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { normaliseDomain } from '@rank/domain/domain-name';
 import { PublicWhenShared } from '../../platform/auth/access.decorators';
@@ -66,7 +68,11 @@ export class CompetitorPositionsController {
   @Get()
   @PublicWhenShared()
   @ApiOkResponse({ type: CompetitorPositionsResponse })
-  async list(@CurrentCaller() caller: Caller, @Query() params: CompetitorPositionsParams): Promise<CompetitorPositionsResponse> {
+  async list(
+    @CurrentCaller() caller: Caller,
+    @Query() params: CompetitorPositionsParams,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<CompetitorPositionsResponse> {
     const competitor = normaliseDomain(params.competitorDomain)!;
     const window = resolveDayWindow(params, this.clock.now());
     const { project } = await this.access.readable(caller, params.projectId);
@@ -74,7 +80,7 @@ export class CompetitorPositionsController {
     const updates =
       keywords.length === 0
         ? new Map<string, KeywordUpdateView[]>()
-        : updatesByKeyword(await this.positions.run(project.projectId, competitor, window));
+        : updatesByKeyword(await this.positions.forCaller(clientGone(reply)).run(project.projectId, competitor, window));
     const keywordHistory: Record<string, CompetitorHistoryEntry> = {};
     for (const keyword of keywords) {
       keywordHistory[keyword.keywordId] = { keyword: toKeywordRef(keyword), updates: updates.get(keyword.keywordId) ?? [] };

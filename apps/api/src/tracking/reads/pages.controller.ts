@@ -1,4 +1,6 @@
-import { Controller, Get, Inject, Query } from '@nestjs/common';
+import { Controller, Get, Inject, Query, Res } from '@nestjs/common';
+import { clientGone } from '../../platform/http/client-gone';
+import type { FastifyReply } from 'fastify';
 import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { utcDay } from '@rank/domain/calendar-date';
 import { PublicWhenShared } from '../../platform/auth/access.decorators';
@@ -99,7 +101,11 @@ export class PagesController {
   @Get()
   @PublicWhenShared()
   @ApiOkResponse({ type: PagesResponse })
-  async list(@CurrentCaller() caller: Caller, @Query() params: PagesParams): Promise<PagesResponse> {
+  async list(
+    @CurrentCaller() caller: Caller,
+    @Query() params: PagesParams,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<PagesResponse> {
     const { project } = await this.access.readable(caller, params.projectId);
     const { keywords, removedKeywordIds } = await this.contents.load(project.projectId);
     if (keywords.length === 0) return { success: true, data: [], lastPagesUpdate: null };
@@ -108,7 +114,9 @@ export class PagesController {
     const trackedIds = [...tracked.keys()];
     const now = this.clock.now();
     const { weeks, days, window } = trendPeriods(utcDay(now));
-    const overview = await this.pages.overview(project.projectId, trackedIds, keywordFilterOf(trackedIds, removedKeywordIds), window, now);
+    const overview = await this.pages
+      .forCaller(clientGone(reply))
+      .overview(project.projectId, trackedIds, keywordFilterOf(trackedIds, removedKeywordIds), window, now);
     const latest = overview.latest.filter((row) => tracked.has(row.keywordId));
     const keywordsOfPage = new Map<string, RankingPageKeywordView[]>();
     let newestCheck: number | null = null;

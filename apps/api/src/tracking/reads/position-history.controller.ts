@@ -1,4 +1,6 @@
-import { Controller, Get, Query, UnauthorizedException } from '@nestjs/common';
+import { Controller, Get, Query, Res, UnauthorizedException } from '@nestjs/common';
+import { clientGone } from '../../platform/http/client-gone';
+import type { FastifyReply } from 'fastify';
 import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { DomainError, notFound } from '@rank/domain/domain-error';
 import { PublicWhenShared } from '../../platform/auth/access.decorators';
@@ -100,9 +102,14 @@ export class PositionHistoryController {
   @Get()
   @PublicWhenShared()
   @ApiOkResponse({ type: PositionHistoryResponse })
-  async get(@CurrentCaller() caller: Caller, @Query() params: PositionHistoryParams): Promise<PositionHistoryResponse> {
+  async get(
+    @CurrentCaller() caller: Caller,
+    @Query() params: PositionHistoryParams,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<PositionHistoryResponse> {
     const checkId = params.keywordUpdateId;
-    const location = await this.history.locate(checkId);
+    const history = this.history.forCaller(clientGone(reply));
+    const location = await history.locate(checkId);
     // "Not yours" and "does not exist" must read the same, or the answer tells whether another
     // account's check id exists: the same 404 for a key, the same 401 without one.
     if (!location) {
@@ -114,7 +121,7 @@ export class PositionHistoryController {
     });
     // A keyword removed from the project takes its history with it, as it does in keyword-updates.
     const keyword = (await this.contents.load(project.projectId)).keywords.find((k) => k.keywordId === location.keywordId);
-    const snapshot = keyword && (await this.history.snapshot(checkId, location));
+    const snapshot = keyword && (await history.snapshot(checkId, location));
     if (!keyword || !snapshot) throw notFound(KEYWORD_UPDATE_NOT_FOUND);
 
     const ours = ourDomains(project.settings);

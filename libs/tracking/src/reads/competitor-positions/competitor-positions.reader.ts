@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ReadStore } from '@rank/read-store/read-store.port';
+import { readingFor, type ReadStore } from '@rank/read-store/read-store.port';
 import { READ_STORE } from '@rank/platform/tokens';
 import type { DayWindow } from '../shared/day-window';
 import type { CheckRow } from '../shared/keyword-update.view';
@@ -17,6 +17,11 @@ export const COMPETITOR_DEPTH = 30;
 @Injectable()
 export class CompetitorPositionsReader {
   constructor(@Inject(READ_STORE) private readonly store: ReadStore) {}
+
+  /** This reader for one caller: its reads are not started once the caller has gone (`signal`). */
+  forCaller(signal: AbortSignal): CompetitorPositionsReader {
+    return new CompetitorPositionsReader(readingFor(this.store, signal));
+  }
 
   /** `competitor` is a normalised domain; its subdomains count as the competitor. Rows oldest first per keyword. */
   async run(projectId: string, competitor: string, window: DayWindow): Promise<CheckRow[]> {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ReadStore } from '@rank/read-store/read-store.port';
+import { readingFor, type ReadStore } from '@rank/read-store/read-store.port';
 import { READ_STORE } from '@rank/platform/tokens';
 import { PICKS_FIRST } from '../shared/day-checks';
 import { KeywordFilter, keywordFilterSql } from '../shared/keyword-filter';
@@ -144,6 +144,11 @@ export interface PagesOverview {
 @Injectable()
 export class PagesReader {
   constructor(@Inject(READ_STORE) private readonly store: ReadStore) {}
+
+  /** This reader for one caller: its reads are not started once the caller has gone (`signal`). */
+  forCaller(signal: AbortSignal): PagesReader {
+    return new PagesReader(readingFor(this.store, signal));
+  }
 
   /**
    * The latest checks and the trends in one statement (overviewSql): 161-215 ms against 191-207 ms for

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ReadStore } from '@rank/read-store/read-store.port';
+import { readingFor, type ReadStore } from '@rank/read-store/read-store.port';
 import { READ_STORE } from '@rank/platform/tokens';
 import type { SerpItem } from './serp-movement';
 
@@ -86,6 +86,11 @@ const WHOLE_HISTORY_SQL = snapshotSql(false);
 @Injectable()
 export class PositionHistoryReader {
   constructor(@Inject(READ_STORE) private readonly store: ReadStore) {}
+
+  /** This reader for one caller: its reads are not started once the caller has gone (`signal`). */
+  forCaller(signal: AbortSignal): PositionHistoryReader {
+    return new PositionHistoryReader(readingFor(this.store, signal));
+  }
 
   async locate(checkId: string): Promise<CheckLocation | undefined> {
     const [row] = await this.store.query<{ projectId: string; keywordId: string; checkedAtMs: string }>(
