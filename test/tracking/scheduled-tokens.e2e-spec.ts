@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { Logger } from '@nestjs/common';
 import { ProjectionRunner } from '@rank/projector/projection-runner';
 import { CheckScheduler } from '@rank/tracking/schedule/check-scheduler';
 import { ProjectContentRepository } from '@rank/projects/workspace.repository';
@@ -170,6 +171,26 @@ describe('Scheduled checks draw on the monthly SERP-check tokens', () => {
     expect((await app.admin('PATCH', `/admin/accounts/${blocked.accountId}`, { status: 'active' })).status).toBe(200);
     await at('2026-08-11T12:00:00.000Z', app);
     expect(await schedule(app, theirs)).toEqual(['2026-08-10 skipped accountBlocked (needs 0, 0 left)', '2026-08-11 requested']);
+  }, 60_000);
+
+  it('names the plan, not tokens used up, when an account moved to Free has its slot skipped', async () => {
+    const app = await start();
+    const { accountId, apiKey } = await app.createAccount({ plan: 'roomy' });
+    clock.current = new Date('2026-09-10T08:00:00.000Z');
+    const projectId = await addProject(app, apiKey, {}, 2);
+    expect((await app.admin('PATCH', `/admin/accounts/${accountId}`, { plan: 'free' })).status).toBe(200);
+    await caughtUp(app);
+    const warnings = jest.spyOn(Logger.prototype, 'warn');
+    try {
+      await at('2026-09-10T12:00:00.000Z', app);
+      expect(await schedule(app, projectId)).toEqual(['2026-09-10 skipped monthlyTokensExhausted (needs 2, 0 left)']);
+      // Before: "the 2026-09 SERP-check tokens are used up (needs 2, 0 left)", as if the month had been spent.
+      expect(warnings.mock.calls.map((call) => String(call[0])).filter((line) => line.includes(projectId))).toEqual([
+        `skipped the 2026-09-10 check of project ${projectId} (account ${accountId}): its plan (Free) includes no SERP-check tokens (needs 2)`,
+      ]);
+    } finally {
+      warnings.mockRestore();
+    }
   }, 60_000);
 
   it('draws on the UTC month of the due time, and a scheduler that crashed after drawing does not pay twice', async () => {

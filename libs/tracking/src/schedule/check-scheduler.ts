@@ -82,7 +82,8 @@ export class CheckScheduler {
       }
       const month = tokenMonthOf(slot.dueAt);
       const keywordCount = (await this.contents.load(projectId)).keywords.length;
-      const total = (account.kind === 'open' ? planOfAccount(this.plans, account)?.monthlySerpTokens : undefined) ?? 0;
+      const plan = account.kind === 'open' ? planOfAccount(this.plans, account) : undefined;
+      const total = plan?.monthlySerpTokens ?? 0;
       const tokens = await this.tokens.draw(
         {
           type: 'DrawTokens',
@@ -114,9 +115,13 @@ export class CheckScheduler {
           now,
         );
         if (isNew) {
-          this.logger.warn(
-            `skipped the ${slot.key} check of project ${projectId} (account ${accountId}): the ${month} SERP-check tokens are used up (needs ${needed}, ${available} left)`,
-          );
+          // A plan without tokens (Free) is not an allowance used up: the operator's fix is the plan.
+          const planName = plan?.name ?? (account.kind === 'open' ? `"${account.plan}", not in the plan catalogue` : 'none');
+          const why =
+            total === 0
+              ? `its plan (${planName}) includes no SERP-check tokens (needs ${needed})`
+              : `the ${month} SERP-check tokens are used up (needs ${needed}, ${available} left)`;
+          this.logger.warn(`skipped the ${slot.key} check of project ${projectId} (account ${accountId}): ${why}`);
         }
         continue;
       }
