@@ -277,6 +277,16 @@ describe('MCP endpoint (/api/mcp) with the official SDK client', () => {
     for (const origin of [undefined, 'http://localhost:6274', 'http://127.0.0.1:5173', 'http://[::1]:8080'])
       expect({ origin, status: (await post(app, key, origin)).status }).toEqual({ origin, status: 200 });
     expect((await post(app, key, 'null')).status).toBe(403);
+    // Whatever else is wrong with the request: before, these got 401, 401, 400, 415 and 405.
+    const evil = { origin: 'http://evil.example', accept: 'application/json, text/event-stream' };
+    const refusals = [
+      await app.request('POST', '/api/mcp', { key: null, body: listing, headers: evil }),
+      await app.request('POST', '/api/mcp', { key: 'wrong', body: listing, headers: evil }),
+      await app.request('POST', '/api/mcp', { key, rawBody: '{bad', headers: { ...evil, 'content-type': 'application/json' } }),
+      await app.request('POST', '/api/mcp', { key, rawBody: 'x', headers: { ...evil, 'content-type': 'text/plain' } }),
+      await app.request('GET', '/api/mcp', { key, headers: evil }),
+    ];
+    expect(refusals.map((r) => [r.status, r.body?.error?.message])).toEqual(Array(5).fill([403, 'Forbidden: Origin not allowed']));
 
     const listed = await startTestApp({ env: { MCP_ALLOWED_ORIGINS: 'https://agents.example.com' } });
     try {
@@ -287,6 +297,35 @@ describe('MCP endpoint (/api/mcp) with the official SDK client', () => {
     } finally {
       await listed.close();
     }
+  });
+
+  it('answers JSON that is no JSON-RPC request, and an empty batch, with -32600 Invalid Request (not -32700, a parse error)', async () => {
+    const send = (body: unknown) =>
+      app.request('POST', '/api/mcp', { key, body, headers: { accept: 'application/json, text/event-stream' } });
+    const invalid = [
+      { id: 1, method: 'ping' },
+      { jsonrpc: '1.0', id: 1, method: 'ping' },
+      { jsonrpc: '2.0', id: 1, method: 5 },
+      { jsonrpc: '2.0', id: null, method: 'ping' },
+      { jsonrpc: '2.0', id: 1.5, method: 'ping' },
+      'str',
+      42,
+      [1, 2],
+      [],
+    ];
+    for (const body of invalid) {
+      const answer = await send(body);
+      expect({ body, status: answer.status, code: answer.body?.error?.code, id: answer.body?.id }).toEqual({
+        body,
+        status: 400,
+        code: -32600,
+        id: null,
+      });
+    }
+    expect((await send([])).body.error.message).toBe('Invalid Request: an empty batch');
+    // A well-formed request, and a batch of them, still pass.
+    expect((await send({ jsonrpc: '2.0', id: 'a', method: 'ping' })).body).toEqual({ jsonrpc: '2.0', id: 'a', result: {} });
+    expect((await send([{ jsonrpc: '2.0', id: 1, method: 'ping' }])).status).toBe(200);
   });
 
   it('lets a page on a listed origin call the endpoint from a real browser (preflight and answer carry CORS), and no other page', async () => {

@@ -63,11 +63,12 @@ export async function createApp(config: AppConfig, overrides: { clock?: Clock } 
     const fastify = adapter.getInstance();
     fastify.addHook('onRoute', (route) => routes.add(route.method as string | string[], route.url));
     logRequests(fastify, metrics);
+    // Before every other check: MCP wants a page of a foreign origin refused with 403, whatever else is wrong.
+    allowMcpOrigins(fastify, config.mcpAllowedOrigins);
     refuseMethodsOfLiteralPaths(fastify, routes);
     parseJsonBodies(fastify);
     refuseIllFormedQuery(fastify);
     addSecurityHeaders(fastify);
-    allowMcpOrigins(fastify, config.mcpAllowedOrigins);
 
     const app = (started = await NestFactory.create<NestFastifyApplication>(
       AppModule.forRoot({ config, stores, plans, clock: overrides.clock ?? systemClock, routes, metrics }),

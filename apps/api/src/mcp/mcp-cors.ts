@@ -17,24 +17,27 @@ export function corsHeadersOf(origin: string | undefined, allowedOrigins: readon
 }
 
 /**
- * Lets pages of allowed origins call /api/mcp (see allowed-origin.ts). Their preflight (a preflight
- * carries no key) is answered before any route or key check: 204 with what the page may send for an
- * allowed origin, 403 for any other. A page sends its key in `Authorization` and JSON, so every call
- * of it is preflighted. An OPTIONS request that is no preflight goes on to the 405 of a method the
- * endpoint does not serve. Answers Fastify sends (a 401 for a bad key, a 429, a 400 for a body that
- * is not JSON) carry the CORS headers here, so that the page can read why it was refused; the
- * transport's own answers get them from the controller.
+ * Lets pages of allowed origins call /api/mcp (see allowed-origin.ts), and only them. A request to it
+ * from any other page's origin is refused with 403 before anything else looks at it (the method, the
+ * key, the body): MCP says a server MUST answer 403 to an invalid Origin, and a 401 or a 400 first
+ * would answer a rebinding page with something else. A preflight (it carries no key) from an allowed
+ * origin gets 204 with what the page may send. A page sends its key in `Authorization` and JSON, so
+ * every call of it is preflighted. An OPTIONS request that is no preflight goes on to the 405 of a method the
+ * endpoint does not serve. Every answer to an allowed page carries the CORS headers (onSend), a 401
+ * for a bad key, a 429 or a 400 included, so that the page can read why it was refused.
  */
 export function allowMcpOrigins(fastify: FastifyInstance, allowedOrigins: readonly string[]): void {
   const isMcp = (request: FastifyRequest) => routedPath(request).replace(/\/+$/, '') === MCP_PATH;
   fastify.addHook('onRequest', (request, reply, done) => {
+    if (!isMcp(request)) return done();
     const preflight = request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
-    if (!preflight || !isMcp(request)) return done();
     const cors = corsHeadersOf(request.headers.origin, allowedOrigins);
-    if (Object.keys(cors).length === 0) {
+    // A preflight without an Origin is no browser's: refused as one from a foreign origin.
+    if (!isAllowedOrigin(request.headers.origin, allowedOrigins) || (preflight && Object.keys(cors).length === 0)) {
       void reply.code(403).send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Forbidden: Origin not allowed' } });
       return;
     }
+    if (!preflight) return done();
     void reply
       .code(204)
       .headers({

@@ -1,33 +1,29 @@
-import { Controller, Inject, Post, Req, Res } from '@nestjs/common';
+import { Controller, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppConfig } from '@rank/platform/config/app-config';
-import { APP_CONFIG } from '@rank/platform/tokens';
-import { isAllowedOrigin } from './allowed-origin';
 import { McpServerFactory } from './mcp-server.factory';
 
 /**
  * MCP over Streamable HTTP at /api/mcp, stateless: each POST carries its JSON-RPC messages and gets
  * its answers in the response, so any api replica serves any call and no session is kept. GET (a
  * server-initiated stream) and DELETE (ending a session) have nothing to do here and answer 405.
- * The global guard has already authenticated the key (401) and checked the plan and blocking (403);
- * a browser page's Origin is checked here (403, see allowed-origin.ts; its preflight and the CORS headers
- * of answers Fastify sends are in mcp-cors.ts); each tool then runs its REST route with the same Authorization header.
+ * A browser page's Origin was checked before anything else (403, mcp-cors.ts), and the global guard
+ * has authenticated the key (401) and checked the plan and blocking (403); each tool then runs its
+ * REST route with the same Authorization header.
  */
 @ApiExcludeController()
 @Controller('api/mcp')
 export class McpController {
-  constructor(
-    private readonly servers: McpServerFactory,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  constructor(private readonly servers: McpServerFactory) {}
 
   @Post()
   async handle(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    if (!isAllowedOrigin(request.headers.origin, this.config.mcpAllowedOrigins)) {
-      // A JSON-RPC error without an id, as the transport's own refusals are written.
-      await reply.status(403).send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Forbidden: Origin not allowed' } });
+    const invalid = invalidMessage(request.body);
+    if (invalid !== undefined) {
+      // JSON-RPC: -32600 for JSON that is no request (the transport says -32700, "Parse error", for those too).
+      await reply.status(400).send({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: ${invalid}` } });
       return;
     }
     const server = this.servers.create(request.headers.authorization!);
@@ -46,6 +42,20 @@ export class McpController {
       await server.close();
     }
   }
+}
+
+/**
+ * Why a parsed body is no JSON-RPC message or batch of them, in the MCP schema's terms (version
+ * "2.0", an id that is a string or an integer, never null, a method that is a string, params an
+ * object); undefined when it is one. An empty batch is no request either (JSON-RPC 2.0).
+ */
+function invalidMessage(body: unknown): string | undefined {
+  if (Array.isArray(body)) {
+    if (body.length === 0) return 'an empty batch';
+    const index = body.findIndex((message) => !JSONRPCMessageSchema.safeParse(message).success);
+    return index === -1 ? undefined : `message ${index} of the batch is not a JSON-RPC 2.0 message`;
+  }
+  return JSONRPCMessageSchema.safeParse(body).success ? undefined : 'not a JSON-RPC 2.0 message';
 }
 
 /** The request as the transport reads it: its headers (the body is already parsed, and passed beside it). */
