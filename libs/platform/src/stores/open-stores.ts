@@ -11,6 +11,7 @@ import { StartRefusal } from '../start-refusal';
 import { repositoryPath } from '../repository-path';
 import type { Metrics } from '../metrics/metrics';
 import { timeAppends } from '../metrics/timed-event-store';
+import { UNREACHABLE_CODES } from './unreachable-store';
 
 export interface Stores {
   eventStore: EventStore;
@@ -121,15 +122,13 @@ function embeddedMigrationRefusal(error: unknown, chdbPath: string): StartRefusa
 /** A ClickHouse server that cannot be reached, as a refusal naming CLICKHOUSE_URL (its origin: no credentials). */
 function unreachableServer(error: unknown, url: string | undefined): ConfigError | undefined {
   const code = (error as { code?: unknown } | null)?.code;
-  if (url === undefined || typeof code !== 'string' || !UNREACHABLE.has(code)) return undefined;
+  if (url === undefined || typeof code !== 'string' || !UNREACHABLE_CODES.has(code)) return undefined;
   return serverNotReached('CLICKHOUSE_URL', new URL(url).origin, code, 'ClickHouse', 'URL');
 }
 
 /** The refusal of a start whose store server does not answer, naming the variable and where it points (never its credentials). */
 const serverNotReached = (variable: string, where: string, cause: string, server: string, setting: string) =>
   new ConfigError([`${variable} ${where} cannot be reached (${cause}): start ${server} there, or correct the ${setting}`]);
-
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ECONNRESET']);
 
 /**
  * Makes the embedded store's directory, or stops the start with one line naming the variable that

@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, DomainErrorKind } from '@rank/domain/domain-error';
 import { QueryAbandoned, ReadStoreClosed } from '@rank/read-store/read-gate';
+import { unreachableStoreOf } from '@rank/platform/stores/unreachable-store';
 import { methodNotAllowed, RouteRegistry } from './route-registry';
 
 const STATUS_OF_KIND: Record<DomainErrorKind, number> = { invalid: 400, 'not-found': 404, conflict: 409, forbidden: 403 };
@@ -92,6 +93,13 @@ export class AllExceptionsFilter implements ExceptionFilter {
         },
         headers: {},
       };
+    }
+    const unreachable = unreachableStoreOf(exception);
+    if (unreachable !== undefined) {
+      // The spec's 500 again, saying which server is away: the same request succeeds once it is back
+      // (the stores' clients reconnect by themselves), with no restart.
+      const store = unreachable === 'event store' ? 'its event store' : 'its read store (ClickHouse)';
+      return { status: 500, body: { success: false, message: `The service cannot reach ${store} now; try again shortly.` }, headers: {} };
     }
     const fastifyError = exception as { code?: string; statusCode?: number; message?: string };
     if (typeof fastifyError?.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
