@@ -2,6 +2,7 @@ import { DomainError } from '@rank/domain/domain-error';
 import { latestDueSlot, nextSlot, Schedule, ScheduleSlot } from './due-slot';
 import { DAY_MS } from './local-day';
 import { localDateTime } from './zoned-time';
+import { evolveSchedule, isSlotHandled, type ScheduleState } from '../scheduled-checks';
 
 const base: Schedule = {
   updateFrequency: 'daily',
@@ -60,6 +61,32 @@ function runScheduler(plan: Array<[from: string, settings: Partial<Schedule>]>, 
       requested.add(due.key);
       log.push([due.key, due.dueAt.toISOString(), new Date(t).toISOString()]);
     }
+  }
+  return log;
+}
+
+/**
+ * The scheduler as it runs: every minute it asks for the latest due slot and requests it unless the
+ * schedule stream has decided that local day already (isSlotHandled, read from the due times
+ * recorded). Returns the requests made, as [key, dueAt].
+ */
+function runRecordingScheduler(settings: Partial<Schedule>, from: string, until: string) {
+  const schedule = { ...base, ...settings };
+  let state: ScheduleState = { recentDueAts: [] };
+  const log: Array<[string, string]> = [];
+  for (let t = Date.parse(from); t <= Date.parse(until); t += 60_000) {
+    const due = latestDueSlot(schedule, new Date(t));
+    if (!due || isSlotHandled(state, due.dueAt, schedule.updateTimezone)) continue;
+    log.push([due.key, due.dueAt.toISOString()]);
+    const data = {
+      projectId: 'p',
+      accountId: 'a',
+      slotKey: due.key,
+      batchId: 'b',
+      dueAt: due.dueAt.toISOString(),
+      requestedAt: new Date(t).toISOString(),
+    };
+    state = evolveSchedule(state, { type: 'ScheduledCheckRequested', data });
   }
   return log;
 }
@@ -271,6 +298,23 @@ describe('latestDueSlot and nextSlot', () => {
     });
   });
 
+  describe('a spring gap that ends the day (Greenland: 23:00 jumps to 00:00)', () => {
+    const nuuk = { updateTimezone: 'America/Godthab', updateTime: 23, createdAt: '2026-03-25T03:00:00Z' };
+    it("runs the Saturday's slot at the last second before the gap, on its own day", () => {
+      // 2026-03-28 23:00 -02 does not exist: the clock goes from 22:59:59 -02 to 00:00:00 -01 (01:00 UTC).
+      given(nuuk).when('2026-03-29T01:00:00Z').thenLatestIs('2026-03-28', '2026-03-29T00:59:59.000Z');
+    });
+    it('checks every day of the change once, minute by minute, as the scheduler decides them', () => {
+      // Before, the Saturday's slot ran at Sunday 00:00, and Sunday's own slot then counted as decided:
+      // 2026-03-29 was never requested, every year, in America/Nuuk and America/Scoresbysund.
+      for (const updateTimezone of ['America/Godthab', 'America/Scoresbysund']) {
+        expect(
+          runRecordingScheduler({ ...nuuk, updateTimezone }, '2026-03-27T00:00:00Z', '2026-03-31T12:00:00Z').map(([key]) => key),
+        ).toEqual(['2026-03-25', '2026-03-26', '2026-03-27', '2026-03-28', '2026-03-29', '2026-03-30']);
+      }
+    });
+  });
+
   describe('offsets that are not whole hours', () => {
     it('Asia/Kolkata (+05:30): noon is 06:30 UTC', () => {
       given({ updateTimezone: 'Asia/Kolkata' }).when('2026-05-10T06:30:00Z').thenLatestIs('2026-05-10', '2026-05-10T06:30:00.000Z');
@@ -295,14 +339,25 @@ describe('latestDueSlot and nextSlot', () => {
       given({ updateTimezone: 'Pacific/Kiritimati' }).when('2026-05-10T23:00:00Z').thenLatestIs('2026-05-11', '2026-05-10T22:00:00.000Z');
       given({ updateTimezone: 'Pacific/Pago_Pago' }).when('2026-05-10T23:00:00Z').thenLatestIs('2026-05-10', '2026-05-10T23:00:00.000Z');
     });
-    it("Apia skipped 2011-12-30 when it crossed the date line: that day's slot is the first instant after the gap", () => {
+    it("Apia skipped 2011-12-30 when it crossed the date line: that day's slot is the last second before the gap, and 2011-12-31 keeps its own", () => {
       given({ updateTimezone: 'Pacific/Apia', createdAt: '2011-12-01T00:00:00Z' })
         .whenListingFrom('2011-12-29T00:00:00Z', 3)
         .thenSlotsAre([
           ['2011-12-29', '2011-12-29T22:00:00.000Z'], // 12:00 at -10
-          ['2011-12-30', '2011-12-30T10:00:00.000Z'], // did not exist: 2011-12-31 00:00 at +14
+          ['2011-12-30', '2011-12-30T09:59:59.000Z'], // did not exist: 2011-12-29 23:59:59 at -10, a day already decided
           ['2011-12-31', '2011-12-30T22:00:00.000Z'], // 12:00 at +14
         ]);
+      expect(
+        runRecordingScheduler(
+          { updateTimezone: 'Pacific/Apia', createdAt: '2011-12-01T00:00:00Z' },
+          '2011-12-29T00:00:00Z',
+          '2011-12-31T12:00:00Z',
+        ),
+      ).toEqual([
+        ['2011-12-28', '2011-12-28T22:00:00.000Z'],
+        ['2011-12-29', '2011-12-29T22:00:00.000Z'],
+        ['2011-12-31', '2011-12-30T22:00:00.000Z'],
+      ]);
     });
   });
 

@@ -1,7 +1,8 @@
 /**
  * When a project's scheduled SERP check is due. A slot is a local calendar day on which the project
  * is due (see due-days.ts); its instant is that day at `updateTime`:00 on the project's wall clock
- * (see zoned-time.ts for skipped and repeated hours). Pure: `now` is always passed in.
+ * (see zoned-time.ts for skipped and repeated hours, and slotOn for a gap that ends the day). Pure:
+ * `now` is always passed in.
  */
 import type { ProjectSettings } from '@rank/projects/domain/project-settings';
 import { invalid } from '@rank/domain/domain-error';
@@ -59,6 +60,11 @@ function slotOn(resolved: ResolvedSchedule, dayNo: number): ScheduleSlot {
   let dueAtMs = dueAtMemo.get(memoKey);
   if (dueAtMs === undefined) {
     dueAtMs = zonedInstant({ ...calendarDate(dayNo), hour }, resolved.timeZone).getTime();
+    // An hour in a spring gap runs at the first instant after the gap, unless the gap ends the day
+    // (Greenland springs from 23:00 to 00:00): that instant is the next day, whose own slot would
+    // then count as decided (a decided slot's day is read from its due time), and that day went
+    // unchecked. The slot runs at the last second before the gap instead, on a day of its own.
+    if (localDay(dueAtMs, resolved.timeZone) > dayNo) dueAtMs -= 1000;
     if (dueAtMemo.size >= DUE_AT_MEMO_SIZE) dueAtMemo.clear();
     dueAtMemo.set(memoKey, dueAtMs);
   }
