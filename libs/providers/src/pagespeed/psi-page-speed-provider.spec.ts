@@ -27,14 +27,15 @@ describe('PsiPageSpeedProvider against a fake PageSpeed Insights API', () => {
     psi.api.requests.length = 0;
   });
 
-  it('asks runPagespeed for the mobile strategy and the four categories, with the key', async () => {
+  it('asks runPagespeed for the mobile strategy and the four categories by their documented enum names, with the key', async () => {
     psi.pages.set(PAGE, measured);
     await provider.measure(PAGE);
     const [request] = psi.api.requests;
     expect(request.path).toBe('/pagespeedonline/v5/runPagespeed');
     expect(request.query.get('url')).toBe(PAGE);
-    expect(request.query.get('strategy')).toBe('mobile');
-    expect(request.query.getAll('category')).toEqual(['performance', 'accessibility', 'best-practices', 'seo']);
+    // Before: mobile and performance, accessibility, best-practices, seo, which the reference does not list.
+    expect(request.query.get('strategy')).toBe('MOBILE');
+    expect(request.query.getAll('category')).toEqual(['PERFORMANCE', 'ACCESSIBILITY', 'BEST_PRACTICES', 'SEO']);
     expect(request.query.get('key')).toBe(KEY);
   });
 

@@ -18,6 +18,18 @@ export interface PsiOptions {
 }
 
 /**
+ * The categories by the names of runPagespeed's `category` enum (its reference lists CATEGORY_UNSPECIFIED,
+ * ACCESSIBILITY, BEST_PRACTICES, PERFORMANCE, PWA, SEO; `strategy` is DESKTOP or MOBILE). The answer
+ * keys them by their Lighthouse ids (`best-practices`) whatever was sent.
+ */
+const PSI_CATEGORY: Record<(typeof LIGHTHOUSE_CATEGORIES)[number], string> = {
+  performance: 'PERFORMANCE',
+  accessibility: 'ACCESSIBILITY',
+  'best-practices': 'BEST_PRACTICES',
+  seo: 'SEO',
+};
+
+/**
  * PageSpeed Insights API v5: one `runPagespeed` call (mobile, the four categories) gives the lab
  * data of Google's Lighthouse run and the page's CrUX field data.
  */
@@ -29,8 +41,8 @@ export class PsiPageSpeedProvider implements PageSpeedProvider {
   async measure(url: string, signal?: AbortSignal): Promise<PageSpeedMeasurement> {
     const request = new URL(`${this.options.baseUrl}/runPagespeed`);
     request.searchParams.set('url', url);
-    request.searchParams.set('strategy', 'mobile');
-    for (const category of LIGHTHOUSE_CATEGORIES) request.searchParams.append('category', category);
+    request.searchParams.set('strategy', 'MOBILE');
+    for (const category of LIGHTHOUSE_CATEGORIES) request.searchParams.append('category', PSI_CATEGORY[category]);
     if (this.options.apiKey) request.searchParams.set('key', this.options.apiKey);
 
     const { status, body } = await fetchJson({

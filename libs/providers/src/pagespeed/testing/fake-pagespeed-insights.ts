@@ -47,6 +47,11 @@ export class FakePageSpeedInsights {
     }
     const url = request.query.get('url');
     if (!url) return googleError(400, 'INVALID_ARGUMENT', 'Invalid value at \'url\' (TYPE_STRING), ""');
+    const strategy = request.query.get('strategy');
+    if (strategy !== null && !STRATEGIES.includes(strategy)) return invalidEnum('strategy', 'Strategy', strategy);
+    const categories = request.query.getAll('category');
+    const unknown = categories.findIndex((category) => !(category in LIGHTHOUSE_ID_OF));
+    if (unknown !== -1) return invalidEnum(`category[${unknown}]`, 'Category', categories[unknown]!);
     const page = this.pages.get(url);
     if (!page) {
       return googleError(
@@ -55,9 +60,36 @@ export class FakePageSpeedInsights {
         'Lighthouse returned error: FAILED_DOCUMENT_REQUEST. Lighthouse was unable to reliably load the page you requested.',
       );
     }
-    return { kind: 'json', body: runPagespeedResult(url, request.query.getAll('category'), page) };
+    return {
+      kind: 'json',
+      body: runPagespeedResult(
+        url,
+        categories.map((category) => LIGHTHOUSE_ID_OF[category]!),
+        page,
+      ),
+    };
   }
 }
+
+/**
+ * The documented values of runPagespeed's enums (its reference: `category` is one of
+ * CATEGORY_UNSPECIFIED, ACCESSIBILITY, BEST_PRACTICES, PERFORMANCE, PWA, SEO; `strategy` one of
+ * STRATEGY_UNSPECIFIED, DESKTOP, MOBILE), and the Lighthouse id each category is answered under.
+ * Anything else is refused, so a client sending a spelling the reference does not list fails here
+ * (`best-practices` is common in the wild, and undocumented). The fake scores only the four
+ * categories the service asks for: it refuses PWA (gone from Lighthouse 12) and CATEGORY_UNSPECIFIED too.
+ */
+const LIGHTHOUSE_ID_OF: Record<string, keyof typeof CATEGORY_TITLES> = {
+  PERFORMANCE: 'performance',
+  ACCESSIBILITY: 'accessibility',
+  BEST_PRACTICES: 'best-practices',
+  SEO: 'seo',
+};
+const STRATEGIES = ['STRATEGY_UNSPECIFIED', 'DESKTOP', 'MOBILE'];
+
+/** Google's refusal of a value its enum does not have. */
+const invalidEnum = (field: string, type: string, value: string) =>
+  googleError(400, 'INVALID_ARGUMENT', `Invalid value at '${field}' (type.googleapis.com/google.pagespeedonline.v5.${type}), "${value}"`);
 
 function googleError(code: number, status: string, message: string): FakeAnswer {
   return {
@@ -74,7 +106,7 @@ const CATEGORY_TITLES = {
   seo: 'SEO',
 } as const;
 
-function runPagespeedResult(url: string, categories: string[], page: FakePsiPage): unknown {
+function runPagespeedResult(url: string, categories: (keyof typeof CATEGORY_TITLES)[], page: FakePsiPage): unknown {
   const audit = (id: string, title: string, numericValue: number, numericUnit: string) => ({
     id,
     title,
@@ -83,7 +115,7 @@ function runPagespeedResult(url: string, categories: string[], page: FakePsiPage
     numericValue,
     numericUnit,
   });
-  const wanted = (categories.length > 0 ? categories : ['performance']) as (keyof typeof CATEGORY_TITLES)[];
+  const wanted: (keyof typeof CATEGORY_TITLES)[] = categories.length > 0 ? categories : ['performance'];
   const result: Record<string, unknown> = {
     captchaResult: 'CAPTCHA_NOT_NEEDED',
     kind: 'pagespeedonline#result',
