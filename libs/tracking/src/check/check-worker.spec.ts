@@ -5,6 +5,7 @@ import type { SerpFetchOutcome, SerpRequest } from '@rank/serp/fetcher';
 import type { CreditRefund } from '../refund/refund.process';
 import { CheckWorker, ProjectToCheck } from './check-worker';
 import { DISPATCHER_CHECKPOINT_STREAM, WorkDispatcher } from '../dispatch/work-dispatcher';
+import { checksStreamName } from '../domain/check.events';
 
 const project: ProjectToCheck = {
   accountId: 'acc',
@@ -56,6 +57,8 @@ interface Harness {
   refunds: CreditRefund[];
   erased: string[];
   loadProject: () => Promise<ProjectToCheck | null>;
+  /** Whether the project is there when the worker looks again before and after writing a result. */
+  stillExists?: () => Promise<boolean>;
 }
 
 function harness(): Harness {
@@ -85,7 +88,7 @@ function workerFor(
     {
       store,
       loadProject: () => h.loadProject(),
-      projectStillExists: async () => (await h.loadProject()) !== null,
+      projectStillExists: async () => (h.stillExists ? h.stillExists() : (await h.loadProject()) !== null),
       fetchSerp,
       refund: async (r) => void h.refunds.push(r),
       now: () => new Date('2026-05-01T00:00:01.000Z'),
@@ -331,6 +334,24 @@ describe('WorkDispatcher and CheckWorker', () => {
       data: { keywordId: 'k0', reason: 'The check could not be completed after several attempts', refundCredits: 1 },
     });
     expect(flaky.refusedAppends).toBe(2);
+  });
+
+  it('given a project deleted between the last look and the write of a result, erases the stream the write brought back and refunds the check', async () => {
+    const h = harness();
+    await started(dispatcherFor(store, h)).start();
+    await requestScrape(store, 'b1', ['k0']);
+    await until(async () => (await store.readStream('check-work-b1')).length === 1);
+    // When the delete lands after the worker's look and before its write (its erasing found the stream empty)
+    let looks = 0;
+    h.stillExists = async () => ++looks === 1;
+    started(workerFor(store, h, async () => success('shop.example'))).start();
+
+    // then nothing of the project is left in the log, and the account gets the credit back.
+    // Before: the completed check stayed in a stream of its own, charged, and projected.
+    await until(() => h.refunds.length === 1);
+    expect(h.refunds).toEqual([{ accountId: 'acc', batchId: 'b1', checkId: expect.any(String), credits: 1 }]);
+    expect(await storedResults(store)).toEqual([]);
+    expect(await store.readStream(checksStreamName('p1', 'k0'))).toEqual([]);
   });
 
   it('refunds the queued checks of a deleted project and stores nothing for them', async () => {

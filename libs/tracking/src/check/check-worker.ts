@@ -175,6 +175,13 @@ export class CheckWorker {
       };
     }
     await this.appendResult(check, result);
+    // Deleted between the look above and the write, the project's erasing may have missed the stream
+    // this write brought back: it is erased again, and the check ends as one of a deleted project
+    // (nothing kept, its credits back; a refund asked twice is paid once).
+    if (!(await this.deps.projectStillExists(project.accountId, check.projectId))) {
+      await this.deps.store.deleteStream(checksStreamName(check.projectId, check.keywordId));
+      return this.drop(dropCheck(check));
+    }
     if (result.type === 'CheckCompleted') return { outcome: 'completed', keyword, source: result.data.source };
     return {
       outcome: 'failed',
