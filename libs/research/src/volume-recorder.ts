@@ -19,14 +19,29 @@ const noData = (keyword: string): KeywordMetrics => ({
 });
 
 /**
+ * Text without its accents (`café crème` → `cafe creme`), for matching an answer that dropped them:
+ * only the combining diacritics of Latin, Greek and Cyrillic letters (U+0300–U+036F), never marks
+ * that make another letter in other scripts (Japanese が is not か).
+ */
+const withoutAccents = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .normalize('NFC');
+
+/**
  * One entry per text asked, in the order asked: the provider's figures matched on the normalised text
- * (providers may answer in another case or spacing), and an entry with no data for a text it did not
- * answer, so that the text counts as fetched.
+ * (providers may answer in another case or spacing), else on the text without its accents (Google
+ * Ads groups such spellings, and an answer may name the group without them: before, `café crème`
+ * answered as `cafe creme` lost its figures, stored as "no data" for 30 days), and an entry with no
+ * data for a text it did not answer, so that the text counts as fetched.
  */
 export function metricsOfAsked(asked: readonly string[], answered: readonly KeywordMetrics[]): KeywordMetrics[] {
   const byText = new Map(answered.map((m) => [normaliseKeyword(m.keyword), m]));
+  const byBareText = new Map<string, KeywordMetrics>();
+  for (const [text, metrics] of byText) if (!byBareText.has(withoutAccents(text))) byBareText.set(withoutAccents(text), metrics);
   return asked.map((keyword) => {
-    const found = byText.get(keyword);
+    const found = byText.get(keyword) ?? byBareText.get(withoutAccents(keyword));
     return found ? { ...found, keyword } : noData(keyword);
   });
 }

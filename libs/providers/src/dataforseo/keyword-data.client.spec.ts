@@ -154,6 +154,52 @@ describe('DataForSeoKeywordData against a fake DataForSEO Keywords Data API', ()
     expect(fake.requests).toHaveLength(1);
   });
 
+  /** An answer of one successful task whose result is `items`, as DataForSEO sends it. */
+  const answerWithItems = (items: unknown[]) =>
+    fake.failWith({
+      kind: 'json',
+      body: { status_code: 20000, status_message: 'Ok.', tasks: [{ status_code: 20000, status_message: 'Ok.', result: items }] },
+    });
+
+  it('keeps one figure a month, oldest first: a month listed twice keeps the one listed first', async () => {
+    answerWithItems([
+      {
+        keyword: 'dupmonth',
+        search_volume: 55,
+        monthly_searches: [
+          { year: 2025, month: 5, search_volume: 50 },
+          { year: 2025, month: 3, search_volume: 30 },
+          { year: 2025, month: 5, search_volume: 55 },
+          { year: 2024, month: 12, search_volume: 120 },
+        ],
+      },
+    ]);
+    const [figures] = await client.searchVolumes(US_EN, ['dupmonth']);
+    // Before: May 2025 twice, 50 and 55 (serp-check answered both).
+    expect(figures.history).toEqual([
+      { year: 2024, month: 12, value: 120 },
+      { year: 2025, month: 3, value: 30 },
+      { year: 2025, month: 5, value: 50 },
+    ]);
+  });
+
+  it.each([
+    ['an item that is not an object', ['x']],
+    ['an item whose keyword is not text', [{ keyword: 5 }]],
+    ['an item whose search_volume is not a number', [{ keyword: 'x', search_volume: 'lots' }]],
+    ['an item whose monthly_searches is not a list', [{ keyword: 'x', search_volume: 10, monthly_searches: 'no' }]],
+    ['an item whose competition is not text', [{ keyword: 'x', competition: 3 }]],
+  ])('%s is a malformed answer (upstream_error), not a keyword without data', async (why, items) => {
+    // Before: the item was skipped or read as null figures, and stored as "no data" for 30 days.
+    answerWithItems(items);
+    const error = await failureOf(client.searchVolumes(US_EN, ['x']));
+    expect({ kind: error.kind, failure: error.failure, message: error.message }).toEqual({
+      kind: 'malformed',
+      failure: 'upstream_error',
+      message: expect.stringContaining(`the answer has ${why}`),
+    });
+  });
+
   it('an answer without tasks is malformed', async () => {
     fake.failWith({ kind: 'json', body: { status_code: 20000, status_message: 'Ok.' } });
     expect((await failureOf(client.searchVolumes(US_EN, ['a']))).kind).toBe('malformed');

@@ -11,6 +11,7 @@ import {
   type KeywordDataProvider,
   type KeywordFigures,
   type KeywordMarket,
+  monthlyHistory,
   type MonthlyVolume,
 } from '../keyword-data/keyword-data.port';
 import { DATAFORSEO, DataForSeoHttp, type DataForSeoAccess } from './dataforseo-http';
@@ -90,14 +91,39 @@ function isAskable(keyword: string): boolean {
   return keyword !== '' && keyword.length <= MAX_KEYWORD_CHARS && keyword.split(/\s+/).length <= MAX_KEYWORD_WORDS;
 }
 
-/** Result items as the docs give them; an item without a keyword text is skipped, absent figures are null. */
+/** The figures of an item, each a number or null (absent: null) in the docs; `competition` is text, `monthly_searches` a list. */
+const NUMERIC_FIELDS = ['search_volume', 'competition_index', 'low_top_of_page_bid', 'high_top_of_page_bid', 'cpc'] as const;
+
+/**
+ * Why a result item is not in its documented shape, or undefined when it is. Such an answer is the
+ * provider's malformed body (upstream_error), not a keyword without data: before, an item whose
+ * keyword was not text was skipped, and a volume sent as text read as null, so a broken answer
+ * passed for "no data" (and was stored so, not asked again for 30 days).
+ */
+function malformedItem(raw: unknown): string | undefined {
+  const item = asObject(raw);
+  if (!item) return 'an item that is not an object';
+  if (typeof item.keyword !== 'string') return 'an item whose keyword is not text';
+  for (const field of NUMERIC_FIELDS) {
+    const value = item[field];
+    if (value !== undefined && value !== null && typeof value !== 'number') return `an item whose ${field} is not a number`;
+  }
+  if (item.competition !== undefined && item.competition !== null && typeof item.competition !== 'string')
+    return 'an item whose competition is not text';
+  const months = item.monthly_searches;
+  if (months !== undefined && months !== null && !Array.isArray(months)) return 'an item whose monthly_searches is not a list';
+  return undefined;
+}
+
+/** Result items as the docs give them (a malformed one fails the answer); absent figures are null. */
 function itemsToFigures(items: unknown[]): KeywordFigures[] {
   const figures: KeywordFigures[] = [];
   for (const raw of items) {
-    const item = asObject(raw);
-    if (!item || typeof item.keyword !== 'string') continue;
+    const malformed = malformedItem(raw);
+    if (malformed !== undefined) throw new KeywordDataError(DATAFORSEO, 'malformed', `the answer has ${malformed}`);
+    const item = asObject(raw)!;
     figures.push({
-      keyword: item.keyword,
+      keyword: item.keyword as string,
       avgMonthlySearches: asNumber(item.search_volume) ?? null,
       competition: competitionOf(item.competition),
       competitionIndex: asNumber(item.competition_index) ?? null,
@@ -114,7 +140,7 @@ function competitionOf(value: unknown): Competition | null {
   return level === 'LOW' || level === 'MEDIUM' || level === 'HIGH' ? level : null;
 }
 
-/** DataForSEO lists the newest month first; the port wants the oldest first. Months without a figure are left out. */
+/** DataForSEO lists the newest month first; the port wants the oldest first, once each. Months without a figure are left out. */
 function historyOf(value: unknown): MonthlyVolume[] {
   const months: MonthlyVolume[] = [];
   for (const raw of asArray(value) ?? []) {
@@ -125,5 +151,5 @@ function historyOf(value: unknown): MonthlyVolume[] {
     if (year !== undefined && month !== undefined && month >= 1 && month <= 12 && searches !== undefined)
       months.push({ year, month, value: searches });
   }
-  return months.sort((a, b) => a.year - b.year || a.month - b.month);
+  return monthlyHistory(months);
 }

@@ -12,6 +12,7 @@ import {
   type KeywordDataProvider,
   type KeywordFigures,
   type KeywordMarket,
+  monthlyHistory,
   type MonthlyVolume,
 } from '../keyword-data/keyword-data.port';
 import type { GoogleAdsConfig } from '../keyword-data/keyword-data-config';
@@ -234,5 +235,5 @@ function historyOf(value: unknown): MonthlyVolume[] {
     const searches = entry?.monthlySearches === undefined ? undefined : asNumber(entry.monthlySearches);
     if (year !== undefined && month >= 1 && searches !== undefined) months.push({ year, month, value: searches });
   }
-  return months.sort((a, b) => a.year - b.year || a.month - b.month);
+  return monthlyHistory(months);
 }

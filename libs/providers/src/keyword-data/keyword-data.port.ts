@@ -20,6 +20,20 @@ export interface MonthlyVolume {
   value: number;
 }
 
+/**
+ * A provider's months as the port gives them: oldest first, one figure a month. A month a provider
+ * lists twice keeps the figure it listed first: a history is one value a month, and before, the
+ * month went out twice (serp-check) or one of its figures won by chance of sorting (keyword-volumes).
+ */
+export function monthlyHistory(listed: readonly MonthlyVolume[]): MonthlyVolume[] {
+  const byMonth = new Map<number, MonthlyVolume>();
+  for (const month of listed) {
+    const key = month.year * 12 + month.month;
+    if (!byMonth.has(key)) byMonth.set(key, month);
+  }
+  return [...byMonth.values()].sort((a, b) => a.year - b.year || a.month - b.month);
+}
+
 /** One keyword's figures in a market. A provider that has no figure for a field gives null. */
 export interface KeywordFigures {
   /** The keyword text as the provider echoed it (for volumes: the text that was asked). */

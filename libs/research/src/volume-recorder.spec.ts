@@ -1,0 +1,40 @@
+import type { KeywordMetrics } from './domain/volume.events';
+import { metricsOfAsked } from './volume-recorder';
+
+const figures = (keyword: string, avgMonthlySearches: number): KeywordMetrics => ({
+  keyword,
+  avgMonthlySearches,
+  competition: null,
+  competitionIndex: null,
+  cpcLow: null,
+  cpcHigh: null,
+  history: [],
+});
+
+describe('metricsOfAsked: the figures of each text asked', () => {
+  it('given answers in another case and spacing, matches each to the text asked', () => {
+    const matched = metricsOfAsked(['big shoes'], [figures(' Big  Shoes ', 10)]);
+    expect(matched.map((m) => [m.keyword, m.avgMonthlySearches])).toEqual([['big shoes', 10]]);
+  });
+
+  it('given an answer that dropped the accents, still matches it (before, the figures were lost)', () => {
+    const matched = metricsOfAsked(['café crème', 'crème brûlée'], [figures('cafe creme', 500), figures('creme brulee', 20)]);
+    expect(matched.map((m) => [m.keyword, m.avgMonthlySearches])).toEqual([
+      ['café crème', 500],
+      ['crème brûlée', 20],
+    ]);
+  });
+
+  it('prefers the exact spelling when the provider answers both', () => {
+    const matched = metricsOfAsked(['café', 'cafe'], [figures('cafe', 7), figures('café', 9)]);
+    expect(matched.map((m) => [m.keyword, m.avgMonthlySearches])).toEqual([
+      ['café', 9],
+      ['cafe', 7],
+    ]);
+  });
+
+  it('never folds a mark that makes another letter (Japanese が is not か), and answers no data instead', () => {
+    const [matched] = metricsOfAsked(['がっこう'], [figures('かっこう', 300)]);
+    expect(matched).toEqual({ ...figures('がっこう', 0), avgMonthlySearches: null });
+  });
+});
