@@ -8,6 +8,18 @@ describe('withoutSecrets', () => {
     );
   });
 
+  it("cuts a secret as a query or form writes it ('()!~ escaped, a space as +) and as a JSON string quotes it", () => {
+    // Before: these went through, into warnings and into failure reasons stored in the log.
+    const secret = `SECRET-KEY(1)'!~ "x"\\y`;
+    const echoed = [
+      `GET /v1/x?api_key=${new URLSearchParams({ k: secret }).toString().slice(2)}&start=1`,
+      `{"error":{"message":"bad key ${JSON.stringify(secret).slice(1, -1)}"}}`,
+      `{"echo":"${JSON.stringify(new URLSearchParams({ k: secret }).toString().slice(2)).slice(1, -1)}"}`,
+    ];
+    for (const text of echoed) expect(withoutSecrets(text, [secret])).not.toContain('SECRET-KEY');
+    expect(withoutSecrets(echoed[0]!, [secret])).toBe('GET /v1/x?api_key=[secret]&start=1');
+  });
+
   it('takes a secret that contains another whole, and leaves values too short to be secrets', () => {
     expect(withoutSecrets('login:password1 and password1', ['password1', 'login:password1'])).toBe('[secret] and [secret]');
     expect(withoutSecrets('the page 1234567 loaded', ['1234567', ''])).toBe('the page 1234567 loaded');

@@ -4,14 +4,20 @@ export const SECRET_MARK = '[secret]';
 /**
  * A text from outside (an error body, a URL) without the given secrets, for failure reasons, events
  * and logs: a provider may quote the request back ("Incorrect API key provided: …", its request line,
- * its Authorization header). Each secret goes as written and URL-encoded. Values under 8 characters
- * are left alone: they would cut ordinary words out of the text (a whole answer is cut, results and
- * all) and are no secret worth the name.
+ * its Authorization header). Each secret goes in every form it travels or comes back in: as written,
+ * URL-encoded (`encodeURIComponent`, and a query's or form's encoding, which also escapes `'()!~` and
+ * writes a space as `+`), and as a JSON string writes it (`"` and `\` escaped), since a body quoting
+ * it is cut before it is parsed. Values under 8 characters are left alone: they would cut ordinary
+ * words out of the text (a whole answer is cut, results and all) and are no secret worth the name.
  */
 export function withoutSecrets(text: string, secrets: readonly (string | undefined)[]): string {
   const forms = secrets
     .filter((secret): secret is string => secret !== undefined && secret.length >= 8)
-    .flatMap((secret) => [secret, encodeURIComponent(secret)])
+    .flatMap((secret) => {
+      const inQuery = new URLSearchParams({ s: secret }).toString().slice(2);
+      const inJson = JSON.stringify(secret).slice(1, -1);
+      return [secret, encodeURIComponent(secret), inQuery, inJson, JSON.stringify(inQuery).slice(1, -1)];
+    })
     // Longest first, so that a secret containing another goes whole.
     .sort((a, b) => b.length - a.length);
   let result = text;

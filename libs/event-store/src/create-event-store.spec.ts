@@ -39,6 +39,23 @@ describe('createEventStore', () => {
     }
   });
 
+  it("passes the client's warning of an unknown option on without the user and password (it prints the whole string)", async () => {
+    const warnings = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const store = await createEventStore({
+        eventStoreConnectionString: 'esdb://admin:SECRET-ES-PASS-1a2b@127.0.0.1:9?tls=false&bogus=1',
+        sqlitePath: join(dir, 'unused.sqlite'),
+      });
+      await store.close();
+      const printed = warnings.mock.calls.flat().map(String).join('\n');
+      expect(printed).toContain('Unknown option key "bogus"');
+      expect(printed).not.toContain('SECRET-ES-PASS');
+      expect(printed).toContain('esdb://***@127.0.0.1:9?tls=false&bogus=1');
+    } finally {
+      warnings.mockRestore();
+    }
+  });
+
   it('names the variable when the connection string is malformed', async () => {
     await expect(
       createEventStore({ eventStoreConnectionString: 'localhost:2113', sqlitePath: join(dir, 'unused.sqlite') }),

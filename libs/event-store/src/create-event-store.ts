@@ -1,3 +1,4 @@
+import { withoutSecrets, withoutUserinfo } from '@rank/domain/secret-text';
 import type { EventStore } from './event-store.port';
 import { EventStoreDbEventStore } from './eventstoredb/eventstoredb-event-store';
 import { SqliteEventStore } from './sqlite/sqlite-event-store';
@@ -13,15 +14,33 @@ export interface EventStoreConfig {
 export async function createEventStore(config: EventStoreConfig): Promise<EventStore> {
   const connectionString = config.eventStoreConnectionString?.trim();
   if (connectionString) {
+    const shown = (text: string) =>
+      withoutSecrets(text.split(connectionString).join(withoutUserinfo(connectionString)), credentialsOf(connectionString));
+    // The client warns of an option it does not know by printing the whole connection string,
+    // password included: its warnings are passed on with the user and password cut out.
+    const warn = console.warn;
+    console.warn = (...parts: unknown[]) => warn(...parts.map((part) => (typeof part === 'string' ? shown(part) : part)));
     try {
       return EventStoreDbEventStore.fromConnectionString(connectionString);
     } catch (error) {
-      throw new Error(`EVENTSTORE_CONNECTION_STRING is not a valid EventStoreDB connection string: ${errorMessage(error)}`, {
+      throw new Error(`EVENTSTORE_CONNECTION_STRING is not a valid EventStoreDB connection string: ${shown(errorMessage(error))}`, {
         cause: error,
       });
+    } finally {
+      console.warn = warn;
     }
   }
   return new SqliteEventStore(config.sqlitePath);
+}
+
+/** The user and password of a connection string (between `//` and the last `@`), and the password alone. */
+function credentialsOf(connectionString: string): string[] {
+  const start = connectionString.indexOf('://');
+  const at = connectionString.lastIndexOf('@');
+  if (start < 0 || at < start) return [];
+  const userinfo = connectionString.slice(start + 3, at);
+  const colon = userinfo.indexOf(':');
+  return colon < 0 ? [userinfo] : [userinfo, userinfo.slice(colon + 1)];
 }
 
 function errorMessage(error: unknown): string {

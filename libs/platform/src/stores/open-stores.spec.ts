@@ -94,6 +94,18 @@ describe('opening the embedded stores where their directories cannot be', () => 
     );
   });
 
+  it('shows no part of a password holding / or ? when the server cannot be reached', async () => {
+    // Before: "esdb://admin:SECRET cannot be reached", the password printed as a host up to its "/".
+    for (const password of ['SECRET/ES/PASS', 'SECRET:ES?PASS']) {
+      const opening = openEventStore(
+        loadConfig({ DATA_DIR: join(dir, 'data-esdb'), EVENTSTORE_CONNECTION_STRING: `esdb://admin:${password}@127.0.0.1:9?tls=false` }),
+      );
+      await expect(opening).rejects.toThrow(
+        'EVENTSTORE_CONNECTION_STRING esdb://127.0.0.1:9 cannot be reached (ECONNREFUSED): start EventStoreDB there, or correct the connection string',
+      );
+    }
+  });
+
   it('stops the start naming CHDB_PATH when a file is in its place', async () => {
     const config = loadConfig({ DATA_DIR: join(dir, 'data'), CHDB_PATH: join(dir, 'a-file') });
     const opening = openStores(config);

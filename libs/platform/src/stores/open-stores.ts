@@ -12,6 +12,7 @@ import { repositoryPath } from '../repository-path';
 import type { Metrics } from '../metrics/metrics';
 import { timeAppends } from '../metrics/timed-event-store';
 import { UNREACHABLE_CODES } from './unreachable-store';
+import { withoutUserinfo } from '@rank/domain/secret-text';
 
 export interface Stores {
   eventStore: EventStore;
@@ -58,9 +59,13 @@ async function answersAt(store: EventStore, connectionString: string): Promise<v
   }
 }
 
-/** The scheme and hosts of a connection string, without its user, password or settings. */
+/**
+ * The scheme and hosts of a connection string, without its user, password or settings. The user and
+ * password are cut first up to the last `@`: a password may hold `/` or `?` (a generated one often
+ * does), which a pattern stopping there would have printed as a host.
+ */
 function withoutCredentials(connectionString: string): string {
-  const match = /^([a-z+]+:\/\/)(?:[^@/?]*@)?([^/?]*)/i.exec(connectionString.trim());
+  const match = /^([a-z+]+:\/\/)(?:\*\*\*@)?([^/?]*)/i.exec(withoutUserinfo(connectionString.trim()));
   return match ? `${match[1]}${match[2]}` : 'as set';
 }
 

@@ -89,6 +89,16 @@ it('points at the bad proxy entry without printing its password', () => {
   ]);
 });
 
+it('does not print the part of a password before a comma, which splits the entry in two', () => {
+  // Before: "SCRAPER_PROXIES entry 1 (http://user:SECRET): not a URL; …".
+  const problems = problemsOf({ SCRAPER_PROXIES: 'http://user:SECRET,PROXYPASS@10.0.0.1:3128' });
+  expect(problems.join('\n')).not.toMatch(/SECRET|PROXYPASS/);
+  expect(problems).toEqual([
+    'SCRAPER_PROXIES entry 1: not a URL; expected http://user:pass@host:port',
+    'SCRAPER_PROXIES entry 2 (***@10.0.0.1:3128): not a URL; expected http://user:pass@host:port',
+  ]);
+});
+
 it('rejects a proxy listed twice', () => {
   expect(problemsOf({ SCRAPER_PROXIES: 'http://10.0.0.1:3128,http://u:p@10.0.0.1:3128' })).toEqual([
     'SCRAPER_PROXIES entry 2 (10.0.0.1:3128) is listed twice',

@@ -163,7 +163,10 @@ function readProxies(env: Env, problems: string[]): ProxyConfig[] {
     .forEach((entry, index) => {
       const parsed = parseProxyUrl(entry);
       if (typeof parsed === 'string') {
-        problems.push(`SCRAPER_PROXIES entry ${index + 1} (${withoutUserinfo(entry)}): ${parsed}`);
+        // An entry without `@` that is no URL is not shown: it may be a password's first part, cut at
+        // a comma inside it (`user:pa,ss@host`); one with `@` is shown with its password masked.
+        const shown = entry.includes('@') ? ` (${withoutUserinfo(entry)})` : URL.canParse(entry) ? ` (${entry})` : '';
+        problems.push(`SCRAPER_PROXIES entry ${index + 1}${shown}: ${parsed}`);
       } else if (proxies.some((proxy) => proxy.server === parsed.server)) {
         problems.push(`SCRAPER_PROXIES entry ${index + 1} (${parsed.label}) is listed twice`);
       } else {
