@@ -25,6 +25,20 @@ describe('metricsOfAsked: the figures of each text asked', () => {
     ]);
   });
 
+  it('never gives one text asked the figures answered for another text asked (мой and мои, bàn and bán are different words)', () => {
+    // The verifying audit: both asked, only one answered; before, both got the same figures.
+    for (const [asked, answer] of [
+      [['мой', 'мои'], figures('мои', 1000)],
+      [['bàn', 'bán'], figures('bán', 700)],
+    ] as const) {
+      const matched = metricsOfAsked(asked, [answer]);
+      expect(matched.map((m) => [m.keyword, m.avgMonthlySearches])).toEqual([
+        [asked[0], asked[0] === answer.keyword ? answer.avgMonthlySearches : null],
+        [asked[1], asked[1] === answer.keyword ? answer.avgMonthlySearches : null],
+      ]);
+    }
+  });
+
   it('prefers the exact spelling when the provider answers both', () => {
     const matched = metricsOfAsked(['café', 'cafe'], [figures('cafe', 7), figures('café', 9)]);
     expect(matched.map((m) => [m.keyword, m.avgMonthlySearches])).toEqual([
@@ -33,7 +47,7 @@ describe('metricsOfAsked: the figures of each text asked', () => {
     ]);
   });
 
-  it('never folds a mark that makes another letter (Japanese が is not か), and answers no data instead', () => {
+  it('keeps the marks of other scripts (Japanese が is not か), and answers no data instead', () => {
     const [matched] = metricsOfAsked(['がっこう'], [figures('かっこう', 300)]);
     expect(matched).toEqual({ ...figures('がっこう', 0), avgMonthlySearches: null });
   });

@@ -19,9 +19,10 @@ const noData = (keyword: string): KeywordMetrics => ({
 });
 
 /**
- * Text without its accents (`café crème` → `cafe creme`), for matching an answer that dropped them:
- * only the combining diacritics of Latin, Greek and Cyrillic letters (U+0300–U+036F), never marks
- * that make another letter in other scripts (Japanese が is not か).
+ * Text without the combining marks of Latin, Greek and Cyrillic letters (U+0300–U+036F: `café crème`
+ * → `cafe creme`, but also `año` → `ano`, `мой` → `мои`), for matching an answer that dropped them.
+ * Such marks often make another word, which is why only an answer no text asked claims is matched
+ * this way (see metricsOfAsked). The marks of other scripts are kept (Japanese が is not か).
  */
 const withoutAccents = (text: string) =>
   text
@@ -31,17 +32,22 @@ const withoutAccents = (text: string) =>
 
 /**
  * One entry per text asked, in the order asked: the provider's figures matched on the normalised text
- * (providers may answer in another case or spacing), else on the text without its accents (Google
- * Ads groups such spellings, and an answer may name the group without them: before, `café crème`
- * answered as `cafe creme` lost its figures, stored as "no data" for 30 days), and an entry with no
- * data for a text it did not answer, so that the text counts as fetched.
+ * (providers may answer in another case or spacing); else an answer whose text matches no text asked,
+ * matched without accents: the provider answers only what it was asked, so such an answer is its
+ * answer to one of ours, spelt its own way (before, `café crème` answered as `cafe creme` lost its
+ * figures, stored as "no data" for 30 days). An answer to one text asked never goes to another
+ * (`мой` does not get `мои`'s figures when both were asked); and an entry with no data for a text it
+ * did not answer, so that the text counts as fetched.
  */
 export function metricsOfAsked(asked: readonly string[], answered: readonly KeywordMetrics[]): KeywordMetrics[] {
   const byText = new Map(answered.map((m) => [normaliseKeyword(m.keyword), m]));
-  const byBareText = new Map<string, KeywordMetrics>();
-  for (const [text, metrics] of byText) if (!byBareText.has(withoutAccents(text))) byBareText.set(withoutAccents(text), metrics);
+  const askedTexts = new Set(asked);
+  const unclaimed = new Map<string, KeywordMetrics>();
+  for (const [text, metrics] of byText) {
+    if (!askedTexts.has(text) && !unclaimed.has(withoutAccents(text))) unclaimed.set(withoutAccents(text), metrics);
+  }
   return asked.map((keyword) => {
-    const found = byText.get(keyword) ?? byBareText.get(withoutAccents(keyword));
+    const found = byText.get(keyword) ?? unclaimed.get(withoutAccents(keyword));
     return found ? { ...found, keyword } : noData(keyword);
   });
 }
