@@ -1,3 +1,5 @@
+import { connect } from 'node:net';
+import { Logger } from '@nestjs/common';
 import { startTestApp, TestApp } from '../support/test-app';
 
 describe('Errors on every route', () => {
@@ -98,6 +100,27 @@ describe('Errors on every route', () => {
       expect(response.text).not.toMatch(/api_key_usage|UNKNOWN_TABLE|at /);
     } finally {
       await broken.close();
+    }
+  });
+
+  it('logs nothing as an error when a client hangs up halfway through sending its body', async () => {
+    // Before: its ECONNRESET was taken for ClickHouse being away, answered 500 and logged with its stack.
+    const errors = jest.spyOn(Logger.prototype, 'error');
+    try {
+      const { port } = new URL(app.url);
+      await new Promise<void>((resolve) => {
+        const socket = connect(Number(port), '127.0.0.1', () => {
+          socket.write(
+            `POST /api/projects HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${apiKey}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":"x"`,
+          );
+          setTimeout(() => (socket.destroy(), resolve()), 300);
+        });
+        socket.on('error', () => undefined);
+      });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(errors.mock.calls.map((call) => String(call[0]))).toEqual([]);
+    } finally {
+      errors.mockRestore();
     }
   });
 });

@@ -94,17 +94,19 @@ export class AllExceptionsFilter implements ExceptionFilter {
         headers: {},
       };
     }
+    const fastifyError = exception as { code?: string; statusCode?: number; message?: string };
+    if (typeof fastifyError?.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
+      // Fastify's own client errors (body too large, bad content type) carry a readable message.
+      return { status: fastifyError.statusCode, body: { success: false, message: fastifyError.message ?? 'Bad request' }, headers: {} };
+    }
+    // After Fastify's own client errors: a client that hangs up mid-body is one, with the socket's
+    // ECONNRESET as its code (a 400 nobody reads, not a store away).
     const unreachable = unreachableStoreOf(exception);
     if (unreachable !== undefined) {
       // The spec's 500 again, saying which server is away: the same request succeeds once it is back
       // (the stores' clients reconnect by themselves), with no restart.
       const store = unreachable === 'event store' ? 'its event store' : 'its read store (ClickHouse)';
       return { status: 500, body: { success: false, message: `The service cannot reach ${store} now; try again shortly.` }, headers: {} };
-    }
-    const fastifyError = exception as { code?: string; statusCode?: number; message?: string };
-    if (typeof fastifyError?.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
-      // Fastify's own client errors (body too large, bad content type) carry a readable message.
-      return { status: fastifyError.statusCode, body: { success: false, message: fastifyError.message ?? 'Bad request' }, headers: {} };
     }
     return { status: 500, body: { success: false, message: 'Internal server error' }, headers: {} };
   }
