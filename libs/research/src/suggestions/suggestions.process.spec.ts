@@ -193,6 +193,12 @@ describe('phrases', () => {
     ]);
   });
 
+  it('leaves out phrases the user could not add as keywords: over 200 characters, control characters, ill-formed text', () => {
+    // The research audit: a model's 3,000-character phrase and "a\u0000b" were suggested, and refused when added.
+    const found = ['x'.repeat(3_000), 'a\u0000b', 'bidi \u202e text', 'lone \ud800', 'y'.repeat(200), 'ok phrase'];
+    expect(choosePhrases(found, new Set(), new Map())).toEqual(['y'.repeat(200), 'ok phrase']);
+  });
+
   it("keeps the 30 highest latest-month volumes, unknown volumes last in the seed's order", () => {
     const found = Array.from({ length: 40 }, (_, i) => `p${i}`);
     const volumes = new Map(found.slice(0, 35).map((p, i) => [p, i * 10]));

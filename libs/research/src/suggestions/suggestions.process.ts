@@ -1,6 +1,6 @@
 import { assertNever } from '@rank/domain/domain-error';
 import { isCountryCode } from '@rank/domain/iso-codes';
-import { normaliseKeyword } from '@rank/domain/keyword-text';
+import { isTrackableKeyword, normaliseKeyword } from '@rank/domain/keyword-text';
 import type { ProjectContentEvent } from '@rank/projects/domain/project-content.events';
 import type { WorkspaceEvent } from '@rank/projects/domain/workspace.events';
 import { Market, marketKey, MonthlySearches } from '../domain/volume.events';
@@ -161,7 +161,8 @@ export function candidatePhrases(found: readonly string[], tracked: ReadonlySet<
   const phrases = new Set<string>();
   for (const text of found) {
     const phrase = normaliseKeyword(text);
-    if (phrase && !tracked.has(phrase)) phrases.add(phrase);
+    // A phrase the user could not add (over 200 characters, a control character) is no suggestion.
+    if (isTrackableKeyword(phrase) && !tracked.has(phrase)) phrases.add(phrase);
   }
   return [...phrases];
 }

@@ -4,7 +4,7 @@ import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsString, Matches } from 'class-validator';
 import { isCountryCode, isLanguageCode } from '@rank/domain/iso-codes';
 import { invalid } from '@rank/domain/domain-error';
-import { normaliseKeyword } from '@rank/domain/keyword-text';
+import { MAX_KEYWORD_LENGTH, normaliseKeyword } from '@rank/domain/keyword-text';
 import { newObjectId } from '@rank/domain/object-id';
 import { RefusedWhenSuspended } from '../../platform/auth/access.decorators';
 import { AccountCaller, CurrentAccount } from '../../platform/auth/caller';
@@ -14,7 +14,6 @@ import { ProjectAccess } from '@rank/projects/project-access';
 import { ProjectContentRepository } from '@rank/projects/workspace.repository';
 import { characterCount } from '@rank/domain/text-length';
 
-const MAX_KEYWORD_LENGTH = 200;
 /** More than the project limit, so that a request of duplicates can still be sent whole. */
 const MAX_KEYWORDS_PER_REQUEST = 10_000;
 

@@ -7,10 +7,8 @@ import { RateLimits } from '@rank/platform/rate-limits/rate-limits';
 import { COMPETITION_LEVELS, Competition } from '@rank/research/domain/volume.events';
 import { SerpCheck } from '@rank/research/serp-check/serp-check';
 import { AccountCaller, CurrentAccount } from '../../platform/auth/caller';
+import { MAX_KEYWORD_LENGTH } from '@rank/domain/keyword-text';
 import { RequiredText, TWO_LETTER_CODE_PATTERN } from '../../platform/http/validators';
-
-/** As long as a tracked keyword may be. */
-const MAX_KEYWORD_LENGTH = 200;
 
 const twoLetterCode = (test: (code: string) => boolean, what: string) =>
   ValidateBy({
