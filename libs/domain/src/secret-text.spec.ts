@@ -1,4 +1,4 @@
-import { withoutSecrets, withoutUserinfo } from './secret-text';
+import { withoutSecrets, withoutSecretsIn, withoutUserinfo } from './secret-text';
 
 describe('withoutSecrets', () => {
   it('cuts every secret out of a text, as written and URL-encoded', () => {
@@ -23,6 +23,26 @@ describe('withoutSecrets', () => {
   it('takes a secret that contains another whole, and leaves values too short to be secrets', () => {
     expect(withoutSecrets('login:password1 and password1', ['password1', 'login:password1'])).toBe('[secret] and [secret]');
     expect(withoutSecrets('the page 1234567 loaded', ['1234567', ''])).toBe('the page 1234567 loaded');
+  });
+});
+
+describe('withoutSecretsIn', () => {
+  it('cuts a secret out of every string of a parsed answer, keys included, however deep', () => {
+    const secret = 'SECRET-1234-abcd';
+    let deep: unknown = { leaf: `x ${secret} y` };
+    for (let i = 0; i < 10_000; i++) deep = [deep];
+    const parsed = { message: `bad ${secret}`, list: [secret, 3, null], [`${secret}=1`]: true, deep };
+    const cut = withoutSecretsIn(parsed, [secret]);
+    expect({ ...cut, deep: undefined }).toEqual({
+      message: 'bad [secret]',
+      list: ['[secret]', 3, null],
+      '[secret]=1': true,
+      deep: undefined,
+    });
+    let bottom: unknown = cut.deep;
+    while (Array.isArray(bottom)) bottom = bottom[0];
+    expect(bottom).toEqual({ leaf: 'x [secret] y' });
+    expect(withoutSecretsIn(`a ${secret}`, [secret])).toBe('a [secret]');
   });
 });
 

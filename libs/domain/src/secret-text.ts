@@ -5,21 +5,65 @@ export const SECRET_MARK = '[secret]';
  * A text from outside (an error body, a URL) without the given secrets, for failure reasons, events
  * and logs: a provider may quote the request back ("Incorrect API key provided: …", its request line,
  * its Authorization header). Each secret goes in every form it travels or comes back in: as written,
- * URL-encoded (`encodeURIComponent`, and a query's or form's encoding, which also escapes `'()!~` and
- * writes a space as `+`), and as a JSON string writes it (`"` and `\` escaped), since a body quoting
- * it is cut before it is parsed. Values under 8 characters are left alone: they would cut ordinary
- * words out of the text (a whole answer is cut, results and all) and are no secret worth the name.
+ * URL-encoded (`encodeURIComponent` with upper- or lowercase hex, `encodeURI`, and a query's or
+ * form's encoding, which also escapes `'()!~` and writes a space as `+`), and as a JSON string quotes
+ * it (`"` and `\` escaped). A JSON body may escape it further (`\/`, `\u00e9`): withoutSecretsIn cuts
+ * the parsed values too. Values under 8 characters are left alone: they would cut ordinary words out
+ * of the text (a whole answer is cut, results and all) and are no secret worth the name.
  */
 export function withoutSecrets(text: string, secrets: readonly (string | undefined)[]): string {
+  return cutForms(text, formsOf(secrets));
+}
+
+/**
+ * A parsed JSON answer with every secret cut out of its strings (keys included), in place: what a
+ * JSON encoder escaped in the raw text (`\/` for `/`, `\uXXXX` for non-ASCII or `& < >`) is plain
+ * text once parsed, and messages are built from the parsed values. Walked without recursion, so no
+ * nesting depth can overflow the stack.
+ */
+export function withoutSecretsIn<T>(value: T, secrets: readonly (string | undefined)[]): T {
+  const forms = formsOf(secrets);
+  if (forms.length === 0) return value;
+  if (typeof value === 'string') return cutForms(value, forms) as T;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const current = pending.pop();
+    if (typeof current !== 'object' || current === null) continue;
+    const record = current as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const inner = record[key];
+      const cutKey = Array.isArray(record) ? key : cutForms(key, forms);
+      const cutInner = typeof inner === 'string' ? cutForms(inner, forms) : inner;
+      if (cutKey !== key) delete record[key];
+      record[cutKey] = cutInner;
+      if (typeof inner === 'object' && inner !== null) pending.push(inner);
+    }
+  }
+  return value;
+}
+
+/** The forms of each secret worth cutting, longest first, so that a secret containing another goes whole. */
+function formsOf(secrets: readonly (string | undefined)[]): string[] {
   const forms = secrets
     .filter((secret): secret is string => secret !== undefined && secret.length >= 8)
     .flatMap((secret) => {
+      const component = encodeURIComponent(secret);
       const inQuery = new URLSearchParams({ s: secret }).toString().slice(2);
-      const inJson = JSON.stringify(secret).slice(1, -1);
-      return [secret, encodeURIComponent(secret), inQuery, inJson, JSON.stringify(inQuery).slice(1, -1)];
-    })
-    // Longest first, so that a secret containing another goes whole.
-    .sort((a, b) => b.length - a.length);
+      const inJson = (text: string) => JSON.stringify(text).slice(1, -1);
+      return [
+        secret,
+        component,
+        component.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
+        encodeURI(secret),
+        inQuery,
+        inJson(secret),
+        inJson(inQuery),
+      ];
+    });
+  return [...new Set(forms)].sort((a, b) => b.length - a.length);
+}
+
+function cutForms(text: string, forms: readonly string[]): string {
   let result = text;
   for (const form of forms) if (result.includes(form)) result = result.split(form).join(SECRET_MARK);
   return result;

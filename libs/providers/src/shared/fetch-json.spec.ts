@@ -27,6 +27,24 @@ describe('fetchJson keeps the secrets it is given out of what it hands back', ()
     expect((body as { error: { message: string } }).error.message).toBe('refused: GET /search?api_key=[secret]&q=eggs (no authorization)');
   });
 
+  it('cuts them out of an answer whose JSON escapes them (\\/ as PHP writes it, \\uXXXX as Python and Go write it)', async () => {
+    // The verifying audit: Google refresh tokens start with "1//", and an echo writing "1\/\/" went through whole.
+    const secret = '1//refresh-é-token&<x>';
+    const escaped = JSON.stringify({ error: `echo ${secret}` })
+      .replace(/\//g, '\\/')
+      .replace(/[^\x20-\x7e]|[&<>]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const echo = createServer((_, res) => res.writeHead(400, { 'content-type': 'application/json' }).end(escaped));
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = new URL(`http://127.0.0.1:${(echo.address() as AddressInfo).port}/token`);
+      expect(escaped).not.toContain(secret);
+      const { body } = await fetchJson({ provider: 'p', method: 'POST', url, timeoutMs: 2_000, secrets: [secret] });
+      expect(body).toEqual({ error: 'echo [secret]' });
+    } finally {
+      await new Promise((resolve) => echo.close(resolve));
+    }
+  });
+
   it('cuts them out of the message of an exchange that failed', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));

@@ -1,4 +1,4 @@
-import { withoutSecrets } from '@rank/domain/secret-text';
+import { withoutSecrets, withoutSecretsIn } from '@rank/domain/secret-text';
 import { UpstreamError } from './upstream-error';
 
 export interface JsonRequest {
@@ -72,7 +72,8 @@ export async function fetchJson(request: JsonRequest): Promise<JsonResponse> {
   }
   if (text.trim() === '') return { status: response.status, body: undefined };
   try {
-    return { status: response.status, body: JSON.parse(text) as unknown };
+    // The text was cut already; a JSON escape of a secret (`\/`, `\u00e9`) is plain text only once parsed.
+    return { status: response.status, body: withoutSecretsIn(JSON.parse(text) as unknown, secrets) };
   } catch {
     // A proxy's HTML error page is the usual culprit; its status says more than the body.
     if (response.status >= 400)
