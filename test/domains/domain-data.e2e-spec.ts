@@ -443,6 +443,38 @@ describe('domain data endpoints', () => {
       );
       expect(report.text).toContain('| <https://brand.example/shoes> | 91 | 1,800 ms | 0.04 | 120 ms | psi | 2026-03-15 |\n');
     });
+
+    it("measures a ranking home page as a page too, and takes no subdomain's home page for the project's baseline", async () => {
+      // The speed audit: the domain's snapshot stood for the home page's page-level measurement (so
+      // pages-pagespeed left the ranking home page out), and https://blog.<domain>/ became the baseline.
+      const home = 'https://homes.example/';
+      const blog = 'https://blog.homes.example/';
+      psi.pages.set(home, labOnlyPage);
+      psi.pages.set(blog, fastPage);
+      const created = await app.request('POST', '/api/projects', { key, body: { name: 'Homes', domain: 'homes.example' } });
+      const homesId = created.body.project._id as string;
+      await waitUntilStored((r) => r.pageSpeedOfDomains(['homes.example'], 'domain'));
+      const added = await app.request('POST', '/api/projects/keywords', {
+        key,
+        body: { projectId: homesId, keywords: ['homes', 'homes blog'], geoCode: 'US', langCode: 'en' },
+      });
+      const [homeKeyword, blogKeyword] = added.body.project.keywords as string[];
+      const at = new Date(START - 3600_000).toISOString();
+      await seedChecks(app.running.stores.eventStore, [
+        { projectId: homesId, keywordId: homeKeyword!, at, urls: [home], projectDomains: ['homes.example'] },
+        { projectId: homesId, keywordId: blogKeyword!, at, urls: [blog], projectDomains: ['homes.example'] },
+      ]);
+      await waitFor(
+        () => stored().pageSpeedOfUrls([home, blog]),
+        (rows) => rows.length === 2,
+        20_000,
+        200,
+      );
+      const measured = await get('/api/projects/pages-pagespeed', { projectId: homesId });
+      expect(measured.status).toBe(200);
+      expect(Object.keys(measured.body.pages).sort()).toEqual([blog, home]);
+      expect(measured.body.baseline).toMatchObject({ url: home, path: '/', performanceScore: 50, source: 'psi' });
+    });
   });
 
   describe('background failures', () => {

@@ -92,4 +92,21 @@ describe('domain data decider', () => {
     expect(fetchRecordOf(state, 'traffic', 'example.com')).toEqual({ lastSuccessAt: null, failures: 1, round: 1 });
     expect(fetchRecordOf(state, 'pagespeed', 'https://example.com/other')).toEqual({ lastSuccessAt: null, failures: 0, round: 0 });
   });
+
+  it("given the home page measured as the domain's snapshot, still has it to measure as a ranking page, and the reverse", () => {
+    // The speed audit: the snapshot counted as the page's measurement, so a ranking home page never
+    // got its page-level record and pages-pagespeed left it out.
+    const measured = (level: 'domain' | 'page'): DomainDataEvent => ({
+      type: 'DomainPageSpeedMeasured',
+      data: { domain: 'example.com', url: 'https://example.com/', level, measuredAt: '2026-02-01T00:00:00.000Z', figures: {} as never },
+    });
+    const never = { lastSuccessAt: null, failures: 0, round: 0 };
+    const fresh = { lastSuccessAt: Date.parse('2026-02-01T00:00:00.000Z'), failures: 0, round: 0 };
+    const afterSnapshot = foldEvents(domainDataDecider, [measured('domain')]);
+    expect(fetchRecordOf(afterSnapshot, 'pagespeed', 'https://example.com/', 'page')).toEqual(never);
+    expect(fetchRecordOf(afterSnapshot, 'pagespeed', 'https://example.com/', 'domain')).toEqual(fresh);
+    const afterPage = foldEvents(domainDataDecider, [measured('page')]);
+    expect(fetchRecordOf(afterPage, 'pagespeed', 'https://example.com/', 'page')).toEqual(fresh);
+    expect(fetchRecordOf(afterPage, 'pagespeed', 'https://example.com/')).toEqual(never);
+  });
 });

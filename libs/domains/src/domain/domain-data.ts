@@ -48,11 +48,17 @@ export interface DomainDataState {
   fetches: ReadonlyMap<string, FetchRecord>;
 }
 
-/** The key of one fetch in the state: its kind and what it fetched (the domain, or a URL). */
-export const fetchKey = (kind: DomainDataKind, target: string) => `${kind} ${target}`;
+/**
+ * The key of one fetch in the state: its kind and what it fetched (the domain, or a URL), and for a
+ * page speed its level. A home page is measured at both levels, as the domain's snapshot and, when it
+ * ranks, as a ranking page: before, the snapshot counted as the page's fresh measurement, so a
+ * ranking home page was never measured as a page and pages-pagespeed left it out.
+ */
+export const fetchKey = (kind: DomainDataKind, target: string, level?: PageSpeedLevel) =>
+  kind === 'pagespeed' && level === 'page' ? `${kind} page ${target}` : `${kind} ${target}`;
 
-export const fetchRecordOf = (state: DomainDataState, kind: DomainDataKind, target: string): FetchRecord =>
-  state.fetches.get(fetchKey(kind, target)) ?? NEVER_FETCHED;
+export const fetchRecordOf = (state: DomainDataState, kind: DomainDataKind, target: string, level?: PageSpeedLevel): FetchRecord =>
+  state.fetches.get(fetchKey(kind, target, level)) ?? NEVER_FETCHED;
 
 const NEVER_FETCHED: FetchRecord = { lastSuccessAt: null, failures: 0, round: 0 };
 
@@ -103,7 +109,7 @@ export const domainDataDecider: Decider<DomainDataCommand, DomainDataEvent, Doma
           },
         ];
       case 'RecordFetchFailure': {
-        const record = fetchRecordOf(state, command.kind, command.target);
+        const record = fetchRecordOf(state, command.kind, command.target, command.level);
         const attempt = record.failures + 1;
         const round = roundAfter(record, command.origin);
         return [
@@ -133,11 +139,11 @@ export const domainDataDecider: Decider<DomainDataCommand, DomainDataEvent, Doma
       case 'DomainTrafficFetched':
         return withFetch(state, fetchKey('traffic', event.data.domain), succeededAt(event.data.fetchedAt));
       case 'DomainPageSpeedMeasured':
-        return withFetch(state, fetchKey('pagespeed', event.data.url), succeededAt(event.data.measuredAt));
+        return withFetch(state, fetchKey('pagespeed', event.data.url, event.data.level), succeededAt(event.data.measuredAt));
       case 'DomainCruxHistoryFetched':
         return withFetch(state, fetchKey('crux', event.data.url), succeededAt(event.data.fetchedAt));
       case 'DomainDataFetchFailed': {
-        const key = fetchKey(event.data.kind, event.data.target);
+        const key = fetchKey(event.data.kind, event.data.target, event.data.level);
         const before = state.fetches.get(key) ?? NEVER_FETCHED;
         // A failure from before rounds: its attempt was its round, as the retries then counted.
         const round = event.data.origin === 'request' ? before.round : (event.data.round ?? event.data.attempt);

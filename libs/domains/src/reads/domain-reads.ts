@@ -4,7 +4,7 @@ import { CLOCK, Clock } from '@rank/platform/tokens';
 import { filterCompetitors } from '../domain/competitor-filter';
 import { homePageOf } from '../work/domain-work.process';
 import { DomainDataReader } from './domain-data.reader';
-import { CompetitorTrafficView, cruxHistoryView, pagePageSpeedView, pageSpeedView, pathOf, trafficView } from './domain-views';
+import { CompetitorTrafficView, cruxHistoryView, pagePageSpeedView, pageSpeedView, trafficView } from './domain-views';
 
 /**
  * The reads of cached domain data (webtraffic, pagespeed, crux-history, competitors-filtered,
@@ -80,7 +80,9 @@ export class DomainReads {
     const pageRows = await this.reader.pageSpeedOfUrls([...new Set([...rankingUrls, home, `https://www.${domain}/`])]);
     const pages: Record<string, ReturnType<typeof pagePageSpeedView>> = {};
     for (const row of pageRows) if (rankingUrls.includes(row.url)) pages[row.url] = pagePageSpeedView(row);
-    const homeRow = pageRows.find((r) => pathOf(r.url) === '/');
+    // The project's own home page, not any ranking page at a root (`https://blog.example.com/` is
+    // another site's home page: before, it stood as the baseline of example.com).
+    const homeRow = pageRows.find((r) => r.url === home) ?? pageRows.find((r) => r.url === `https://www.${domain}/`);
     if (homeRow) return { baseline: pagePageSpeedView(homeRow), pages };
     const [snapshot] = await this.reader.pageSpeedOfDomains([domain], 'domain');
     return { baseline: snapshot ? pagePageSpeedView(snapshot, 'domain') : null, pages };

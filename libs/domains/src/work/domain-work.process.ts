@@ -3,8 +3,8 @@ import { assertNever } from '@rank/domain/domain-error';
 import { uuidFromName } from '@rank/domain/deterministic-uuid';
 import type { WorkspaceEvent } from '@rank/projects/domain/workspace.events';
 import type { CheckEvent } from '@rank/tracking/domain/check.events';
-import type { FetchRecord } from '../domain/domain-data';
-import type { DomainDataEvent, PageSpeedLevel } from '../domain/domain-data.events';
+import { fetchKey, type FetchRecord } from '../domain/domain-data';
+import type { DomainDataEvent, DomainDataKind, PageSpeedLevel } from '../domain/domain-data.events';
 import type { PageSpeedWorkEvent } from '../domain/page-speed-work.events';
 import { CACHE_FRESH_MS, isFresh, PAGE_REMEASURE_MS, retryDelayAfter } from '../domain/freshness';
 import { isPublicHostname } from '../domain/public-hostname';
@@ -41,8 +41,15 @@ export type DomainWorkTrigger =
   | Extract<CheckEvent, { type: 'CheckCompleted' }>
   | Extract<DomainDataEvent, { type: 'DomainDataFetchFailed' }>;
 
+/** What a job fetches, as the domain's stream keeps its fetches: its kind, target and page-speed level. */
+export const fetchOf = (job: DomainJob): [DomainDataKind, string, PageSpeedLevel | undefined] => [
+  job.kind,
+  job.kind === 'traffic' ? job.domain : job.url,
+  job.kind === 'pagespeed' ? job.level : undefined,
+];
+
 /** The key a job is known by: a second trigger of the same fetch while one waits adds nothing. */
-export const jobKey = (job: DomainJob) => `${job.kind} ${job.kind === 'traffic' ? job.domain : job.url}`;
+export const jobKey = (job: DomainJob) => fetchKey(...fetchOf(job));
 
 const now = (job: DomainJob): ScheduledJob => ({ job, notBefore: null });
 

@@ -9,7 +9,7 @@ import { DomainDataRepository } from '../domain-data.repository';
 import { DomainsModule } from '../domains.module';
 import { DomainDataFetcher } from '../fetch/domain-data-fetcher';
 import { DomainDataWorker } from './domain-data-worker';
-import { fetchOriginOf, pageSpeedRequestOf, pageSpeedRunsAt, ScheduledJob } from './domain-work.process';
+import { fetchOf, fetchOriginOf, pageSpeedRequestOf, pageSpeedRunsAt, ScheduledJob } from './domain-work.process';
 
 /**
  * Runs the domain-data worker in the process with the `projections` role: like the dispatcher it
@@ -39,8 +39,7 @@ export class DomainDataWorkerLifecycle implements OnApplicationBootstrap, OnAppl
     this.worker = new DomainDataWorker({
       store: this.store,
       now: () => this.clock.now(),
-      fetchRecord: async (job) =>
-        fetchRecordOf(await this.repository.load(job.domain), job.kind, job.kind === 'traffic' ? job.domain : job.url),
+      fetchRecord: async (job) => fetchRecordOf(await this.repository.load(job.domain), ...fetchOf(job)),
       run: (scheduled) => this.run(scheduled),
       log: (message) => this.logger.warn(message),
     });
