@@ -160,7 +160,7 @@ describe('where page speed is measured', () => {
     expect(pageSpeedRunsAt('lighthouse', false)).toBe('scrapers');
   });
 
-  it('asks the scrapers once per URL, day and retry', () => {
+  it('asks the scrapers once per URL, level, day and retry', () => {
     const job: ScheduledJob = {
       job: { kind: 'pagespeed', domain: 'shop.example', url: 'https://shop.example/', level: 'domain' },
       notBefore: null,
@@ -177,6 +177,12 @@ describe('where page speed is measured', () => {
     });
     expect(evening.requestId).toBe(morning.requestId);
     expect(retry.requestId).not.toBe(morning.requestId);
+    // The same home page ranking that day is a page-level request of its own, not a repeat of the snapshot's.
+    const asPage = pageSpeedRequestOf(
+      { ...job, job: { ...job.job, level: 'page' } as ScheduledJob['job'] },
+      new Date('2026-03-01T20:00:00.000Z'),
+    )!;
+    expect(asPage.requestId).not.toBe(morning.requestId);
     expect(pageSpeedRequestOf({ job: { kind: 'traffic', domain: 'shop.example' }, notBefore: null }, new Date())).toBeNull();
   });
 });

@@ -159,7 +159,9 @@ export const pageSpeedRunsAt = (source: 'psi' | 'lighthouse', hasScraperRole: bo
 export function pageSpeedRequestOf(scheduled: ScheduledJob, at: Date): PageSpeedWorkEvent['data'] | null {
   const { job } = scheduled;
   if (job.kind !== 'pagespeed') return null;
-  const requestId = uuidFromName(`pagespeed-work:${job.url}:${at.toISOString().slice(0, 10)}:${scheduled.retryOfRound ?? 0}`);
+  // A ranking home page is measured at both levels: each level is a request of its own.
+  const level = job.level === 'page' ? 'page:' : '';
+  const requestId = uuidFromName(`pagespeed-work:${level}${job.url}:${at.toISOString().slice(0, 10)}:${scheduled.retryOfRound ?? 0}`);
   return {
     requestId,
     domain: job.domain,
