@@ -39,6 +39,16 @@ describe('metricsOfAsked: the figures of each text asked', () => {
     }
   });
 
+  it('gives an accent-free answer to neither text when it fits two unanswered ones (bàn and bán answered as ban)', () => {
+    // The verifying audit: both got its figures.
+    const matched = metricsOfAsked(['bàn', 'bán', 'café'], [figures('ban', 500), figures('cafe', 9)]);
+    expect(matched.map((m) => [m.keyword, m.avgMonthlySearches])).toEqual([
+      ['bàn', null],
+      ['bán', null],
+      ['café', 9],
+    ]);
+  });
+
   it('prefers the exact spelling when the provider answers both', () => {
     const matched = metricsOfAsked(['café', 'cafe'], [figures('cafe', 7), figures('café', 9)]);
     expect(matched.map((m) => [m.keyword, m.avgMonthlySearches])).toEqual([

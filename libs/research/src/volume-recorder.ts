@@ -35,9 +35,10 @@ const withoutAccents = (text: string) =>
  * (providers may answer in another case or spacing); else an answer whose text matches no text asked,
  * matched without accents: the provider answers only what it was asked, so such an answer is its
  * answer to one of ours, spelt its own way (before, `café crème` answered as `cafe creme` lost its
- * figures, stored as "no data" for 30 days). An answer to one text asked never goes to another
- * (`мой` does not get `мои`'s figures when both were asked); and an entry with no data for a text it
- * did not answer, so that the text counts as fetched.
+ * figures, stored as "no data" for 30 days). Only when a single text left unanswered has that
+ * accent-free spelling: `ban` answered for `bàn` and `bán` (different words) goes to neither. An
+ * answer to one text asked never goes to another (`мой` does not get `мои`'s figures when both were
+ * asked); and an entry with no data for a text it did not answer, so that the text counts as fetched.
  */
 export function metricsOfAsked(asked: readonly string[], answered: readonly KeywordMetrics[]): KeywordMetrics[] {
   const byText = new Map(answered.map((m) => [normaliseKeyword(m.keyword), m]));
@@ -46,8 +47,15 @@ export function metricsOfAsked(asked: readonly string[], answered: readonly Keyw
   for (const [text, metrics] of byText) {
     if (!askedTexts.has(text) && !unclaimed.has(withoutAccents(text))) unclaimed.set(withoutAccents(text), metrics);
   }
+  // How many texts left unanswered share each accent-free spelling: an answer fits one of them only.
+  const unanswered = new Map<string, number>();
+  for (const text of askedTexts) {
+    if (!byText.has(text)) unanswered.set(withoutAccents(text), (unanswered.get(withoutAccents(text)) ?? 0) + 1);
+  }
+  const bareMatch = (keyword: string) =>
+    unanswered.get(withoutAccents(keyword)) === 1 ? unclaimed.get(withoutAccents(keyword)) : undefined;
   return asked.map((keyword) => {
-    const found = byText.get(keyword) ?? unclaimed.get(withoutAccents(keyword));
+    const found = byText.get(keyword) ?? bareMatch(keyword);
     return found ? { ...found, keyword } : noData(keyword);
   });
 }
