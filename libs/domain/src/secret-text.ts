@@ -42,6 +42,21 @@ export function withoutSecretsIn<T>(value: T, secrets: readonly (string | undefi
   return value;
 }
 
+/**
+ * An answer's text without the given secrets, also where a JSON encoder escaped them (`\/`,
+ * `\uXXXX`): a text that parses as JSON is cut again as parsed values and written back. For an
+ * answer that is quoted as text (an excerpt in a failure reason) rather than parsed.
+ */
+export function withoutSecretsInAnswer(text: string, secrets: readonly (string | undefined)[]): string {
+  const cut = withoutSecrets(text, secrets);
+  if (formsOf(secrets).length === 0) return cut;
+  try {
+    return JSON.stringify(withoutSecretsIn(JSON.parse(cut) as unknown, secrets));
+  } catch {
+    return cut;
+  }
+}
+
 /** The forms of each secret worth cutting, longest first, so that a secret containing another goes whole. */
 function formsOf(secrets: readonly (string | undefined)[]): string[] {
   const forms = secrets

@@ -1,4 +1,4 @@
-import { withoutSecrets } from '@rank/domain/secret-text';
+import { withoutSecrets, withoutSecretsInAnswer } from '@rank/domain/secret-text';
 import type { Egress } from '../fetcher/egress-pool';
 import type { PageLoader, PageLoadRequest, PageLoadResult } from '../fetcher/page-loader';
 
@@ -22,7 +22,15 @@ export const fetchApiLabel = (template: string): string => new URL(template.repl
 /** What of a template may be a key, cut out of the API's error answers (which may quote the request back). */
 export function templateSecrets(template: string): string[] {
   const url = new URL(template.split(URL_PLACEHOLDER).join(''));
-  return [...url.searchParams.values(), ...url.pathname.split('/'), decodeURIComponent(url.username), decodeURIComponent(url.password)];
+  // Path segments as written and decoded: an API may quote a key from its path decoded (a space, an é).
+  const segments = url.pathname.split('/').flatMap((segment) => {
+    try {
+      return [segment, decodeURIComponent(segment)];
+    } catch {
+      return [segment];
+    }
+  });
+  return [...url.searchParams.values(), ...segments, decodeURIComponent(url.username), decodeURIComponent(url.password)];
 }
 
 /**
@@ -62,7 +70,8 @@ export class FetchApiPageLoader implements PageLoader {
     }
     const isHtml = (response.headers.get('content-type') ?? '').includes('html') || /^\s*</.test(body);
     if (!response.ok && !isHtml) {
-      const excerpt = withoutSecrets(body, templateSecrets(this.template)).replace(/\s+/g, ' ').slice(0, 160);
+      // A JSON error may quote the key escaped (`\/`, `\u00e9`): cut as parsed values too.
+      const excerpt = withoutSecretsInAnswer(body, templateSecrets(this.template)).replace(/\s+/g, ' ').slice(0, 160);
       return { kind: 'load-error', detail: `${where} answered ${response.status}: ${excerpt}` };
     }
     return { kind: 'loaded', status: response.status, html: body, finalUrl: request.url };

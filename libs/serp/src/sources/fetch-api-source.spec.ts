@@ -97,6 +97,38 @@ describe('fetch-api: a raw-HTML scraping API by URL template, read by our parser
     expect(Date.now() - started).toBeLessThan(2_900);
   });
 
+  it('keeps a key out of the reason when the API quotes it escaped in JSON (\\/, \\u00e9), in the query or in the path', async () => {
+    // The verifying audit: only the raw text was cut, so one escaped character let the whole key through.
+    const key = 'Abqx/dezw+ghyk é qmzv&<x>';
+    const escapedJson = (text: string) =>
+      JSON.stringify({ error: `Invalid key: ${text}` })
+        .replace(/\//g, '\\/')
+        .replace(/[^\x20-\x7e]|[&<>]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const echo = createServer((req, res) => {
+      const url = new URL(req.url!, 'http://x');
+      const quoted = url.searchParams.get('api_key') ?? decodeURIComponent(url.pathname.split('/')[2] ?? '');
+      res.writeHead(401, { 'content-type': 'application/json' }).end(escapedJson(quoted));
+    });
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    try {
+      const origin = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
+      for (const template of [
+        `${origin}/scrape?api_key=${encodeURIComponent(key)}&url={url}`,
+        `${origin}/keys/${encodeURIComponent(key)}/scrape?url={url}`,
+      ]) {
+        const failed = await fetchApiSource({
+          template,
+          parse: parseSerpPage,
+          config: serpFetcherConfig({ baseUrl: google.baseUrl, maxAttempts: 1 }),
+        }).fetchSerp(request);
+        expect(failed).toMatchObject({ kind: 'failed', cause: 'load_error', reason: expect.stringContaining('Invalid key: [secret]') });
+        for (const part of ['Abqx', 'dezw', 'ghyk', 'qmzv']) expect(JSON.stringify(failed)).not.toContain(part);
+      }
+    } finally {
+      await new Promise((resolve) => echo.close(resolve));
+    }
+  });
+
   it('is unreachable, not blocked, when nothing listens at the template', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
