@@ -1,4 +1,4 @@
-import { withoutSecrets, withoutSecretsIn, withoutUserinfo } from './secret-text';
+import { parsedWithoutSecrets, withoutSecrets, withoutSecretsIn, withoutUserinfo } from './secret-text';
 
 describe('withoutSecrets', () => {
   it('cuts every secret out of a text, as written and URL-encoded', () => {
@@ -23,6 +23,16 @@ describe('withoutSecrets', () => {
   it('takes a secret that contains another whole, and leaves values too short to be secrets', () => {
     expect(withoutSecrets('login:password1 and password1', ['password1', 'login:password1'])).toBe('[secret] and [secret]');
     expect(withoutSecrets('the page 1234567 loaded', ['1234567', ''])).toBe('the page 1234567 loaded');
+  });
+});
+
+describe('parsedWithoutSecrets', () => {
+  it('cuts a secret a JSON encoder escaped, and parses a text without escapes as it is', () => {
+    const secret = '1//refresh-token-é';
+    const escaped = '{"error":"bad 1\\/\\/refresh-token-\\u00e9"}';
+    expect(parsedWithoutSecrets(withoutSecrets(escaped, [secret]), [secret])).toEqual({ error: 'bad [secret]' });
+    const plain = JSON.stringify({ error: `bad ${secret}` }).replace(/\\/g, '');
+    expect(parsedWithoutSecrets(withoutSecrets(plain, [secret]), [secret])).toEqual({ error: 'bad [secret]' });
   });
 });
 

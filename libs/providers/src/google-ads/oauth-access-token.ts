@@ -1,4 +1,4 @@
-import { withoutSecrets, withoutSecretsIn } from '@rank/domain/secret-text';
+import { parsedWithoutSecrets, withoutSecrets } from '@rank/domain/secret-text';
 import { asNumber, asObject } from '../shared/json-shape';
 import { KeywordDataError } from '../keyword-data/keyword-data-error';
 
@@ -76,7 +76,7 @@ export class OAuthAccessToken {
     }
     let body: Record<string, unknown> | undefined;
     try {
-      body = asObject(withoutSecretsIn(JSON.parse(text) as unknown, [this.client.clientSecret, this.client.refreshToken]));
+      body = asObject(parsedWithoutSecrets(text, [this.client.clientSecret, this.client.refreshToken]));
     } catch {
       body = undefined;
     }

@@ -1,4 +1,4 @@
-import { withoutSecrets, withoutSecretsIn } from '@rank/domain/secret-text';
+import { parsedWithoutSecrets, withoutSecrets } from '@rank/domain/secret-text';
 import { UpstreamError } from './upstream-error';
 
 export interface JsonRequest {
@@ -73,7 +73,7 @@ export async function fetchJson(request: JsonRequest): Promise<JsonResponse> {
   if (text.trim() === '') return { status: response.status, body: undefined };
   try {
     // The text was cut already; a JSON escape of a secret (`\/`, `\u00e9`) is plain text only once parsed.
-    return { status: response.status, body: withoutSecretsIn(JSON.parse(text) as unknown, secrets) };
+    return { status: response.status, body: parsedWithoutSecrets(text, secrets) };
   } catch {
     // A proxy's HTML error page is the usual culprit; its status says more than the body.
     if (response.status >= 400)
