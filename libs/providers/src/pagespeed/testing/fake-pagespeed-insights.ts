@@ -87,9 +87,13 @@ const LIGHTHOUSE_ID_OF: Record<string, keyof typeof CATEGORY_TITLES> = {
 };
 const STRATEGIES = ['STRATEGY_UNSPECIFIED', 'DESKTOP', 'MOBILE'];
 
-/** Google's refusal of a value its enum does not have. */
+/**
+ * A refusal of a value the enum does not have, in Google's error shape (400, `INVALID_ARGUMENT`).
+ * The message's wording is ours: no document gives Google's for this case, and the client only
+ * passes the message on.
+ */
 const invalidEnum = (field: string, type: string, value: string) =>
-  googleError(400, 'INVALID_ARGUMENT', `Invalid value at '${field}' (type.googleapis.com/google.pagespeedonline.v5.${type}), "${value}"`);
+  googleError(400, 'INVALID_ARGUMENT', `Invalid value at '${field}' (${type}), "${value}"`);
 
 function googleError(code: number, status: string, message: string): FakeAnswer {
   return {
