@@ -60,9 +60,9 @@ export function parsedWithoutSecrets(cutText: string, secrets: readonly (string 
  */
 export function withoutSecretsInAnswer(text: string, secrets: readonly (string | undefined)[]): string {
   const cut = withoutSecrets(text, secrets);
-  if (formsOf(secrets).length === 0) return cut;
+  if (!cut.includes('\\')) return cut;
   try {
-    return cut.includes('\\') ? JSON.stringify(parsedWithoutSecrets(cut, secrets)) : cut;
+    return JSON.stringify(withoutSecretsIn(JSON.parse(cut) as unknown, secrets));
   } catch {
     return cut;
   }
@@ -104,6 +104,19 @@ function cutForms(text: string, forms: readonly string[]): string {
 export function withoutUserinfo(url: string): string {
   const at = url.lastIndexOf('@');
   if (at < 0) return url;
-  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(url)?.[0] ?? '';
-  return `${scheme}***${url.slice(at)}`;
+  return `${schemeOf(url)}***${url.slice(at)}`;
 }
+
+/**
+ * The user and password withoutUserinfo masks, and the password alone (after the first `:`), for
+ * cutting them out of a text that quotes them elsewhere; none without an `@`.
+ */
+export function credentialsOf(url: string): string[] {
+  const at = url.lastIndexOf('@');
+  if (at < 0) return [];
+  const userinfo = url.slice(schemeOf(url).length, at);
+  const colon = userinfo.indexOf(':');
+  return colon < 0 ? [userinfo] : [userinfo, userinfo.slice(colon + 1)];
+}
+
+const schemeOf = (url: string) => /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(url)?.[0] ?? '';

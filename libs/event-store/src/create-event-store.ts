@@ -1,4 +1,4 @@
-import { withoutSecrets, withoutUserinfo } from '@rank/domain/secret-text';
+import { credentialsOf, withoutSecrets, withoutUserinfo } from '@rank/domain/secret-text';
 import type { EventStore } from './event-store.port';
 import { EventStoreDbEventStore } from './eventstoredb/eventstoredb-event-store';
 import { SqliteEventStore } from './sqlite/sqlite-event-store';
@@ -31,16 +31,6 @@ export async function createEventStore(config: EventStoreConfig): Promise<EventS
     }
   }
   return new SqliteEventStore(config.sqlitePath);
-}
-
-/** The user and password of a connection string (between `//` and the last `@`), and the password alone. */
-function credentialsOf(connectionString: string): string[] {
-  const start = connectionString.indexOf('://');
-  const at = connectionString.lastIndexOf('@');
-  if (start < 0 || at < start) return [];
-  const userinfo = connectionString.slice(start + 3, at);
-  const colon = userinfo.indexOf(':');
-  return colon < 0 ? [userinfo] : [userinfo, userinfo.slice(colon + 1)];
 }
 
 function errorMessage(error: unknown): string {

@@ -29,8 +29,10 @@ export function corsHeadersOf(origin: string | undefined, allowedOrigins: readon
 export function allowMcpOrigins(fastify: FastifyInstance, allowedOrigins: readonly string[]): void {
   const isMcp = (request: FastifyRequest) => routedPath(request).replace(/\/+$/, '') === MCP_PATH;
   fastify.addHook('onRequest', (request, reply, done) => {
-    if (!isMcp(request)) return done();
     const preflight = request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
+    // Every request passes here: one without an Origin (any client but a browser's page) that is no
+    // preflight passes at once, without working out its path.
+    if ((request.headers.origin === undefined && !preflight) || !isMcp(request)) return done();
     const cors = corsHeadersOf(request.headers.origin, allowedOrigins);
     // A preflight without an Origin is no browser's: refused as one from a foreign origin.
     if (!isAllowedOrigin(request.headers.origin, allowedOrigins) || (preflight && Object.keys(cors).length === 0)) {

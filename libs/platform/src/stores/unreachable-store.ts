@@ -16,8 +16,7 @@ const EVENT_STORE_UNREACHABLE_TYPES: ReadonlySet<string> = new Set(['unavailable
  * (a client's errors may come from another realm). EventStoreDB's client types its errors; ClickHouse's
  * client throws the socket's error as it is. Provider calls wrap theirs in UpstreamError and the
  * Redis rate limiter counts in memory instead; the request's own socket failing (a client hanging up
- * mid-body: ECONNRESET) is a Fastify client error with a 4xx `statusCode`, which is not taken here
- * and which the caller answers as such first.
+ * mid-body: ECONNRESET) is a Fastify client error with a 4xx `statusCode`, which is not taken here.
  */
 export function unreachableStoreOf(error: unknown): 'event store' | 'read store' | undefined {
   const { type, code, statusCode } = (error ?? {}) as { type?: unknown; code?: unknown; statusCode?: unknown };

@@ -99,8 +99,6 @@ export class AllExceptionsFilter implements ExceptionFilter {
       // Fastify's own client errors (body too large, bad content type) carry a readable message.
       return { status: fastifyError.statusCode, body: { success: false, message: fastifyError.message ?? 'Bad request' }, headers: {} };
     }
-    // After Fastify's own client errors: a client that hangs up mid-body is one, with the socket's
-    // ECONNRESET as its code (a 400 nobody reads, not a store away).
     const unreachable = unreachableStoreOf(exception);
     if (unreachable !== undefined) {
       // The spec's 500 again, saying which server is away: the same request succeeds once it is back
